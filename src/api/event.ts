@@ -1,0 +1,132 @@
+// The event wire type (spec "Event (request)" + our extensions), its typia validator and normalization.
+import typia, { type tags } from 'typia';
+import type { EventType } from '../config.js';
+import type { FieldError } from '../errors.js';
+import { typiaPathToPointer } from './json-pointer.js';
+import { normalizeProductId } from './product-id.js';
+
+export const EVENT_TYPES: readonly EventType[] = ['impression', 'click', 'add_to_cart', 'purchase', 'dismiss', 'save', 'view'];
+
+type Id = string & tags.MinLength<1> & tags.MaxLength<128>;
+
+export interface WireEvent {
+  type: EventType;
+  productId: string & tags.MinLength<1> & tags.MaxLength<200>;
+  sessionId: Id;
+  customerId?: Id | null;
+  widgetId?: Id | null;
+  metadata?: Record<string, unknown> | null;
+  /** Client idempotency key: a repeat within the dedup window changes nothing. */
+  messageId?: (string & tags.MinLength<1> & tags.MaxLength<64>) | null;
+  /** ISO 8601 or epoch milliseconds; defaults to the server's clock. */
+  timestamp?: (string & tags.MaxLength<40>) | number | null;
+}
+
+/** An accepted event, normalized: bare product id, epoch-ms timestamp, no nulls. */
+export interface TrackedEvent {
+  type: EventType;
+  productId: string;
+  sessionId: string;
+  customerId?: string;
+  widgetId?: string;
+  metadata?: Record<string, unknown>;
+  messageId?: string;
+  timestamp: number;
+}
+
+export interface EventError extends FieldError {
+  code: 'invalid_event';
+}
+
+export type EventParse = { ok: true; event: TrackedEvent } | { ok: false; errors: EventError[] };
+
+export const MAX_METADATA_BYTES = 4096;
+/** Oldest accepted timestamp (2000-01-01) and the clock skew tolerated into the future. */
+const MIN_TIMESTAMP = 946_684_800_000;
+const MAX_FUTURE_SKEW_MS = 10 * 60_000;
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+const isWireEvent = typia.createIs<WireEvent>();
+const validateWireEvent = typia.createValidate<WireEvent>();
+
+function describe(expected: string, value: unknown): string {
+  if (value === undefined) return 'is required';
+  if (expected.includes('"impression"')) return `must be one of ${EVENT_TYPES.join(', ')}`;
+  const tag = /MaxLength<(\d+)>/.exec(expected);
+  if (tag && typeof value === 'string') return `must be at most ${tag[1]} characters`;
+  if (/MinLength<1>/.test(expected) && value === '') return 'must not be empty';
+  if (expected.startsWith('Record<')) return 'must be an object';
+  return `must be ${expected.replace(/ & [A-Za-z]+<[^>]*>/g, '').replace(/"/g, "'")}`;
+}
+
+function invalid(pointer: string, detail: string): EventError {
+  return { code: 'invalid_event', pointer, detail };
+}
+
+function parseTimestamp(raw: string | number, now: number): number | string {
+  let ms: number;
+  if (typeof raw === 'number') ms = raw;
+  else if (ISO_8601.test(raw)) ms = Date.parse(raw);
+  else return 'must be an ISO 8601 date-time with a time zone or epoch milliseconds';
+  if (!Number.isFinite(ms) || ms < MIN_TIMESTAMP) return 'must be a date after 2000-01-01';
+  if (ms > now + MAX_FUTURE_SKEW_MS) return 'must not be in the future';
+  return Math.floor(ms);
+}
+
+/**
+ * Validates one event and normalizes it; `pointer` prefixes every error's JSON pointer
+ * (e.g. "/events/3" inside a batch). Never throws.
+ */
+export function parseEvent(input: unknown, now: number, pointer = ''): EventParse {
+  if (!isWireEvent(input)) {
+    const result = validateWireEvent(input);
+    if (result.success) return parseEvent(result.data, now, pointer); // unreachable: is/validate agree
+    return {
+      ok: false,
+      errors: result.errors.map((e) => invalid(typiaPathToPointer(e.path, pointer), describe(e.expected, e.value))),
+    };
+  }
+  const errors: EventError[] = [];
+  const productId = normalizeProductId(input.productId);
+  if (productId === undefined) {
+    errors.push(invalid(`${pointer}/productId`, 'must be a product id such as 123 or gid://shopify/Product/123'));
+  }
+  const metadata = input.metadata ?? undefined;
+  if (metadata !== undefined) {
+    if (Array.isArray(metadata)) errors.push(invalid(`${pointer}/metadata`, 'must be an object'));
+    else if (Buffer.byteLength(JSON.stringify(metadata)) > MAX_METADATA_BYTES) {
+      errors.push(invalid(`${pointer}/metadata`, `must serialize to at most ${MAX_METADATA_BYTES} bytes`));
+    }
+  }
+  let timestamp = now;
+  if (input.timestamp !== undefined && input.timestamp !== null) {
+    const parsed = parseTimestamp(input.timestamp, now);
+    if (typeof parsed === 'string') errors.push(invalid(`${pointer}/timestamp`, parsed));
+    else timestamp = parsed;
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  const event: TrackedEvent = { type: input.type, productId: productId!, sessionId: input.sessionId, timestamp };
+  if (input.customerId) event.customerId = input.customerId;
+  if (input.widgetId) event.widgetId = input.widgetId;
+  if (metadata !== undefined) event.metadata = metadata;
+  if (input.messageId) event.messageId = input.messageId;
+  return { ok: true, event };
+}
+
+export const MAX_BATCH_EVENTS = 100;
+
+export type BatchShape = { ok: true; events: unknown[] } | { ok: false; code: 'invalid_batch' | 'batch_too_large'; detail: string };
+
+/** Checks the envelope of a batch; each event inside is judged alone by parseEvent. */
+export function parseBatchEnvelope(input: unknown): BatchShape {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return { ok: false, code: 'invalid_batch', detail: 'body must be an object {"events": [...]}' };
+  }
+  const events = (input as { events?: unknown }).events;
+  if (!Array.isArray(events)) return { ok: false, code: 'invalid_batch', detail: 'events must be an array' };
+  if (events.length === 0) return { ok: false, code: 'invalid_batch', detail: 'events must hold at least one event' };
+  if (events.length > MAX_BATCH_EVENTS) {
+    return { ok: false, code: 'batch_too_large', detail: `a batch holds at most ${MAX_BATCH_EVENTS} events, got ${events.length}` };
+  }
+  return { ok: true, events };
+}

@@ -1,0 +1,93 @@
+// The catalog wire types (PUT /api/products), their typia validator and normalization into engine Products.
+import typia, { type tags } from 'typia';
+import type { FieldError } from '../errors.js';
+import type { Product } from '../engine/product.js';
+import { typiaPathToPointer } from './json-pointer.js';
+import { parseId } from './product-id.js';
+
+type Text<N extends number> = string & tags.MaxLength<N>;
+type Amount = (string & tags.Pattern<'^[0-9]{1,12}(\\.[0-9]{1,4})?$'>) | (number & tags.Minimum<0>);
+
+export interface WireProduct {
+  id: string & tags.MinLength<1> & tags.MaxLength<200>;
+  title: string & tags.MinLength<1> & tags.MaxLength<512>;
+  handle?: (Text<255> & tags.Pattern<'^[A-Za-z0-9][A-Za-z0-9._~-]*$'>) | null;
+  image?: Text<2048> | null;
+  price?: Amount | null;
+  compareAtPrice?: Amount | null;
+  vendor?: Text<255> | null;
+  productType?: Text<255> | null;
+  tags?: (Text<255>[] & tags.MaxItems<250>) | null;
+  collections?: (Text<200>[] & tags.MaxItems<250>) | null;
+  available?: boolean | null;
+}
+
+export interface WireCatalog {
+  products: WireProduct[] & tags.MinItems<1> & tags.MaxItems<1000>;
+}
+
+export const MAX_PRODUCTS_PER_PUT = 1000;
+
+const validateCatalog = typia.createValidate<WireCatalog>();
+
+function amount(value: string | number | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === 'number' ? String(value) : value;
+}
+
+export function slugify(title: string): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return slug.slice(0, 200) || 'product';
+}
+
+function describe(expected: string, value: unknown): string {
+  if (value === undefined) return 'is required';
+  if (expected.includes('MaxItems<1000>')) return `holds at most ${MAX_PRODUCTS_PER_PUT} products`;
+  if (expected.includes('MinItems<1>')) return 'must hold at least one product';
+  if (expected.includes('Pattern<"^[0-9]')) return 'must be a decimal amount such as "19.99"';
+  return `must be ${expected.replace(/ & [A-Za-z]+<[^>]*>/g, '').replace(/"/g, "'")}`;
+}
+
+export type CatalogParse = { ok: true; products: Product[] } | { ok: false; errors: FieldError[] };
+
+/** Validates a whole upsert (all-or-nothing) and normalizes each product. Never throws. */
+export function parseCatalog(input: unknown, defaultPlatform: string, now: number): CatalogParse {
+  const result = validateCatalog(input);
+  if (!result.success) {
+    return { ok: false, errors: result.errors.map((e) => ({ pointer: typiaPathToPointer(e.path), detail: describe(e.expected, e.value) })) };
+  }
+  const errors: FieldError[] = [];
+  const products: Product[] = [];
+  result.data.products.forEach((wire, index) => {
+    const id = parseId(wire.id, 'Product');
+    if (id === undefined) errors.push({ pointer: `/products/${index}/id`, detail: 'must be a product id such as 123 or gid://shopify/Product/123' });
+    const collections: string[] = [];
+    (wire.collections ?? []).forEach((raw, c) => {
+      const collection = parseId(raw, 'Collection');
+      if (collection === undefined) errors.push({ pointer: `/products/${index}/collections/${c}`, detail: 'must be a collection id such as 42 or gid://shopify/Collection/42' });
+      else if (!collections.includes(collection.id)) collections.push(collection.id);
+    });
+    if (id === undefined) return;
+    products.push({
+      id: id.id,
+      platform: id.platform ?? defaultPlatform,
+      title: wire.title,
+      handle: wire.handle ?? slugify(wire.title),
+      image: wire.image ?? null,
+      price: amount(wire.price),
+      compareAtPrice: amount(wire.compareAtPrice),
+      vendor: wire.vendor ?? null,
+      productType: wire.productType ?? null,
+      tags: [...new Set(wire.tags ?? [])],
+      collections,
+      available: wire.available ?? true,
+      updatedAt: now,
+    });
+  });
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, products };
+}

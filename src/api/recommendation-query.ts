@@ -1,0 +1,99 @@
+// GET /api/recommendations query string → a validated RecommendationQuery, or the error to answer with.
+import { AppError, type FieldError } from '../errors.js';
+import type { RecommendationRequest } from '../engine/recommend.js';
+import { isStrategy, STRATEGIES, type Strategy } from '../engine/strategy.js';
+import { normalizeCollectionId, normalizeProductId } from './product-id.js';
+
+/** The validated query is the engine's request: bare ids, a limit in range, context present. */
+export type RecommendationQuery = RecommendationRequest & { exclude: string[] };
+
+export const DEFAULT_LIMIT = 8;
+export const MAX_LIMIT = 24;
+export const MAX_EXCLUDE = 100;
+const MAX_SHOPPER_ID = 128;
+
+export type QueryParse = { ok: true; query: RecommendationQuery } | { ok: false; error: AppError };
+
+/** Which context each strategy needs; customer strategies also accept our sessionId extension. */
+const REQUIRED_CONTEXT: Readonly<Record<Strategy, 'productId' | 'collectionId' | 'shopper' | undefined>> = {
+  'bought-together': 'productId',
+  similar: 'productId',
+  'collection-popular': 'collectionId',
+  personalized: 'shopper',
+  'recently-viewed': 'shopper',
+  trending: undefined,
+};
+
+function fail(code: 'invalid_strategy' | 'invalid_limit' | 'missing_context' | 'invalid_query', detail: string, pointer: string): QueryParse {
+  const errors: FieldError[] = [{ pointer, detail }];
+  return { ok: false, error: new AppError(code, detail, errors) };
+}
+
+/** First non-empty value of each parameter; the raw query string as uWS gives it (no leading '?'). */
+function readParams(raw: string): Map<string, string> {
+  const params = new Map<string, string>();
+  for (const [key, value] of new URLSearchParams(raw)) {
+    if (value !== '' && !params.has(key)) params.set(key, value);
+  }
+  return params;
+}
+
+function parseLimit(raw: string | undefined): number | undefined {
+  if (raw === undefined) return DEFAULT_LIMIT;
+  if (!/^\d{1,3}$/.test(raw)) return undefined;
+  const limit = Number(raw);
+  return limit >= 1 && limit <= MAX_LIMIT ? limit : undefined;
+}
+
+/** Never throws: every bad input becomes an AppError with a stable code. */
+export function parseRecommendationQuery(raw: string): QueryParse {
+  const params = readParams(raw);
+  const strategyRaw = params.get('strategy');
+  if (strategyRaw !== undefined && !isStrategy(strategyRaw)) {
+    return fail('invalid_strategy', `strategy must be one of ${STRATEGIES.join(', ')}`, '/strategy');
+  }
+  const strategy = strategyRaw as Strategy | undefined;
+  const limit = parseLimit(params.get('limit'));
+  if (limit === undefined) return fail('invalid_limit', `limit must be an integer from 1 to ${MAX_LIMIT}`, '/limit');
+
+  const query: RecommendationQuery = { limit, exclude: [] };
+  if (strategy !== undefined) query.strategy = strategy;
+  const productRaw = params.get('productId');
+  if (productRaw !== undefined) {
+    const productId = normalizeProductId(productRaw);
+    if (productId === undefined) return fail('invalid_query', 'productId must be a product id such as 123 or gid://shopify/Product/123', '/productId');
+    query.productId = productId;
+  }
+  const collectionRaw = params.get('collectionId');
+  if (collectionRaw !== undefined) {
+    const collectionId = normalizeCollectionId(collectionRaw);
+    if (collectionId === undefined) return fail('invalid_query', 'collectionId must be a collection id such as 42 or gid://shopify/Collection/42', '/collectionId');
+    query.collectionId = collectionId;
+  }
+  for (const name of ['customerId', 'sessionId'] as const) {
+    const value = params.get(name);
+    if (value === undefined) continue;
+    if (value.length > MAX_SHOPPER_ID) return fail('invalid_query', `${name} must be at most ${MAX_SHOPPER_ID} characters`, `/${name}`);
+    query[name] = value;
+  }
+  const excludeRaw = params.get('exclude');
+  if (excludeRaw !== undefined) {
+    const ids = excludeRaw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    if (ids.length > MAX_EXCLUDE) return fail('invalid_query', `exclude holds at most ${MAX_EXCLUDE} ids`, '/exclude');
+    for (const id of ids) {
+      const bare = normalizeProductId(id);
+      if (bare === undefined) return fail('invalid_query', `exclude has an invalid product id "${id.slice(0, 80)}"`, '/exclude');
+      query.exclude.push(bare);
+    }
+  }
+  if (strategy !== undefined) {
+    const needs = REQUIRED_CONTEXT[strategy];
+    if (needs === 'shopper' && query.customerId === undefined && query.sessionId === undefined) {
+      return fail('missing_context', `strategy ${strategy} needs customerId (or sessionId)`, '/customerId');
+    }
+    if ((needs === 'productId' || needs === 'collectionId') && query[needs] === undefined) {
+      return fail('missing_context', `strategy ${strategy} needs ${needs}`, `/${needs}`);
+    }
+  }
+  return { ok: true, query };
+}

@@ -1,0 +1,120 @@
+// Environment → one frozen, validated Config. Every tunable of the service is read here and nowhere else.
+import path from 'node:path';
+
+import type { EventType } from './engine/event.js';
+
+export type { EventType };
+
+export interface BootstrapShop {
+  shopId: string;
+  publicKey?: string;
+  secretKey?: string;
+}
+
+export interface EngineConfig {
+  /** Weight each event type adds to popularity and affinity; dismiss suppresses instead. */
+  eventWeights: Readonly<Record<EventType, number>>;
+  /** Half-life of trending scores, in ms. */
+  trendingHalfLifeMs: number;
+  /** Half-life of the popularity behind collection-popular, in ms. */
+  popularityHalfLifeMs: number;
+  /** Ids kept in each maintained top list (trending, each collection). */
+  topListSize: number;
+  /** Shoppers whose histories and dismissals are kept per shop; the least recently active go first. */
+  maxShoppers: number;
+  /** Products kept per shopper in the recently-viewed history. */
+  recentViewsPerShopper: number;
+  /** How long a dismissal hides a product from that shopper, in ms. */
+  dismissTtlMs: number;
+  /** Platform segment of output gids when a product was given as a bare id. */
+  gidPlatform: string;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  dbPath: string;
+  /** Prefix such as "/apps/recs" under which /api is also served; '' when unset. */
+  basePath: string;
+  bootstrap?: BootstrapShop;
+  demo: boolean;
+  maxEventBodyBytes: number;
+  maxBatchBodyBytes: number;
+  maxCatalogBodyBytes: number;
+  dedupTtlMs: number;
+  engine: EngineConfig;
+}
+
+const DAY_MS = 86_400_000;
+
+export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
+  eventWeights: Object.freeze({ view: 1, click: 2, save: 3, add_to_cart: 4, purchase: 6, impression: 0, dismiss: 0 }),
+  trendingHalfLifeMs: 2 * DAY_MS,
+  popularityHalfLifeMs: 14 * DAY_MS,
+  topListSize: 256,
+  maxShoppers: 200_000,
+  recentViewsPerShopper: 50,
+  dismissTtlMs: 30 * DAY_MS,
+  gidPlatform: 'shopify',
+});
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function basePath(raw: string | undefined): string {
+  if (raw === undefined || raw === '' || raw === '/') return '';
+  const trimmed = raw.replace(/\/+$/, '');
+  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(trimmed) || trimmed.includes('//')) {
+    throw new ConfigError(`BASE_PATH must look like /apps/recs, got "${raw}"`);
+  }
+  return trimmed;
+}
+
+function bootstrap(env: NodeJS.ProcessEnv): BootstrapShop | undefined {
+  const shopId = env.PAIRWISE_SHOP;
+  const publicKey = env.PAIRWISE_PUBLIC_KEY || undefined;
+  const secretKey = env.PAIRWISE_SECRET_KEY || undefined;
+  if (!shopId) {
+    if (publicKey || secretKey) throw new ConfigError('PAIRWISE_PUBLIC_KEY/PAIRWISE_SECRET_KEY need PAIRWISE_SHOP');
+    return undefined;
+  }
+  if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(shopId)) {
+    throw new ConfigError('PAIRWISE_SHOP must be 1-63 chars of a-z, 0-9, _ and -, starting with a letter or digit');
+  }
+  if (publicKey && !/^pk_[A-Za-z0-9_-]{22,}$/.test(publicKey)) {
+    throw new ConfigError('PAIRWISE_PUBLIC_KEY must be pk_ followed by at least 22 base64url characters (128 bits)');
+  }
+  if (secretKey && !/^sk_[A-Za-z0-9_-]{22,}$/.test(secretKey)) {
+    throw new ConfigError('PAIRWISE_SECRET_KEY must be sk_ followed by at least 22 base64url characters (128 bits)');
+  }
+  return { shopId, publicKey, secretKey };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = path.resolve(env.PAIRWISE_DATA_DIR || 'data');
+  const halfLifeHours = integer(env, 'PAIRWISE_TRENDING_HALF_LIFE_HOURS', 48, 1, 24 * 365);
+  return Object.freeze({
+    host: env.HOST || '127.0.0.1',
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    dataDir,
+    dbPath: path.join(dataDir, 'db'),
+    basePath: basePath(env.BASE_PATH),
+    bootstrap: bootstrap(env),
+    demo: env.PAIRWISE_DEMO !== '0' && env.PAIRWISE_DEMO !== 'false',
+    maxEventBodyBytes: 64 * 1024,
+    maxBatchBodyBytes: 512 * 1024,
+    maxCatalogBodyBytes: 8 * 1024 * 1024,
+    dedupTtlMs: 7 * DAY_MS,
+    engine: Object.freeze({ ...DEFAULT_ENGINE_CONFIG, trendingHalfLifeMs: halfLifeHours * 3_600_000 }),
+  });
+}

@@ -1,0 +1,39 @@
+// Collects a response's items in order, skipping what must never be returned (blocked ids,
+// products missing from the catalog or unavailable) and anything already picked.
+import type { Catalog } from './catalog.js';
+import type { Strategy } from './strategy.js';
+
+export class PickList {
+  readonly ids: number[] = [];
+  readonly scores: number[] = [];
+  readonly strategies: Strategy[] = [];
+
+  /**
+   * @param blocked dense ids never to return; picked ids are added to it.
+   */
+  constructor(
+    readonly limit: number,
+    readonly catalog: Catalog,
+    readonly blocked: Set<number>,
+  ) {}
+
+  get full(): boolean {
+    return this.ids.length >= this.limit;
+  }
+
+  /** Whether `id` could still be picked. */
+  accepts(id: number): boolean {
+    return !this.blocked.has(id) && this.catalog.product(id)?.available === true;
+  }
+
+  /** Offers a candidate; returns true once the list is full. */
+  offer(id: number, score: number, strategy: Strategy): boolean {
+    if (this.ids.length < this.limit && this.accepts(id)) {
+      this.blocked.add(id);
+      this.ids.push(id);
+      this.scores.push(score);
+      this.strategies.push(strategy);
+    }
+    return this.ids.length >= this.limit;
+  }
+}

@@ -1,0 +1,22 @@
+// A catalog product as the engine keeps it: normalized, bare ids, immutable (replaced on update).
+
+export interface Product {
+  /** Bare product id. */
+  readonly id: string;
+  /** Platform segment of the output gid (e.g. "shopify"). */
+  readonly platform: string;
+  readonly title: string;
+  readonly handle: string;
+  readonly image: string | null;
+  /** Decimal amounts as strings, as the spec's wire format has them. */
+  readonly price: string | null;
+  readonly compareAtPrice: string | null;
+  readonly vendor: string | null;
+  readonly productType: string | null;
+  readonly tags: readonly string[];
+  /** Bare collection ids. */
+  readonly collections: readonly string[];
+  readonly available: boolean;
+  /** Epoch ms of the last upsert. */
+  readonly updatedAt: number;
+}

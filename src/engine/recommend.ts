@@ -1,0 +1,94 @@
+// One recommendation request: choose the strategy (DESIGN.md §4 "Auto strategy"), run its backfill
+// chain into one pick list, label each item with the strategy that produced it.
+import { PickList } from './pick-list.js';
+import type { Product } from './product.js';
+import { shopperKeys, type ShopEngine } from './shop-engine.js';
+import type { Producer, StrategyContext } from './strategies/context.js';
+import { collectionPopular } from './strategies/collection-popular.js';
+import { recentlyViewed } from './strategies/recently-viewed.js';
+import { trending } from './strategies/trending.js';
+import { STRATEGY_LEVEL, type ModelLevel, type Strategy } from './strategy.js';
+
+export interface RecommendationRequest {
+  /** Undefined: choose automatically. */
+  strategy?: Strategy;
+  productId?: string;
+  collectionId?: string;
+  customerId?: string;
+  sessionId?: string;
+  limit: number;
+  /** Bare product ids never to return. */
+  exclude: readonly string[];
+}
+
+export interface RecommendedItem {
+  product: Product;
+  score: number;
+  strategy: Strategy;
+}
+
+export interface Recommendation {
+  /** The primary strategy: the one asked for or chosen. */
+  strategy: Strategy;
+  modelLevel: ModelLevel;
+  items: RecommendedItem[];
+}
+
+/** Each strategy's backfill chain, itself first. */
+export const CHAINS: Readonly<Record<Strategy, readonly Strategy[]>> = {
+  'bought-together': ['bought-together', 'similar', 'collection-popular', 'trending'],
+  similar: ['similar', 'collection-popular', 'trending'],
+  'collection-popular': ['collection-popular', 'trending'],
+  personalized: ['personalized', 'trending'],
+  'recently-viewed': ['recently-viewed', 'personalized', 'trending'],
+  trending: ['trending'],
+};
+
+/**
+ * The strategies with a model behind them. A chain skips a strategy missing here, so its requests
+ * are answered (and labelled) by the next strategy that has one.
+ */
+const PRODUCERS: Partial<Record<Strategy, Producer>> = {
+  trending,
+  'collection-popular': collectionPopular,
+  'recently-viewed': recentlyViewed,
+};
+
+export function chooseStrategy(engine: ShopEngine, request: RecommendationRequest): Strategy {
+  if (request.strategy !== undefined) return request.strategy;
+  if (request.productId !== undefined) return 'bought-together';
+  if (request.collectionId !== undefined) return 'collection-popular';
+  if (engine.hasHistory(shopperKeys(request.customerId, request.sessionId))) return 'personalized';
+  return 'trending';
+}
+
+export function recommend(engine: ShopEngine, request: RecommendationRequest, now: number): Recommendation {
+  const strategy = chooseStrategy(engine, request);
+  const shoppers = shopperKeys(request.customerId, request.sessionId);
+  const product = request.productId === undefined ? undefined : engine.catalog.denseOf(request.productId);
+
+  const blocked = new Set<number>();
+  if (product !== undefined) blocked.add(product);
+  for (const id of request.exclude) {
+    const dense = engine.catalog.denseOf(id);
+    if (dense !== undefined) blocked.add(dense);
+  }
+  for (const key of shoppers) engine.dismissals.hiddenFor(key, now, blocked);
+
+  const context: StrategyContext = { engine, product, collectionId: request.collectionId, shoppers, now };
+  const pick = new PickList(request.limit, engine.catalog, blocked);
+  for (const step of CHAINS[strategy]) {
+    if (pick.full) break;
+    PRODUCERS[step]?.(context, pick);
+  }
+
+  const items: RecommendedItem[] = pick.ids.map((id, i) => ({
+    product: engine.catalog.product(id)!,
+    score: pick.scores[i]!,
+    strategy: pick.strategies[i]!,
+  }));
+  // The level of the best item's model; 0 when even that one had no behavioural signal.
+  const first = items[0];
+  const modelLevel: ModelLevel = first !== undefined && first.score > 0 ? STRATEGY_LEVEL[first.strategy] : 0;
+  return { strategy, modelLevel, items };
+}

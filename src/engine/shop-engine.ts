@@ -1,0 +1,98 @@
+// All in-memory model state of one shop and the one place events and catalog changes enter it.
+// Pure and synchronous: time comes from the event, never from a clock.
+import type { EngineConfig } from '../config.js';
+import { Catalog } from './catalog.js';
+import { DecayedScores } from './decayed-scores.js';
+import { Dismissals } from './dismissals.js';
+import type { EngineEvent } from './event.js';
+import type { Product } from './product.js';
+import { RecentViews } from './recent-views.js';
+import { customerKey, sessionKey, type ShopperKey } from './shopper-map.js';
+import { TopList } from './top-list.js';
+
+export class ShopEngine {
+  readonly catalog = new Catalog();
+  /** Store-wide trending: weighted counts decayed with the trending half-life. */
+  readonly trending: DecayedScores;
+  readonly trendingTop: TopList;
+  /** Longer-memory popularity, ranked within each collection. */
+  readonly popularity: DecayedScores;
+  readonly #collectionTops = new Map<string, TopList>();
+  readonly recentViews: RecentViews;
+  readonly dismissals: Dismissals;
+  #eventCount = 0;
+
+  constructor(readonly config: EngineConfig) {
+    this.trending = new DecayedScores(config.trendingHalfLifeMs);
+    this.trendingTop = new TopList(this.trending, config.topListSize);
+    this.popularity = new DecayedScores(config.popularityHalfLifeMs);
+    this.recentViews = new RecentViews(config.recentViewsPerShopper, config.maxShoppers);
+    this.dismissals = new Dismissals(config.dismissTtlMs, config.maxShoppers);
+  }
+
+  get eventCount(): number {
+    return this.#eventCount;
+  }
+
+  apply(event: EngineEvent): void {
+    this.#eventCount++;
+    const id = this.catalog.intern(event.productId);
+    const t = event.timestamp;
+    const keys = shopperKeys(event.customerId, event.sessionId);
+    if (event.type === 'dismiss') {
+      for (const key of keys) this.dismissals.record(key, id, t);
+      return;
+    }
+    if (event.type === 'view' || event.type === 'click') {
+      for (const key of keys) this.recentViews.record(key, id, t);
+    }
+    const weight = this.config.eventWeights[event.type];
+    if (weight <= 0) return;
+    this.trending.add(id, weight, t);
+    this.trendingTop.touch(id);
+    this.popularity.add(id, weight, t);
+    for (const collectionId of this.catalog.product(id)?.collections ?? []) this.#collectionTop(collectionId).touch(id);
+  }
+
+  upsertProduct(product: Product): void {
+    const change = this.catalog.upsert(product);
+    for (const c of change.removed) this.#collectionTops.get(c)?.remove(change.dense);
+    if (this.popularity.raw(change.dense) > 0) {
+      for (const c of change.added) this.#collectionTop(c).touch(change.dense);
+    }
+  }
+
+  removeProduct(id: string): boolean {
+    const change = this.catalog.remove(id);
+    if (change === undefined) return false;
+    for (const c of change.removed) this.#collectionTops.get(c)?.remove(change.dense);
+    return true;
+  }
+
+  /** The ranked popular members of a collection; undefined when none has a score. */
+  collectionTop(collectionId: string): TopList | undefined {
+    return this.#collectionTops.get(collectionId);
+  }
+
+  /** Whether the shopper has any behaviour the personal strategies can use. */
+  hasHistory(keys: readonly ShopperKey[]): boolean {
+    return keys.some((key) => (this.recentViews.get(key)?.ids.length ?? 0) > 0);
+  }
+
+  #collectionTop(collectionId: string): TopList {
+    let top = this.#collectionTops.get(collectionId);
+    if (top === undefined) {
+      top = new TopList(this.popularity, this.config.topListSize);
+      this.#collectionTops.set(collectionId, top);
+    }
+    return top;
+  }
+}
+
+/** A shopper's keys, the customer first (its history is the richer one). */
+export function shopperKeys(customerId: string | undefined, sessionId: string | undefined): ShopperKey[] {
+  const keys: ShopperKey[] = [];
+  if (customerId) keys.push(customerKey(customerId));
+  if (sessionId) keys.push(sessionKey(sessionId));
+  return keys;
+}

@@ -1,0 +1,17 @@
+// What a strategy producer sees of one request, and the producer signature every strategy implements.
+import type { PickList } from '../pick-list.js';
+import type { ShopEngine } from '../shop-engine.js';
+import type { ShopperKey } from '../shopper-map.js';
+
+export interface StrategyContext {
+  readonly engine: ShopEngine;
+  /** Dense id of the context product, when the request names one the engine knows. */
+  readonly product?: number;
+  readonly collectionId?: string;
+  /** The shopper's keys, customer first. */
+  readonly shoppers: readonly ShopperKey[];
+  readonly now: number;
+}
+
+/** Offers the strategy's candidates, best first, until the pick list is full or it has none left. */
+export type Producer = (context: StrategyContext, pick: PickList) => void;

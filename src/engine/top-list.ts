@@ -1,0 +1,59 @@
+// A bounded list of the highest-scoring ids, kept sorted as scores only grow (Gorse's bounded
+// top-K idea, incremental). touch() is O(capacity) worst case, usually a step or two.
+
+export interface ScoreSource {
+  raw(id: number): number;
+}
+
+export class TopList {
+  readonly #ids: number[] = [];
+  readonly #members = new Set<number>();
+  #evicted = false;
+
+  constructor(
+    readonly scores: ScoreSource,
+    readonly capacity = 256,
+  ) {}
+
+  /** Ids in descending score order. Valid until the next touch/remove. */
+  get ids(): readonly number[] {
+    return this.#ids;
+  }
+
+  /** False once an id has been pushed out: then ids beyond the list may have positive scores. */
+  get complete(): boolean {
+    return !this.#evicted;
+  }
+
+  /** Call after the score of `id` grew. */
+  touch(id: number): void {
+    const ids = this.#ids;
+    let index: number;
+    if (this.#members.has(id)) {
+      index = ids.indexOf(id);
+    } else if (ids.length < this.capacity) {
+      index = ids.push(id) - 1;
+      this.#members.add(id);
+    } else {
+      const last = ids[ids.length - 1]!;
+      if (this.scores.raw(id) <= this.scores.raw(last)) return;
+      this.#members.delete(last);
+      this.#evicted = true;
+      index = ids.length - 1;
+      ids[index] = id;
+      this.#members.add(id);
+    }
+    const score = this.scores.raw(id);
+    while (index > 0 && this.scores.raw(ids[index - 1]!) < score) {
+      ids[index] = ids[index - 1]!;
+      index--;
+    }
+    ids[index] = id;
+  }
+
+  remove(id: number): void {
+    if (!this.#members.delete(id)) return;
+    this.#ids.splice(this.#ids.indexOf(id), 1);
+    this.#evicted = true; // a lower id that was pushed out earlier may now belong in the list
+  }
+}

@@ -1,0 +1,72 @@
+// The one error type of Pairwise and the catalogue of stable error codes, each
+// bound to its HTTP status where it is defined (fastify's lib/errors.js model).
+
+export const ERROR_CODES = {
+  invalid_json: 400,
+  invalid_query: 400,
+  invalid_strategy: 400,
+  invalid_limit: 400,
+  missing_context: 400,
+  invalid_event: 400,
+  invalid_batch: 400,
+  batch_too_large: 400,
+  invalid_product: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** One problem inside a request, located by an RFC 6901 JSON pointer. */
+export interface FieldError {
+  pointer: string;
+  detail: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly errors?: readonly FieldError[],
+    /** Extra response headers, e.g. Allow for 405 or Retry-After for 429. */
+    readonly headers?: Readonly<Record<string, string>>,
+  ) {
+    super(detail);
+    this.name = 'AppError';
+    this.status = ERROR_CODES[code];
+  }
+}
+
+const STATUS_TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/** The RFC 9457 problem+json body of an error. */
+export function problemBody(error: AppError): string {
+  return JSON.stringify({
+    type: 'about:blank',
+    title: STATUS_TITLES[error.status] ?? 'Error',
+    status: error.status,
+    code: error.code,
+    detail: error.detail,
+    ...(error.errors && error.errors.length > 0 ? { errors: error.errors } : {}),
+  });
+}

@@ -1,0 +1,16 @@
+// What the HTTP routes may use: use cases and read models, never storage directly.
+import type { Config } from '../config.js';
+import type { CatalogUpdates } from '../ingest/catalog-updates.js';
+import type { EventPipeline } from '../ingest/event-pipeline.js';
+import type { ShopEngines } from '../ingest/shop-engines.js';
+import type { KeyResolver } from './auth.js';
+
+export interface HttpDeps {
+  config: Config;
+  resolveKey: KeyResolver;
+  engines: ShopEngines;
+  pipeline: EventPipeline;
+  catalog: CatalogUpdates;
+  /** Epoch ms; tests may pin it. */
+  clock: () => number;
+}

@@ -1,0 +1,106 @@
+// One HTTP exchange over uWS: everything read from the request up front (the request object dies
+// when the callback returns), abort tracking, and corked writes so an answer is one syscall.
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import { AppError, problemBody } from '../errors.js';
+
+export interface RequestInfo {
+  method: string;
+  url: string;
+  /** Raw query string, without '?'. */
+  query: string;
+  authorization: string;
+  origin: string;
+  contentType: string;
+  contentLength: string;
+}
+
+export function readRequest(req: HttpRequest): RequestInfo {
+  return {
+    method: req.getMethod(),
+    url: req.getUrl(),
+    query: req.getQuery() ?? '',
+    authorization: req.getHeader('authorization'),
+    origin: req.getHeader('origin'),
+    contentType: req.getHeader('content-type'),
+    contentLength: req.getHeader('content-length'),
+  };
+}
+
+export type Headers = Readonly<Record<string, string>>;
+
+const STATUS_LINES: Record<number, string> = {
+  200: '200 OK',
+  204: '204 No Content',
+  400: '400 Bad Request',
+  401: '401 Unauthorized',
+  403: '403 Forbidden',
+  404: '404 Not Found',
+  405: '405 Method Not Allowed',
+  413: '413 Content Too Large',
+  415: '415 Unsupported Media Type',
+  429: '429 Too Many Requests',
+  500: '500 Internal Server Error',
+  503: '503 Service Unavailable',
+};
+
+export class Exchange {
+  #aborted = false;
+  #done = false;
+  /** Headers every answer of this exchange carries (CORS). */
+  readonly headers: Record<string, string> = {};
+
+  constructor(
+    readonly res: HttpResponse,
+    readonly request: RequestInfo,
+  ) {}
+
+  /** Must be called before the handler first awaits. */
+  watchAbort(onAbort?: () => void): void {
+    this.res.onAborted(() => {
+      this.#aborted = true;
+      onAbort?.();
+    });
+  }
+
+  get finished(): boolean {
+    return this.#aborted || this.#done;
+  }
+
+  send(status: number, contentType: string, body: string | Uint8Array, extra?: Headers, closeConnection = false): void {
+    if (this.finished) return;
+    this.#done = true;
+    this.res.cork(() => {
+      this.res.writeStatus(STATUS_LINES[status] ?? String(status));
+      this.res.writeHeader('content-type', contentType);
+      for (const name in this.headers) this.res.writeHeader(name, this.headers[name]!);
+      if (extra) for (const name in extra) this.res.writeHeader(name, extra[name]!);
+      this.res.end(body, closeConnection);
+    });
+  }
+
+  json(body: string, status = 200, extra?: Headers): void {
+    this.send(status, 'application/json', body, extra);
+  }
+
+  problem(error: AppError, closeConnection = false): void {
+    this.send(error.status, 'application/problem+json', problemBody(error), error.headers, closeConnection);
+  }
+
+  noContent(extra?: Headers): void {
+    if (this.finished) return;
+    this.#done = true;
+    this.res.cork(() => {
+      this.res.writeStatus('204 No Content');
+      for (const name in this.headers) this.res.writeHeader(name, this.headers[name]!);
+      if (extra) for (const name in extra) this.res.writeHeader(name, extra[name]!);
+      this.res.endWithoutBody();
+    });
+  }
+}
+
+/** Any thrown value as an AppError (unexpected ones become 500 without internals). */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  console.error('unexpected error', error);
+  return new AppError('internal', 'an unexpected error occurred');
+}

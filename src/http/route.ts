@@ -1,0 +1,56 @@
+// Turns a route handler into a uWS callback: reads the request, refuses work while shutting down,
+// watches aborts for async handlers, counts requests in flight, and answers every thrown error
+// as problem+json.
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import { AppError } from '../errors.js';
+import { Exchange, readRequest, toAppError } from './exchange.js';
+import type { Lifecycle } from './lifecycle.js';
+
+/** `params` are the route's URL parameters, percent-decoded. */
+export type Handler = (exchange: Exchange, params: readonly string[]) => void | Promise<void>;
+
+function decodeParam(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+function fail(exchange: Exchange, error: unknown): void {
+  const appError = toAppError(error);
+  // Past the body cap the rest of the upload is unread: close the connection after answering.
+  exchange.problem(appError, appError.code === 'payload_too_large');
+}
+
+export interface RouteOptions {
+  /** Number of URL parameters in the pattern. */
+  params?: number;
+  /** The handler awaits (body, storage): aborts must be watched before it starts. */
+  async?: boolean;
+}
+
+export function route(lifecycle: Lifecycle, handler: Handler, options: RouteOptions = {}): (res: HttpResponse, req: HttpRequest) => void {
+  const paramCount = options.params ?? 0;
+  return (res, req) => {
+    const params: string[] = [];
+    for (let i = 0; i < paramCount; i++) params.push(decodeParam(req.getParameter(i) ?? ''));
+    const exchange = new Exchange(res, readRequest(req));
+    if (lifecycle.closing) {
+      exchange.problem(new AppError('unavailable', 'the service is shutting down', undefined, { 'retry-after': '1' }), true);
+      return;
+    }
+    if (options.async) exchange.watchAbort();
+    let result: void | Promise<void>;
+    try {
+      result = handler(exchange, params);
+    } catch (error) {
+      fail(exchange, error);
+      return;
+    }
+    if (result instanceof Promise) {
+      lifecycle.begin();
+      result.catch((error: unknown) => fail(exchange, error)).finally(() => lifecycle.end());
+    }
+  };
+}

@@ -1,0 +1,32 @@
+// POST /api/events and POST /api/events/batch: acknowledged only after the durable commit.
+import { parseBatchEnvelope } from '../../api/event.js';
+import { AppError } from '../../errors.js';
+import { trackBatch, trackEvent } from '../../ingest/track-events.js';
+import { authenticate } from '../auth.js';
+import { checkJsonContentType, parseJson, readBody } from '../body.js';
+import { allowOrigin } from '../cors.js';
+import type { HttpDeps } from '../deps.js';
+import type { Handler } from '../route.js';
+
+export function postEvent(deps: HttpDeps): Handler {
+  return async (exchange) => {
+    allowOrigin(exchange);
+    const principal = authenticate(exchange.request, deps.resolveKey, 'events:write');
+    checkJsonContentType(exchange.request.contentType);
+    const input = parseJson(await readBody(exchange, deps.config.maxEventBodyBytes));
+    const ack = await trackEvent(deps.pipeline, principal.shopId, input, deps.clock());
+    exchange.json(JSON.stringify(ack));
+  };
+}
+
+export function postEventBatch(deps: HttpDeps): Handler {
+  return async (exchange) => {
+    allowOrigin(exchange);
+    const principal = authenticate(exchange.request, deps.resolveKey, 'events:write');
+    checkJsonContentType(exchange.request.contentType);
+    const envelope = parseBatchEnvelope(parseJson(await readBody(exchange, deps.config.maxBatchBodyBytes)));
+    if (!envelope.ok) throw new AppError(envelope.code, envelope.detail, [{ pointer: '/events', detail: envelope.detail }]);
+    const outcome = await trackBatch(deps.pipeline, principal.shopId, envelope.events, deps.clock());
+    exchange.json(JSON.stringify(outcome));
+  };
+}

@@ -1,0 +1,48 @@
+// The catalog routes (secret key): PUT /api/products, GET and DELETE /api/products/:id.
+import { normalizeProductId } from '../../api/product-id.js';
+import { parseCatalog } from '../../api/product.js';
+import { AppError } from '../../errors.js';
+import { authenticate } from '../auth.js';
+import { checkJsonContentType, parseJson, readBody } from '../body.js';
+import type { HttpDeps } from '../deps.js';
+import { productJson } from '../render.js';
+import type { Handler } from '../route.js';
+
+function productIdParam(raw: string): string {
+  const id = normalizeProductId(raw);
+  if (id === undefined) throw new AppError('not_found', 'no such product');
+  return id;
+}
+
+export function putProducts(deps: HttpDeps): Handler {
+  return async (exchange) => {
+    const principal = authenticate(exchange.request, deps.resolveKey, 'catalog:write');
+    checkJsonContentType(exchange.request.contentType);
+    const input = parseJson(await readBody(exchange, deps.config.maxCatalogBodyBytes));
+    const parsed = parseCatalog(input, deps.config.engine.gidPlatform, deps.clock());
+    if (!parsed.ok) {
+      const first = parsed.errors[0]!;
+      throw new AppError('invalid_product', `${first.pointer} ${first.detail}`, parsed.errors);
+    }
+    await deps.catalog.upsert(principal.shopId, parsed.products);
+    exchange.json(JSON.stringify({ success: true, upserted: parsed.products.length }));
+  };
+}
+
+export function getProduct(deps: HttpDeps): Handler {
+  return (exchange, [raw]) => {
+    const principal = authenticate(exchange.request, deps.resolveKey, 'catalog:write');
+    const product = deps.catalog.get(principal.shopId, productIdParam(raw!));
+    if (product === undefined) throw new AppError('not_found', 'no such product');
+    exchange.json(productJson(product));
+  };
+}
+
+export function deleteProduct(deps: HttpDeps): Handler {
+  return async (exchange, [raw]) => {
+    const principal = authenticate(exchange.request, deps.resolveKey, 'catalog:write');
+    const removed = await deps.catalog.remove(principal.shopId, productIdParam(raw!));
+    if (!removed) throw new AppError('not_found', 'no such product');
+    exchange.json(JSON.stringify({ success: true, deleted: raw }));
+  };
+}

@@ -1,0 +1,105 @@
+// The uWS app: every route under /api (and BASE_PATH/api), 405 for known paths with another
+// method, 404 for the rest, and a shutdown that stops listening, lets requests finish, then closes.
+import uWS from 'uWebSockets.js';
+import { AppError } from '../errors.js';
+import { PREFLIGHT_HEADERS } from './cors.js';
+import type { HttpDeps } from './deps.js';
+import { Exchange, readRequest } from './exchange.js';
+import { Lifecycle } from './lifecycle.js';
+import { route, type Handler, type RouteOptions } from './route.js';
+import { getHealth, getMetrics } from './routes/operations.js';
+import { postEvent, postEventBatch } from './routes/events.js';
+import { deleteProduct, getProduct, putProducts } from './routes/products.js';
+import { getRecommendations } from './routes/recommendations.js';
+
+type Method = 'get' | 'post' | 'put' | 'del';
+
+interface PathSpec {
+  /** Relative to /api, or absolute when `root` is set. */
+  path: string;
+  root?: boolean;
+  /** A storefront path answers CORS preflights. */
+  storefront?: boolean;
+  methods: Partial<Record<Method, { handler: Handler; options?: RouteOptions }>>;
+}
+
+function paths(deps: HttpDeps): PathSpec[] {
+  return [
+    { path: '/recommendations', storefront: true, methods: { get: { handler: getRecommendations(deps) } } },
+    { path: '/events', storefront: true, methods: { post: { handler: postEvent(deps), options: { async: true } } } },
+    { path: '/events/batch', storefront: true, methods: { post: { handler: postEventBatch(deps), options: { async: true } } } },
+    { path: '/products', methods: { put: { handler: putProducts(deps), options: { async: true } } } },
+    {
+      path: '/products/:id',
+      methods: {
+        get: { handler: getProduct(deps), options: { params: 1 } },
+        del: { handler: deleteProduct(deps), options: { params: 1, async: true } },
+      },
+    },
+    { path: '/healthz', root: true, methods: { get: { handler: getHealth() } } },
+    { path: '/metrics', root: true, methods: { get: { handler: getMetrics(deps) } } },
+  ];
+}
+
+const METHOD_NAMES: Record<Method, string> = { get: 'GET', post: 'POST', put: 'PUT', del: 'DELETE' };
+
+export interface HttpServer {
+  readonly port: number;
+  readonly app: uWS.TemplatedApp;
+  readonly lifecycle: Lifecycle;
+  /** Stops listening, waits (≤ drainMs) for requests in flight, closes every connection. */
+  close(drainMs?: number): Promise<void>;
+}
+
+function register(app: uWS.TemplatedApp, lifecycle: Lifecycle, prefix: string, spec: PathSpec): void {
+  const pattern = (spec.root ? '' : prefix + '/api') + spec.path;
+  const allowed = Object.keys(spec.methods).map((m) => METHOD_NAMES[m as Method]);
+  if (spec.storefront) allowed.push('OPTIONS');
+  for (const [method, { handler, options }] of Object.entries(spec.methods)) {
+    app[method as Method](pattern, route(lifecycle, handler, options));
+  }
+  if (spec.storefront) {
+    app.options(pattern, route(lifecycle, (exchange) => {
+      const origin = exchange.request.origin;
+      exchange.noContent(origin === '' ? PREFLIGHT_HEADERS : { ...PREFLIGHT_HEADERS, 'access-control-allow-origin': origin, vary: 'Origin' });
+    }));
+  }
+  const allow = allowed.join(', ');
+  app.any(pattern, route(lifecycle, () => {
+    throw new AppError('method_not_allowed', `use ${allow}`, undefined, { allow });
+  }));
+}
+
+export function startHttpServer(deps: HttpDeps, extraRoutes?: (app: uWS.TemplatedApp, lifecycle: Lifecycle) => void): Promise<HttpServer> {
+  const app = uWS.App();
+  const lifecycle = new Lifecycle();
+  const prefixes = deps.config.basePath === '' ? [''] : ['', deps.config.basePath];
+  for (const spec of paths(deps)) {
+    for (const prefix of prefixes) {
+      if (spec.root && prefix !== '') continue;
+      register(app, lifecycle, prefix, spec);
+    }
+  }
+  extraRoutes?.(app, lifecycle);
+  app.any('/*', (res, req) => new Exchange(res, readRequest(req)).problem(new AppError('not_found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`)));
+
+  return new Promise((resolve, reject) => {
+    app.listen(deps.config.host, deps.config.port, (token) => {
+      if (token === false) {
+        reject(new Error(`cannot listen on ${deps.config.host}:${deps.config.port}`));
+        return;
+      }
+      const port = uWS.us_socket_local_port(token);
+      resolve({
+        port,
+        app,
+        lifecycle,
+        async close(drainMs = 10_000) {
+          uWS.us_listen_socket_close(token);
+          await lifecycle.drain(drainMs);
+          (app as unknown as { close(): void }).close();
+        },
+      });
+    });
+  });
+}

@@ -1,0 +1,62 @@
+// The two event use cases of the REST (and WebSocket) paths: one event, or a batch judged event by event.
+import { parseEvent, type EventError, type TrackedEvent } from '../api/event.js';
+import { AppError } from '../errors.js';
+import type { EventPipeline } from './event-pipeline.js';
+
+export interface EventAck {
+  success: true;
+  eventId: string;
+  duplicate?: true;
+}
+
+export type BatchResult =
+  | { index: number; success: true; eventId: string; duplicate?: true }
+  | { index: number; success: false; error: EventError };
+
+export interface BatchResponse {
+  /** True when no event was rejected. */
+  success: boolean;
+  /** Events newly stored. */
+  accepted: number;
+  /** Events whose messageId was already stored: acknowledged with the first eventId. */
+  duplicates: number;
+  rejected: number;
+  results: BatchResult[];
+}
+
+/** Throws AppError('invalid_event') with every field error, or ('unavailable'). */
+export async function trackEvent(pipeline: EventPipeline, shopId: string, input: unknown, now: number): Promise<EventAck> {
+  const parsed = parseEvent(input, now);
+  if (!parsed.ok) {
+    const first = parsed.errors[0]!;
+    throw new AppError('invalid_event', `${first.pointer || 'event'} ${first.detail}`, parsed.errors.map(({ pointer, detail }) => ({ pointer, detail })));
+  }
+  const [result] = await pipeline.ingest(shopId, [parsed.event], now);
+  return result!.duplicate ? { success: true, eventId: result!.eventId, duplicate: true } : { success: true, eventId: result!.eventId };
+}
+
+/** Stores the valid events of a batch in one commit and reports each event's fate by its index. */
+export async function trackBatch(pipeline: EventPipeline, shopId: string, inputs: readonly unknown[], now: number): Promise<BatchResponse> {
+  const results: BatchResult[] = new Array(inputs.length);
+  const valid: TrackedEvent[] = [];
+  const validIndex: number[] = [];
+  inputs.forEach((input, index) => {
+    const parsed = parseEvent(input, now, `/events/${index}`);
+    if (parsed.ok) {
+      valid.push(parsed.event);
+      validIndex.push(index);
+    } else {
+      const first = parsed.errors[0]!;
+      results[index] = { index, success: false, error: { code: 'invalid_event', pointer: first.pointer, detail: first.detail } };
+    }
+  });
+  const ingested = valid.length > 0 ? await pipeline.ingest(shopId, valid, now) : [];
+  let duplicates = 0;
+  ingested.forEach(({ eventId, duplicate }, i) => {
+    const index = validIndex[i]!;
+    if (duplicate) duplicates++;
+    results[index] = duplicate ? { index, success: true, eventId, duplicate: true } : { index, success: true, eventId };
+  });
+  const rejected = inputs.length - valid.length;
+  return { success: rejected === 0, accepted: valid.length - duplicates, duplicates, rejected, results };
+}

@@ -1,0 +1,110 @@
+// Composition of the whole service: storage → replay → bootstrap and demo shops → HTTP server.
+// main.ts runs it for real; tests run it in-process on port 0 with a temp data dir.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from './config.js';
+import { defaultDemoDir } from './demo/demo-files.js';
+import { seedDemoStore, type DemoKeys } from './demo/seed-demo-store.js';
+import { cachedResolver, type KeyResolver } from './http/auth.js';
+import { startHttpServer, type HttpServer } from './http/server.js';
+import { CatalogUpdates } from './ingest/catalog-updates.js';
+import { EventPipeline } from './ingest/event-pipeline.js';
+import { replay, type ReplayStats } from './ingest/replay.js';
+import { ShopEngines } from './ingest/shop-engines.js';
+import { CatalogStore } from './store/catalog-store.js';
+import { openDatabases, type Databases } from './store/database.js';
+import { LmdbEventLog } from './store/event-log.js';
+import { ShopStore } from './store/shop-store.js';
+
+export interface ServiceOptions {
+  /** Epoch ms for event times and decay; tests may pin it. */
+  clock?: () => number;
+  log?: (line: string) => void;
+  demoDir?: string;
+}
+
+export interface RunningService {
+  readonly config: Config;
+  readonly port: number;
+  readonly http: HttpServer;
+  readonly dbs: Databases;
+  readonly engines: ShopEngines;
+  readonly pipeline: EventPipeline;
+  readonly shops: ShopStore;
+  readonly replayed: ReplayStats;
+  readonly demoKeys?: DemoKeys;
+  /** Graceful stop: no new requests, in-flight ones finish, LMDB flushed and closed. */
+  stop(): Promise<void>;
+}
+
+const DEDUP_PRUNE_INTERVAL_MS = 3_600_000;
+
+async function bootstrapShop(config: Config, shops: ShopStore, log: (line: string) => void): Promise<void> {
+  const boot = config.bootstrap;
+  if (boot === undefined) return;
+  if (await shops.ensureShop(boot.shopId)) log(`created shop "${boot.shopId}"`);
+  if (boot.publicKey) await shops.addKey(boot.shopId, boot.publicKey, 'PAIRWISE_PUBLIC_KEY');
+  if (boot.secretKey) await shops.addKey(boot.shopId, boot.secretKey, 'PAIRWISE_SECRET_KEY');
+}
+
+function keyResolver(shops: ShopStore): KeyResolver {
+  return cachedResolver((key) => {
+    const record = shops.findKey(key);
+    if (record === undefined) return undefined;
+    return { shopId: record.shopId, kind: record.kind, allowedOrigins: shops.getShop(record.shopId)?.allowedOrigins ?? [] };
+  });
+}
+
+export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
+  const clock = options.clock ?? Date.now;
+  const log = options.log ?? ((line: string) => console.log(line));
+  mkdirSync(config.dbPath, { recursive: true });
+  const dbs = openDatabases(config.dbPath);
+  const shops = new ShopStore(dbs);
+  const catalogStore = new CatalogStore(dbs);
+  const eventLog = new LmdbEventLog(dbs);
+  const engines = new ShopEngines(config.engine);
+  const replayed = replay(catalogStore, eventLog, engines);
+  const pipeline = new EventPipeline(eventLog, engines, config.dedupTtlMs);
+  const catalog = new CatalogUpdates(catalogStore, engines);
+
+  await bootstrapShop(config, shops, log);
+  const demoKeys = config.demo
+    ? await seedDemoStore(
+        { shops, catalog, pipeline, gidPlatform: config.engine.gidPlatform },
+        options.demoDir ?? defaultDemoDir(),
+        path.join(config.dataDir, 'demo-keys.json'),
+        clock(),
+        log,
+      )
+    : undefined;
+
+  const http = await startHttpServer({ config, resolveKey: keyResolver(shops), engines, pipeline, catalog, clock });
+  const pruneTimer = setInterval(() => {
+    eventLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`));
+  }, DEDUP_PRUNE_INTERVAL_MS);
+  pruneTimer.unref();
+
+  let stopping: Promise<void> | undefined;
+  return {
+    config,
+    port: http.port,
+    http,
+    dbs,
+    engines,
+    pipeline,
+    shops,
+    replayed,
+    demoKeys,
+    stop() {
+      stopping ??= (async () => {
+        clearInterval(pruneTimer);
+        await http.close();
+        pipeline.close();
+        await dbs.root.flushed;
+        await dbs.root.close();
+      })();
+      return stopping;
+    },
+  };
+}

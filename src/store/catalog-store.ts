@@ -1,0 +1,26 @@
+// Durable catalog: each shop's products under [shopId, productId].
+import type { Product } from '../engine/product.js';
+import { commitDurably, type Databases } from './database.js';
+
+export class CatalogStore {
+  constructor(readonly dbs: Databases) {}
+
+  put(shopId: string, products: readonly Product[]): Promise<void> {
+    return commitDurably(this.dbs.root, () => {
+      for (const product of products) this.dbs.products.put([shopId, product.id], product);
+    });
+  }
+
+  /** Resolves false when the product did not exist. */
+  async remove(shopId: string, productId: string): Promise<boolean> {
+    if (this.dbs.products.get([shopId, productId]) === undefined) return false;
+    await commitDurably(this.dbs.root, () => {
+      this.dbs.products.remove([shopId, productId]);
+    });
+    return true;
+  }
+
+  *readAll(): Iterable<{ shopId: string; product: Product }> {
+    for (const { key, value } of this.dbs.products.getRange()) yield { shopId: key[0], product: value };
+  }
+}

@@ -1,0 +1,63 @@
+// Opens the LMDB environment and its named databases. Every key starts with the shop id, so one
+// shop's data is one contiguous key range and never mixes with another's.
+import { open, type Database, type RootDatabase } from 'lmdb';
+import type { Product } from '../engine/product.js';
+import type { TrackedEvent } from '../api/event.js';
+
+export type KeyKind = 'public' | 'secret';
+
+export interface ShopRecord {
+  createdAt: number;
+  /** Origins allowed to call the storefront routes from a browser; empty = any origin. */
+  allowedOrigins: string[];
+  demo?: boolean;
+}
+
+export interface ApiKeyRecord {
+  shopId: string;
+  kind: KeyKind;
+  createdAt: number;
+  label?: string;
+}
+
+export interface DedupRecord {
+  eventId: string;
+  at: number;
+}
+
+export interface Databases {
+  root: RootDatabase;
+  /** [shopId, eventId] → event; eventIds are ULIDs, so key order is arrival order. */
+  events: Database<TrackedEvent, [string, string]>;
+  /** [shopId, messageId] → the first eventId with that messageId. */
+  dedup: Database<DedupRecord, [string, string]>;
+  /** [shopId, productId] → product. */
+  products: Database<Product, [string, string]>;
+  /** shopId → shop. */
+  shops: Database<ShopRecord, string>;
+  /** SHA-256 (hex) of an API key → its shop and kind. Keys themselves are never stored. */
+  apiKeys: Database<ApiKeyRecord, string>;
+}
+
+export function openDatabases(path: string): Databases {
+  // overlappingSync (lmdb-js default on Linux) resolves writes at commit, before the disk sync:
+  // writers that must be durable await root.flushed (see commitDurably).
+  const root = open({ path, compression: false, mapSize: 2 ** 34 });
+  return {
+    root,
+    events: root.openDB({ name: 'events', encoding: 'msgpack' }),
+    dedup: root.openDB({ name: 'dedup', encoding: 'msgpack' }),
+    products: root.openDB({ name: 'products', encoding: 'msgpack' }),
+    shops: root.openDB({ name: 'shops', encoding: 'msgpack' }),
+    apiKeys: root.openDB({ name: 'api-keys', encoding: 'msgpack' }),
+  };
+}
+
+/**
+ * Runs `write` in one transaction and resolves once it is committed and flushed to disk.
+ * Concurrent callers in one event-loop turn share a commit and a sync (group commit).
+ */
+export async function commitDurably(root: RootDatabase, write: () => void): Promise<void> {
+  await root.transaction(write);
+  await root.flushed;
+}

@@ -1,0 +1,90 @@
+// Shops and their API keys. A key is shown once when it is made; only its SHA-256 is stored.
+import { createHash, randomBytes } from 'node:crypto';
+import { commitDurably, type ApiKeyRecord, type Databases, type KeyKind, type ShopRecord } from './database.js';
+
+export const SHOP_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** A new key: its prefix says its kind, then 192 random bits in base64url. */
+export function generateKey(kind: KeyKind): string {
+  return (kind === 'public' ? 'pk_' : 'sk_') + randomBytes(24).toString('base64url');
+}
+
+export function keyKind(key: string): KeyKind | undefined {
+  return key.startsWith('pk_') ? 'public' : key.startsWith('sk_') ? 'secret' : undefined;
+}
+
+export class ShopStore {
+  constructor(readonly dbs: Databases) {}
+
+  getShop(shopId: string): ShopRecord | undefined {
+    return this.dbs.shops.get(shopId);
+  }
+
+  listShops(): string[] {
+    return [...this.dbs.shops.getKeys()];
+  }
+
+  /** Creates the shop if it does not exist; returns whether it was created. */
+  async ensureShop(shopId: string, extra: Partial<ShopRecord> = {}, now = Date.now()): Promise<boolean> {
+    if (!SHOP_ID.test(shopId)) throw new Error(`invalid shop id "${shopId}": use 1-63 of a-z, 0-9, _ and -`);
+    if (this.getShop(shopId) !== undefined) return false;
+    await commitDurably(this.dbs.root, () => {
+      this.dbs.shops.put(shopId, { createdAt: now, allowedOrigins: [], ...extra });
+    });
+    return true;
+  }
+
+  async setAllowedOrigins(shopId: string, origins: string[]): Promise<void> {
+    const shop = this.getShop(shopId);
+    if (shop === undefined) throw new Error(`unknown shop "${shopId}"`);
+    await commitDurably(this.dbs.root, () => {
+      this.dbs.shops.put(shopId, { ...shop, allowedOrigins: origins });
+    });
+  }
+
+  findKey(key: string): ApiKeyRecord | undefined {
+    return this.dbs.apiKeys.get(hashKey(key));
+  }
+
+  /** Registers a given key for a shop (idempotent); throws when it belongs to another shop. */
+  async addKey(shopId: string, key: string, label?: string, now = Date.now()): Promise<void> {
+    const kind = keyKind(key);
+    if (kind === undefined) throw new Error('a key starts with pk_ or sk_');
+    const existing = this.findKey(key);
+    if (existing !== undefined) {
+      if (existing.shopId !== shopId) throw new Error('this key already belongs to another shop');
+      return;
+    }
+    const record: ApiKeyRecord = { shopId, kind, createdAt: now, ...(label ? { label } : {}) };
+    await commitDurably(this.dbs.root, () => {
+      this.dbs.apiKeys.put(hashKey(key), record);
+    });
+  }
+
+  /** Makes a new key for the shop and returns it: the only time it is ever visible. */
+  async createKey(shopId: string, kind: KeyKind, label?: string): Promise<string> {
+    if (this.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}"`);
+    const key = generateKey(kind);
+    await this.addKey(shopId, key, label);
+    return key;
+  }
+
+  /** Key records of a shop (hashes and kinds, never the keys). */
+  listKeys(shopId: string): (ApiKeyRecord & { hash: string })[] {
+    const keys: (ApiKeyRecord & { hash: string })[] = [];
+    for (const { key, value } of this.dbs.apiKeys.getRange()) if (value.shopId === shopId) keys.push({ ...value, hash: key });
+    return keys;
+  }
+
+  async revokeKey(hash: string): Promise<boolean> {
+    if (this.dbs.apiKeys.get(hash) === undefined) return false;
+    await commitDurably(this.dbs.root, () => {
+      this.dbs.apiKeys.remove(hash);
+    });
+    return true;
+  }
+}
