@@ -1,0 +1,117 @@
+// Starts the real service in-process on port 0 with a temp LMDB dir and a shop with known keys.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../src/config.js';
+import { startService, type RunningService } from '../../src/service.js';
+import { generateKey } from '../../src/store/shop-store.js';
+
+export interface TestShop {
+  shopId: string;
+  publicKey: string;
+  secretKey: string;
+}
+
+export interface TestService {
+  readonly url: string;
+  readonly service: RunningService;
+  readonly dataDir: string;
+  readonly shop: TestShop;
+  /** fetch against the service with a key (default: the shop's public key). */
+  fetch(pathAndQuery: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
+  /** Stops the service; the data dir stays until cleanup(). */
+  stop(): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+export function newShop(shopId = 'shop-a'): TestShop {
+  return { shopId, publicKey: generateKey('public'), secretKey: generateKey('secret') };
+}
+
+export function tempDataDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'pairwise-test-'));
+}
+
+export interface StartOptions {
+  dataDir?: string;
+  shop?: TestShop;
+  env?: Record<string, string>;
+  clock?: () => number;
+}
+
+export function testEnv(dataDir: string, shop: TestShop, env: Record<string, string> = {}): Record<string, string> {
+  return {
+    PAIRWISE_DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PAIRWISE_DEMO: '0',
+    PAIRWISE_SHOP: shop.shopId,
+    PAIRWISE_PUBLIC_KEY: shop.publicKey,
+    PAIRWISE_SECRET_KEY: shop.secretKey,
+    ...env,
+  };
+}
+
+export async function startTestService(options: StartOptions = {}): Promise<TestService> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const shop = options.shop ?? newShop();
+  const config = loadConfig(testEnv(dataDir, shop, options.env));
+  const service = await startService(config, { clock: options.clock, log: () => {} });
+  const url = `http://127.0.0.1:${service.port}`;
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await service.stop();
+  };
+  return {
+    url,
+    service,
+    dataDir,
+    shop,
+    fetch(pathAndQuery, init = {}) {
+      const { key = shop.publicKey, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (key !== null && !headers.has('authorization')) headers.set('authorization', `Bearer ${key}`);
+      if (rest.body !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
+      return fetch(url + pathAndQuery, { ...rest, headers });
+    },
+    stop,
+    async cleanup() {
+      await stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A catalog product in wire form with sensible defaults. */
+export function wireProduct(id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { id, title: `Product ${id}`, price: '10.00', vendor: 'Acme', collections: ['c1'], tags: [], ...overrides };
+}
+
+export async function putProducts(t: TestService, products: Record<string, unknown>[]): Promise<void> {
+  const res = await t.fetch('/api/products', { method: 'PUT', key: t.shop.secretKey, body: JSON.stringify({ products }) });
+  if (res.status !== 200) throw new Error(`PUT /api/products ${res.status}: ${await res.text()}`);
+}
+
+export async function postEvents(t: TestService, events: Record<string, unknown>[]): Promise<unknown> {
+  const res = await t.fetch('/api/events/batch', { method: 'POST', body: JSON.stringify({ events }) });
+  if (res.status !== 200) throw new Error(`POST /api/events/batch ${res.status}: ${await res.text()}`);
+  return res.json();
+}
+
+export interface RecommendationBody {
+  products: { id: string; title: string; score: number; strategy: string; [k: string]: unknown }[];
+  meta: { strategy: string; modelLevel: number; count: number; [k: string]: unknown };
+}
+
+export async function recommendations(t: TestService, query: string, key?: string): Promise<RecommendationBody> {
+  const res = await t.fetch(`/api/recommendations?${query}`, key ? { key } : {});
+  if (res.status !== 200) throw new Error(`GET /api/recommendations?${query} ${res.status}: ${await res.text()}`);
+  return (await res.json()) as RecommendationBody;
+}
+
+/** Bare ids of a recommendation answer, in order. */
+export function ids(body: RecommendationBody): string[] {
+  return body.products.map((p) => p.id.replace(/^gid:\/\/[^/]+\/Product\//, ''));
+}
