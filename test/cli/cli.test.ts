@@ -1,0 +1,65 @@
+import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { startService } from '../../src/service.js';
+import { tempDataDir } from '../support/service.js';
+
+const dataDir = tempDataDir();
+
+function cli(...args: string[]): { stdout: string; status: number } {
+  try {
+    const stdout = execFileSync(process.execPath, ['dist/src/cli/main.js', ...args, '--data-dir', dataDir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return { stdout, status: 0 };
+  } catch (error) {
+    const e = error as { stdout: string; status: number };
+    return { stdout: e.stdout, status: e.status };
+  }
+}
+
+describe('cli', () => {
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  test('When a shop is created and a catalog and events are imported, then a server on that data dir serves them', async () => {
+    const created = cli('shop', 'create', 'acme');
+    expect(created.status).toBe(0);
+    const publicKey = /public key \(storefront\): (pk_\S+)/.exec(created.stdout)![1]!;
+
+    const catalog = path.join(dataDir, 'catalog.csv');
+    writeFileSync(catalog, 'id,title,price,collections,available\n1,Red Mug,9.50,10;11,true\n2,Blue Mug,not-a-price,10,\n3,Green Mug,7,11,true\n');
+    const products = cli('import', 'catalog', 'acme', catalog);
+    expect(products.stdout).toContain('3 records');
+    expect(products.stdout).toContain('2 stored');
+    expect(products.stdout).toContain('record 2: /price');
+    expect(products.status).toBe(1);
+
+    const events = path.join(dataDir, 'events.ndjson');
+    writeFileSync(
+      events,
+      [
+        { type: 'purchase', productId: '3', sessionId: 's1', messageId: 'm1' },
+        { type: 'purchase', productId: '3', sessionId: 's1', messageId: 'm1' },
+        { type: 'view', productId: 'gid://shopify/Product/1', sessionId: 's2' },
+      ]
+        .map((e) => JSON.stringify(e))
+        .join('\n'),
+    );
+    const imported = cli('import', 'events', 'acme', events);
+    expect(imported.status).toBe(0);
+    expect(imported.stdout).toContain('2 stored, 1 duplicates, 0 rejected');
+
+    const service = await startService(loadConfig({ PAIRWISE_DATA_DIR: dataDir, PORT: '0', PAIRWISE_DEMO: '0' }), { log: () => {} });
+    try {
+      const res = await fetch(`http://127.0.0.1:${service.port}/api/recommendations?strategy=trending`, { headers: { authorization: `Bearer ${publicKey}` } });
+      const body = (await res.json()) as { products: { id: string }[] };
+      expect(body.products.map((p) => p.id)).toEqual(['gid://shopify/Product/3', 'gid://shopify/Product/1']);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  test('When a command is unknown, then it exits 2 with the usage', () => {
+    expect(cli('frobnicate').status).toBe(2);
+  });
+});
