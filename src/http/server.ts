@@ -7,6 +7,7 @@ import type { HttpDeps } from './deps.js';
 import { Exchange, readRequest } from './exchange.js';
 import { Lifecycle } from './lifecycle.js';
 import { route, type Handler, type RouteOptions } from './route.js';
+import { getDemoImage } from './routes/demo-images.js';
 import { getHealth, getMetrics } from './routes/operations.js';
 import { postEvent, postEventBatch } from './routes/events.js';
 import { deleteProduct, getProduct, putProducts } from './routes/products.js';
@@ -38,6 +39,7 @@ function paths(deps: HttpDeps): PathSpec[] {
     },
     { path: '/healthz', root: true, methods: { get: { handler: getHealth() } } },
     { path: '/metrics', root: true, methods: { get: { handler: getMetrics(deps) } } },
+    { path: '/demo/images/:file', root: true, methods: { get: { handler: getDemoImage(deps), options: { params: 1 } } } },
   ];
 }
 
