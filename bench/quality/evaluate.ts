@@ -1,0 +1,120 @@
+// Offline evaluation: replays the Online Retail dataset through the online engine (train period),
+// then scores its answers on the test period next to a popularity baseline computed in the same
+// run. Usage: npm run bench:quality  (prints a table; writes bench/results/quality-*.json)
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
+import { recommend, type RecommendationRequest } from '../../src/engine/recommend.js';
+import { ShopEngine } from '../../src/engine/shop-engine.js';
+import type { Strategy } from '../../src/engine/strategy.js';
+import { loadOnlineRetail, type RetailData } from './online-retail.js';
+import { Scoreboard } from './metrics.js';
+import { SPLIT_TIME, split, type Split } from './protocol.js';
+
+const K = 10;
+
+/** Products as the engine needs them: the dataset has only titles and prices. */
+function buildEngine(data: RetailData, s: Split): ShopEngine {
+  const engine = new ShopEngine(DEFAULT_ENGINE_CONFIG);
+  const prices = new Map(s.train.map((l) => [l.stockCode, l.price]));
+  for (const code of s.trainItems) {
+    engine.upsertProduct({
+      id: code,
+      platform: 'shopify',
+      title: data.titles.get(code) ?? code,
+      handle: code.toLowerCase(),
+      image: null,
+      price: prices.get(code)!.toFixed(2),
+      compareAtPrice: null,
+      vendor: null,
+      productType: null,
+      tags: [],
+      collections: [],
+      available: true,
+      updatedAt: 0,
+    });
+  }
+  for (const line of s.train) {
+    engine.apply({ type: 'purchase', productId: line.stockCode, sessionId: line.invoice, customerId: line.customerId, metadata: { orderId: line.invoice }, timestamp: line.time });
+  }
+  return engine;
+}
+
+/** All-time purchase counts, ties broken by product order. */
+function popularity(data: RetailData, s: Split): string[] {
+  const counts = new Map<string, number>();
+  for (const line of s.train) counts.set(line.stockCode, (counts.get(line.stockCode) ?? 0) + 1);
+  return [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)! || data.productOrder.get(a)! - data.productOrder.get(b)!);
+}
+
+function topExcept(ranking: readonly string[], skip: (id: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const id of ranking) {
+    if (!skip(id)) out.push(id);
+    if (out.length === K) break;
+  }
+  return out;
+}
+
+function engineIds(engine: ShopEngine, request: Omit<RecommendationRequest, 'limit'>, now: number): string[] {
+  return recommend(engine, { ...request, limit: K }, now).items.map((item) => item.product.id);
+}
+
+interface Row {
+  task: string;
+  method: string;
+  cases: number;
+  hr: number;
+  ndcg: number;
+  coverage: number;
+}
+
+function evaluate(): Row[] {
+  const data = loadOnlineRetail();
+  const s = split(data);
+  const engine = buildEngine(data, s);
+  const popular = popularity(data, s);
+  const catalogSize = s.trainItems.size;
+  const rows: Row[] = [];
+  const run = (task: string, method: string, cases: number, each: (board: Scoreboard) => void) => {
+    const board = new Scoreboard(K);
+    each(board);
+    rows.push({ task, method, ...board.result(catalogSize) });
+    void cases;
+  };
+
+  const basket = s.basketCases;
+  run('bought-together', 'popularity (baseline)', basket.length, (board) => {
+    for (const c of basket) board.add(topExcept(popular, (id) => id === c.query), c.relevant);
+  });
+  for (const strategy of ['bought-together', 'trending'] as Strategy[]) {
+    run('bought-together', `engine: ${strategy}`, basket.length, (board) => {
+      for (const c of basket) board.add(engineIds(engine, { strategy, productId: c.query, exclude: [] }, SPLIT_TIME), c.relevant);
+    });
+  }
+
+  const customers = s.customerCases;
+  run('personalized', 'popularity (baseline)', customers.length, (board) => {
+    for (const c of customers) board.add(topExcept(popular, (id) => c.bought.has(id)), c.relevant);
+  });
+  run('personalized', 'engine: personalized', customers.length, (board) => {
+    for (const c of customers) {
+      board.add(engineIds(engine, { strategy: 'personalized', customerId: c.customerId, exclude: [...c.bought] }, SPLIT_TIME), c.relevant);
+    }
+  });
+  return rows;
+}
+
+function table(rows: Row[]): string {
+  const header = 'task             | method                     | cases | HR@10  | nDCG@10 | coverage';
+  const lines = rows.map((r) =>
+    [r.task.padEnd(16), r.method.padEnd(26), String(r.cases).padStart(5), r.hr.toFixed(4), r.ndcg.toFixed(4).padStart(7), r.coverage.toFixed(3).padStart(8)].join(' | '),
+  );
+  return [header, '-'.repeat(header.length), ...lines].join('\n');
+}
+
+const started = performance.now();
+const rows = evaluate();
+console.log(table(rows));
+console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s; train < 2011-10-01 ≤ test; binary relevance, k = ${K})`);
+mkdirSync('bench/results', { recursive: true });
+writeFileSync(`bench/results/quality-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify(rows, null, 2));
