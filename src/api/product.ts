@@ -7,6 +7,9 @@ import { parseId } from './product-id.js';
 
 type Text<N extends number> = string & tags.MaxLength<N>;
 type Amount = (string & tags.Pattern<'^[0-9]{1,12}(\\.[0-9]{1,4})?$'>) | (number & tags.Minimum<0>);
+/** The same pattern, for numeric amounts: as strings they must read as decimals too (not "1e-7", "Infinity"). */
+const DECIMAL_AMOUNT = /^[0-9]{1,12}(\.[0-9]{1,4})?$/;
+const AMOUNT_DETAIL = 'must be a decimal amount such as "19.99"';
 
 export interface WireProduct {
   id: string & tags.MinLength<1> & tags.MaxLength<200>;
@@ -49,7 +52,7 @@ function describe(expected: string, value: unknown): string {
   if (value === undefined) return 'is required';
   if (expected.includes('MaxItems<1000>')) return `holds at most ${MAX_PRODUCTS_PER_PUT} products`;
   if (expected.includes('MinItems<1>')) return 'must hold at least one product';
-  if (expected.includes('Pattern<"^[0-9]')) return 'must be a decimal amount such as "19.99"';
+  if (expected.includes('Pattern<"^[0-9]')) return AMOUNT_DETAIL;
   return `must be ${expected.replace(/ & [A-Za-z]+<[^>]*>/g, '').replace(/"/g, "'")}`;
 }
 
@@ -66,6 +69,10 @@ export function parseCatalog(input: unknown, defaultPlatform: string, now: numbe
   result.data.products.forEach((wire, index) => {
     const id = parseId(wire.id, 'Product');
     if (id === undefined) errors.push({ pointer: `/products/${index}/id`, detail: 'must be a product id such as 123 or gid://shopify/Product/123' });
+    for (const field of ['price', 'compareAtPrice'] as const) {
+      const value = wire[field];
+      if (typeof value === 'number' && !DECIMAL_AMOUNT.test(String(value))) errors.push({ pointer: `/products/${index}/${field}`, detail: AMOUNT_DETAIL });
+    }
     const collections: string[] = [];
     (wire.collections ?? []).forEach((raw, c) => {
       const collection = parseId(raw, 'Collection');

@@ -23,7 +23,8 @@ export class RecentViews {
     const { ids, times } = this.#histories.touch(key);
     const existing = ids.indexOf(id);
     if (existing !== -1) {
-      if (times[existing]! >= t) return;
+      // At an equal time the later arrival is the newer view, as for a first view below.
+      if (times[existing]! > t) return;
       ids.splice(existing, 1);
       times.splice(existing, 1);
     }

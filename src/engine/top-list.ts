@@ -20,7 +20,7 @@ export class TopList {
     return this.#ids;
   }
 
-  /** False once an id has been pushed out: then ids beyond the list may have positive scores. */
+  /** False once an id has been pushed out or turned away: then ids beyond the list may have positive scores. */
   get complete(): boolean {
     return !this.#evicted;
   }
@@ -36,9 +36,9 @@ export class TopList {
       this.#members.add(id);
     } else {
       const last = ids[ids.length - 1]!;
+      this.#evicted = true; // either `last` or `id` now has a score but is not listed
       if (this.scores.raw(id) <= this.scores.raw(last)) return;
       this.#members.delete(last);
-      this.#evicted = true;
       index = ids.length - 1;
       ids[index] = id;
       this.#members.add(id);
