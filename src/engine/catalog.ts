@@ -8,12 +8,22 @@ export interface CollectionChange {
   removed: readonly string[];
 }
 
+/** Product id order: numeric-aware ("2" before "10"), then plain code-unit order. */
+const collator = new Intl.Collator('en', { numeric: true });
+
+export function compareProductIds(a: string, b: string): number {
+  return collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
 export class Catalog {
   readonly #denseById = new Map<string, number>();
   readonly #ids: string[] = [];
   readonly #products: (Product | undefined)[] = [];
   readonly #members = new Map<string, Set<number>>();
   #productCount = 0;
+  /** Products in id order, built on demand and dropped when a product comes or goes. */
+  #ordered: number[] | undefined;
+  readonly #orderedMembers = new Map<string, number[]>();
 
   /** Dense id of a product id, created if new. */
   intern(id: string): number {
@@ -58,6 +68,34 @@ export class Catalog {
     return this.#members.get(collectionId);
   }
 
+  /**
+   * Orders two dense ids by product id: the tie order of every ranking, so that answers do not
+   * depend on the order products and events arrived in (a replay gives the same answers).
+   */
+  compareIds(a: number, b: number): number {
+    return a === b ? 0 : compareProductIds(this.#ids[a]!, this.#ids[b]!);
+  }
+
+  /** Dense ids of all catalog products in product-id order. Valid until the next upsert/remove. */
+  ordered(): readonly number[] {
+    if (this.#ordered === undefined) {
+      const ids: number[] = [];
+      for (let dense = 0; dense < this.#products.length; dense++) if (this.#products[dense] !== undefined) ids.push(dense);
+      this.#ordered = ids.sort((a, b) => this.compareIds(a, b));
+    }
+    return this.#ordered;
+  }
+
+  /** A collection's members in product-id order; empty for an unknown collection. */
+  orderedMembers(collectionId: string): readonly number[] {
+    let ids = this.#orderedMembers.get(collectionId);
+    if (ids === undefined) {
+      ids = [...(this.#members.get(collectionId) ?? [])].sort((a, b) => this.compareIds(a, b));
+      this.#orderedMembers.set(collectionId, ids);
+    }
+    return ids;
+  }
+
   collectionIds(): IterableIterator<string> {
     return this.#members.keys();
   }
@@ -65,12 +103,16 @@ export class Catalog {
   upsert(product: Product): CollectionChange {
     const dense = this.intern(product.id);
     const before = this.#products[dense];
-    if (before === undefined) this.#productCount++;
+    if (before === undefined) {
+      this.#productCount++;
+      this.#ordered = undefined;
+    }
     this.#products[dense] = product;
     const old = before?.collections ?? [];
     const added = product.collections.filter((c) => !old.includes(c));
     const removed = old.filter((c) => !product.collections.includes(c));
     for (const c of added) {
+      this.#orderedMembers.delete(c);
       let set = this.#members.get(c);
       if (set === undefined) this.#members.set(c, (set = new Set()));
       set.add(dense);
@@ -86,6 +128,7 @@ export class Catalog {
     if (dense === undefined || product === undefined) return undefined;
     this.#products[dense] = undefined;
     this.#productCount--;
+    this.#ordered = undefined;
     for (const c of product.collections) this.#leave(c, dense);
     return { dense, added: [], removed: product.collections };
   }
@@ -93,6 +136,7 @@ export class Catalog {
   #leave(collectionId: string, dense: number): void {
     const set = this.#members.get(collectionId);
     if (set === undefined) return;
+    this.#orderedMembers.delete(collectionId);
     set.delete(dense);
     if (set.size === 0) this.#members.delete(collectionId);
   }

@@ -1,15 +1,18 @@
 // Offers candidates by a decayed score: first the maintained top list, then (only when that list
 // was exhausted and is incomplete) a scan of the scope, then the scope's unscored products in
-// catalog order so that a store with no events still gets an answer (modelLevel 0).
+// product id order so that a store with no events still gets an answer (modelLevel 0).
 import type { DecayedScores } from './decayed-scores.js';
 import type { PickList } from './pick-list.js';
 import type { Strategy } from './strategy.js';
-import type { TopList } from './top-list.js';
+import type { TieBreak, TopList } from './top-list.js';
 
-function mergedTop(tops: readonly TopList[], scores: DecayedScores): readonly number[] {
+function byScore(scores: DecayedScores, tieBreak: TieBreak): (a: number, b: number) => number {
+  return (a, b) => scores.raw(b) - scores.raw(a) || tieBreak(a, b);
+}
+
+function mergedTop(tops: readonly TopList[], order: (a: number, b: number) => number): readonly number[] {
   if (tops.length === 1) return tops[0]!.ids;
-  const ids = [...new Set(tops.flatMap((top) => top.ids))];
-  return ids.sort((a, b) => scores.raw(b) - scores.raw(a));
+  return [...new Set(tops.flatMap((top) => top.ids))].sort(order);
 }
 
 export function offerRanked(
@@ -18,14 +21,17 @@ export function offerRanked(
   scores: DecayedScores,
   now: number,
   tops: readonly TopList[],
+  /** The candidates in tie order (product id order): scanned only past the top lists. */
   scope: () => Iterable<number>,
+  tieBreak: TieBreak,
 ): void {
   const scale = scores.scaleAt(now);
-  for (const id of mergedTop(tops, scores)) if (pick.offer(id, scores.raw(id) * scale, strategy)) return;
+  const order = byScore(scores, tieBreak);
+  for (const id of mergedTop(tops, order)) if (pick.offer(id, scores.raw(id) * scale, strategy)) return;
   if (!tops.every((top) => top.complete)) {
     const rest: number[] = [];
     for (const id of scope()) if (scores.raw(id) > 0 && pick.accepts(id)) rest.push(id);
-    rest.sort((a, b) => scores.raw(b) - scores.raw(a));
+    rest.sort(order);
     for (const id of rest) if (pick.offer(id, scores.raw(id) * scale, strategy)) return;
   }
   for (const id of scope()) if (scores.raw(id) === 0 && pick.offer(id, 0, strategy)) return;

@@ -5,6 +5,9 @@ export interface ScoreSource {
   raw(id: number): number;
 }
 
+/** Orders ids of equal score (negative: `a` first). */
+export type TieBreak = (a: number, b: number) => number;
+
 export class TopList {
   readonly #ids: number[] = [];
   readonly #members = new Set<number>();
@@ -13,7 +16,15 @@ export class TopList {
   constructor(
     readonly scores: ScoreSource,
     readonly capacity = 256,
+    readonly tieBreak: TieBreak = (a, b) => a - b,
   ) {}
+
+  /** Whether `a` ranks above `b`. The list always holds the best ids by this order. */
+  #above(a: number, b: number): boolean {
+    const sa = this.scores.raw(a);
+    const sb = this.scores.raw(b);
+    return sa > sb || (sa === sb && this.tieBreak(a, b) < 0);
+  }
 
   /** Ids in descending score order. Valid until the next touch/remove. */
   get ids(): readonly number[] {
@@ -37,14 +48,13 @@ export class TopList {
     } else {
       const last = ids[ids.length - 1]!;
       this.#evicted = true; // either `last` or `id` now has a score but is not listed
-      if (this.scores.raw(id) <= this.scores.raw(last)) return;
+      if (!this.#above(id, last)) return;
       this.#members.delete(last);
       index = ids.length - 1;
       ids[index] = id;
       this.#members.add(id);
     }
-    const score = this.scores.raw(id);
-    while (index > 0 && this.scores.raw(ids[index - 1]!) < score) {
+    while (index > 0 && this.#above(id, ids[index - 1]!)) {
       ids[index] = ids[index - 1]!;
       index--;
     }

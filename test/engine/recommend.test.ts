@@ -6,12 +6,12 @@ import type { EventType } from '../../src/engine/event.js';
 import { ask, DAY, engineWith, event, idsOf, product, strategiesOf, T0 } from './fixtures.js';
 
 describe('recommend', () => {
-  test('When the store has no events, then trending answers in catalog order at modelLevel 0', () => {
-    const engine = engineWith(['c', 'a', 'b']);
+  test('When the store has no events, then trending answers in product id order at modelLevel 0', () => {
+    const engine = engineWith(['c', '10', 'a', '2', 'b']);
     const result = ask(engine, {}, T0);
     expect(result.strategy).toBe('trending');
     expect(result.modelLevel).toBe(0);
-    expect(idsOf(result)).toEqual(['c', 'a', 'b']);
+    expect(idsOf(result)).toEqual(['2', '10', 'a', 'b', 'c']);
     expect(result.items.every((item) => item.score === 0 && item.strategy === 'trending')).toBe(true);
   });
 

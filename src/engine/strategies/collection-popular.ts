@@ -7,15 +7,15 @@ import type { Producer } from './context.js';
 export const collectionPopular: Producer = ({ engine, product, collectionId, now }, pick) => {
   const collections = collectionId !== undefined ? [collectionId] : product !== undefined ? (engine.catalog.product(product)?.collections ?? []) : [];
   const tops: TopList[] = [];
-  const members: ReadonlySet<number>[] = [];
+  const members: (readonly number[])[] = [];
   for (const c of collections) {
-    const set = engine.catalog.members(c);
-    if (set === undefined) continue;
-    members.push(set);
+    const ordered = engine.catalog.orderedMembers(c);
+    if (ordered.length === 0) continue;
+    members.push(ordered);
     const top = engine.collectionTop(c);
     if (top !== undefined) tops.push(top);
   }
   if (members.length === 0) return;
-  const scope = () => (members.length === 1 ? members[0]! : new Set(members.flatMap((set) => [...set])));
-  offerRanked(pick, 'collection-popular', engine.popularity, now, tops, scope);
+  const scope = () => (members.length === 1 ? members[0]! : [...new Set(members.flat())].sort(engine.compareIds));
+  offerRanked(pick, 'collection-popular', engine.popularity, now, tops, scope, engine.compareIds);
 };

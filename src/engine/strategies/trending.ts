@@ -2,10 +2,6 @@
 import { offerRanked } from '../ranked.js';
 import type { Producer } from './context.js';
 
-function* allIds(size: number): IterableIterator<number> {
-  for (let id = 0; id < size; id++) yield id;
-}
-
 export const trending: Producer = ({ engine, now }, pick) => {
-  offerRanked(pick, 'trending', engine.trending, now, [engine.trendingTop], () => allIds(engine.catalog.size));
+  offerRanked(pick, 'trending', engine.trending, now, [engine.trendingTop], () => engine.catalog.ordered(), engine.compareIds);
 };

@@ -1,0 +1,75 @@
+// Runs the compiled server (dist/, built by global-setup) as a child process on a free port.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { testEnv, type TestShop } from './service.js';
+
+const MAIN = path.resolve('dist/src/main.js');
+
+export interface ChildServer {
+  readonly url: string;
+  readonly process: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the exit code (null when killed by a signal) and the signal. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** A port nobody listens on right now (the OS picks it; it is released before the child binds it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitHealthy(url: string, child: ChildServer, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.process.exitCode !== null) throw new Error(`server exited early:\n${child.output()}`);
+    try {
+      const res = await fetch(url + '/healthz');
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`server not healthy after ${timeoutMs} ms:\n${child.output()}`);
+}
+
+export async function startChildServer(dataDir: string, shop: TestShop, env: Record<string, string> = {}): Promise<ChildServer> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', ...testEnv(dataDir, shop, { PORT: String(port), ...env }) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  proc.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  proc.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    proc.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  const child: ChildServer = { url: `http://127.0.0.1:${port}`, process: proc, output: () => output, exited };
+  try {
+    await waitHealthy(child.url, child);
+  } catch (error) {
+    proc.kill('SIGKILL');
+    throw error;
+  }
+  return child;
+}
+
+/** `pairwise_events_applied_total` of the shop, read from GET /metrics with the secret key. */
+export async function eventsApplied(url: string, shop: TestShop): Promise<number> {
+  const res = await fetch(url + '/metrics', { headers: { authorization: `Bearer ${shop.secretKey}` } });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`GET /metrics ${res.status}: ${text}`);
+  const match = new RegExp(`^pairwise_events_applied_total\\{shop="${shop.shopId}"\\} (\\d+)$`, 'm').exec(text);
+  if (match === null) throw new Error(`no pairwise_events_applied_total in:\n${text}`);
+  return Number(match[1]);
+}
