@@ -20,6 +20,8 @@ export interface EngineConfig {
   popularityHalfLifeMs: number;
   /** Ids kept in each maintained top list (trending, each collection). */
   topListSize: number;
+  /** Neighbours kept per product in item-to-item models (bought-together). */
+  maxNeighbors: number;
   /** Shoppers whose histories and dismissals are kept per shop; the least recently active go first. */
   maxShoppers: number;
   /** Products kept per shopper in the recently-viewed history. */
@@ -54,6 +56,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   popularityHalfLifeMs: 14 * DAY_MS,
   topListSize: 256,
   maxShoppers: 200_000,
+  maxNeighbors: 200,
   recentViewsPerShopper: 50,
   dismissTtlMs: 30 * DAY_MS,
   gidPlatform: 'shopify',

@@ -4,6 +4,7 @@ import { PickList } from './pick-list.js';
 import type { Product } from './product.js';
 import { shopperKeys, type ShopEngine } from './shop-engine.js';
 import type { Producer, StrategyContext } from './strategies/context.js';
+import { boughtTogether } from './strategies/bought-together.js';
 import { collectionPopular } from './strategies/collection-popular.js';
 import { recentlyViewed } from './strategies/recently-viewed.js';
 import { trending } from './strategies/trending.js';
@@ -49,6 +50,7 @@ export const CHAINS: Readonly<Record<Strategy, readonly Strategy[]>> = {
  * are answered (and labelled) by the next strategy that has one.
  */
 const PRODUCERS: Partial<Record<Strategy, Producer>> = {
+  'bought-together': boughtTogether,
   trending,
   'collection-popular': collectionPopular,
   'recently-viewed': recentlyViewed,

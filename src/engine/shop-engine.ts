@@ -2,6 +2,7 @@
 // Pure and synchronous: time comes from the event, never from a clock.
 import type { EngineConfig } from '../config.js';
 import { Catalog } from './catalog.js';
+import { CoOccurrence } from './co-occurrence.js';
 import { DecayedScores } from './decayed-scores.js';
 import { Dismissals } from './dismissals.js';
 import type { EngineEvent } from './event.js';
@@ -20,15 +21,21 @@ export class ShopEngine {
   readonly #collectionTops = new Map<string, TopList>();
   readonly recentViews: RecentViews;
   readonly dismissals: Dismissals;
+  /** Products together in an order (metadata.orderId) or in one session's cart. */
+  readonly baskets: CoOccurrence;
   #eventCount = 0;
 
   constructor(readonly config: EngineConfig) {
     this.trending = new DecayedScores(config.trendingHalfLifeMs);
-    this.trendingTop = new TopList(this.trending, config.topListSize);
+    this.trendingTop = new TopList(this.trending, config.topListSize, this.compareIds);
     this.popularity = new DecayedScores(config.popularityHalfLifeMs);
     this.recentViews = new RecentViews(config.recentViewsPerShopper, config.maxShoppers);
     this.dismissals = new Dismissals(config.dismissTtlMs, config.maxShoppers);
+    this.baskets = new CoOccurrence(config.maxNeighbors, config.maxShoppers, MAX_BASKET_ITEMS);
   }
+
+  /** Tie order of every ranking: by product id, whatever order things arrived in. */
+  readonly compareIds = (a: number, b: number): number => this.catalog.compareIds(a, b);
 
   get eventCount(): number {
     return this.#eventCount;
@@ -46,6 +53,7 @@ export class ShopEngine {
     if (event.type === 'view' || event.type === 'click') {
       for (const key of keys) this.recentViews.record(key, id, t);
     }
+    if (event.type === 'purchase' || event.type === 'add_to_cart') this.baskets.add(basketKey(event), id);
     const weight = this.config.eventWeights[event.type];
     if (weight <= 0) return;
     this.trending.add(id, weight, t);
@@ -82,11 +90,20 @@ export class ShopEngine {
   #collectionTop(collectionId: string): TopList {
     let top = this.#collectionTops.get(collectionId);
     if (top === undefined) {
-      top = new TopList(this.popularity, this.config.topListSize);
+      top = new TopList(this.popularity, this.config.topListSize, this.compareIds);
       this.#collectionTops.set(collectionId, top);
     }
     return top;
   }
+}
+
+/** Items past this many in one basket are not paired (bulk orders say little about affinity). */
+const MAX_BASKET_ITEMS = 100;
+
+/** An order when the event names one, else the session's cart. */
+function basketKey(event: EngineEvent): string {
+  const orderId = event.metadata?.orderId;
+  return typeof orderId === 'string' || typeof orderId === 'number' ? 'o:' + orderId : 'c:' + event.sessionId;
 }
 
 /** A shopper's keys, the customer first (its history is the richer one). */

@@ -1,0 +1,59 @@
+// Items that occur together in baskets (an order, or a session's cart): per item, a capped map of
+// neighbour → count, updated as each item joins a basket. Memory grows with items × maxNeighbors,
+// never with events: a map past 2·maxNeighbors is pruned back to its strongest maxNeighbors.
+import { ShopperMap } from './shopper-map.js';
+
+export class CoOccurrence {
+  readonly #neighbors: (Map<number, number> | undefined)[] = [];
+  /** Baskets each item was in. */
+  readonly #itemBaskets: number[] = [];
+  readonly #baskets: ShopperMap<number[]>;
+  #basketCount = 0;
+
+  constructor(
+    readonly maxNeighbors: number,
+    maxBaskets: number,
+    readonly maxBasketItems: number,
+  ) {
+    this.#baskets = new ShopperMap(maxBaskets, () => []);
+  }
+
+  /** Adds `item` to the basket `basketKey`; a repeat of an item in the same basket counts once. */
+  add(basketKey: string, item: number): void {
+    const basket = this.#baskets.touch(basketKey);
+    if (basket.includes(item) || basket.length >= this.maxBasketItems) return;
+    if (basket.length === 0) this.#basketCount++;
+    this.#itemBaskets[item] = (this.#itemBaskets[item] ?? 0) + 1;
+    for (const other of basket) {
+      this.#bump(item, other);
+      this.#bump(other, item);
+    }
+    basket.push(item);
+  }
+
+  /** Neighbour → co-occurrence count; valid until the next add. */
+  neighbors(item: number): ReadonlyMap<number, number> | undefined {
+    return this.#neighbors[item];
+  }
+
+  /** Number of baskets `item` was in. */
+  basketsOf(item: number): number {
+    return this.#itemBaskets[item] ?? 0;
+  }
+
+  get basketCount(): number {
+    return this.#basketCount;
+  }
+
+  #bump(item: number, other: number): void {
+    let map = this.#neighbors[item];
+    if (map === undefined) this.#neighbors[item] = map = new Map();
+    map.set(other, (map.get(other) ?? 0) + 1);
+    if (map.size > 2 * this.maxNeighbors) this.#prune(item, map);
+  }
+
+  #prune(item: number, map: Map<number, number>): void {
+    const kept = [...map].sort((a, b) => b[1] - a[1]).slice(0, this.maxNeighbors);
+    this.#neighbors[item] = new Map(kept);
+  }
+}

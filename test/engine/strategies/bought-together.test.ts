@@ -1,0 +1,78 @@
+import { describe, expect, test } from 'vitest';
+import { CoOccurrence } from '../../../src/engine/co-occurrence.js';
+import type { EngineEvent } from '../../../src/engine/event.js';
+import type { ShopEngine } from '../../../src/engine/shop-engine.js';
+import { pairScore } from '../../../src/engine/strategies/bought-together.js';
+import { ask, engineWith, HOUR, idsOf, strategiesOf, T0 } from '../fixtures.js';
+
+function order(engine: ShopEngine, orderId: string, productIds: string[], t = T0 - HOUR): void {
+  for (const productId of productIds) {
+    const e: EngineEvent = { type: 'purchase', productId, sessionId: `s-${orderId}`, metadata: { orderId }, timestamp: t };
+    engine.apply(e);
+  }
+}
+
+describe('bought-together', () => {
+  test('When A and B are bought together in 30 orders, then B beats a best-seller that is in every basket', () => {
+    const engine = engineWith(['a', 'b', 'best', 'x']);
+    for (let i = 0; i < 30; i++) order(engine, `ab${i}`, ['a', 'b']);
+    for (let i = 0; i < 35; i++) order(engine, `abest${i}`, ['a', 'best']);
+    for (let i = 0; i < 1000; i++) order(engine, `best${i}`, ['best', 'x']);
+    const result = ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0);
+    expect(idsOf(result)).toEqual(['b', 'best']);
+    expect(result.modelLevel).toBe(2);
+    expect(strategiesOf(result)).toEqual(['bought-together', 'bought-together']);
+  });
+
+  test('When items share an order id, then they pair even across sessions; items only in other orders do not', () => {
+    const engine = engineWith(['a', 'b', 'c']);
+    engine.apply({ type: 'purchase', productId: 'a', sessionId: 's1', metadata: { orderId: 'o1' }, timestamp: T0 });
+    engine.apply({ type: 'purchase', productId: 'b', sessionId: 's2', metadata: { orderId: 'o1' }, timestamp: T0 });
+    engine.apply({ type: 'purchase', productId: 'c', sessionId: 's1', metadata: { orderId: 'o2' }, timestamp: T0 });
+    expect([...engine.baskets.neighbors(engine.catalog.denseOf('a')!)!.keys()].map((d) => engine.catalog.idOf(d))).toEqual(['b']);
+  });
+
+  test('When items are added to one session cart, then they pair; views do not', () => {
+    const engine = engineWith(['a', 'b', 'c']);
+    engine.apply({ type: 'add_to_cart', productId: 'a', sessionId: 's1', timestamp: T0 });
+    engine.apply({ type: 'view', productId: 'c', sessionId: 's1', timestamp: T0 });
+    engine.apply({ type: 'add_to_cart', productId: 'b', sessionId: 's1', timestamp: T0 });
+    const result = ask(engine, { strategy: 'bought-together', productId: 'a', limit: 1 }, T0);
+    expect(idsOf(result)).toEqual(['b']);
+  });
+
+  test('When an item is added to the same basket twice, then the pair counts once', () => {
+    const baskets = new CoOccurrence(10, 100, 100);
+    baskets.add('o1', 1);
+    baskets.add('o1', 2);
+    baskets.add('o1', 2);
+    baskets.add('o1', 1);
+    expect(baskets.neighbors(1)!.get(2)).toBe(1);
+    expect(baskets.basketsOf(2)).toBe(1);
+    expect(baskets.basketCount).toBe(1);
+  });
+
+  test('When an item gains more than twice maxNeighbors neighbours, then only its strongest maxNeighbors are kept', () => {
+    const baskets = new CoOccurrence(3, 1000, 100);
+    for (let i = 0; i < 5; i++) for (const other of [10, 11, 12]) baskets.add(`strong-${other}-${i}`, 1), baskets.add(`strong-${other}-${i}`, other);
+    for (let other = 20; other < 24; other++) baskets.add(`weak-${other}`, 1), baskets.add(`weak-${other}`, other);
+    const neighbors = baskets.neighbors(1)!;
+    expect(neighbors.size).toBeLessThanOrEqual(6);
+    for (const strong of [10, 11, 12]) expect(neighbors.get(strong)).toBe(5);
+  });
+
+  test('When the context product has no basket partners, then the chain falls through to the next strategy', () => {
+    const engine = engineWith(['a', 'b']);
+    engine.apply({ type: 'purchase', productId: 'b', sessionId: 's1', timestamp: T0 });
+    const result = ask(engine, { strategy: 'bought-together', productId: 'a', limit: 1 }, T0);
+    expect(result.strategy).toBe('bought-together');
+    expect(strategiesOf(result)).toEqual(['trending']);
+    expect(idsOf(result)).toEqual(['b']);
+  });
+
+  test('When pairs are seen once, then they score far below pairs seen often (shrinkage toward significance)', () => {
+    expect(pairScore(1, 1)).toBeCloseTo(0.25, 10);
+    expect(pairScore(30, 30)).toBeGreaterThan(pairScore(35, 1000));
+    expect(pairScore(10, 10) / 10).toBeGreaterThan(pairScore(1, 10) / 1);
+  });
+});
