@@ -3,8 +3,16 @@
 // never with events: a map past 2·maxNeighbors is pruned back to its strongest maxNeighbors.
 import { ShopperMap } from './shopper-map.js';
 
+/** An item's neighbours ranked best first, with their scores. */
+export interface RankedNeighbors {
+  readonly ids: readonly number[];
+  readonly scores: readonly number[];
+}
+
 export class CoOccurrence {
   readonly #neighbors: (Map<number, number> | undefined)[] = [];
+  /** Ranked neighbours per item, dropped whenever the item's own pairs change. */
+  readonly #ranked: (RankedNeighbors | undefined)[] = [];
   /** Baskets each item was in. */
   readonly #itemBaskets: number[] = [];
   readonly #baskets: ShopperMap<number[]>;
@@ -36,6 +44,24 @@ export class CoOccurrence {
     return this.#neighbors[item];
   }
 
+  /**
+   * The item's neighbours ranked by `score(together, candidateBaskets)`, ties by `tieBreak`.
+   * Cached until one of the item's own pairs changes: a candidate's basket count that moved
+   * since (through other baskets) refreshes with the item's next pair. Valid until the next add.
+   */
+  ranked(item: number, score: (together: number, candidateBaskets: number) => number, tieBreak: (a: number, b: number) => number): RankedNeighbors | undefined {
+    let ranked = this.#ranked[item];
+    if (ranked !== undefined) return ranked;
+    const map = this.#neighbors[item];
+    if (map === undefined) return undefined;
+    const scored: [number, number][] = [];
+    for (const [id, together] of map) scored.push([id, score(together, this.basketsOf(id))]);
+    scored.sort((a, b) => b[1] - a[1] || tieBreak(a[0], b[0]));
+    ranked = { ids: scored.map((entry) => entry[0]), scores: scored.map((entry) => entry[1]) };
+    this.#ranked[item] = ranked;
+    return ranked;
+  }
+
   /** Number of baskets `item` was in. */
   basketsOf(item: number): number {
     return this.#itemBaskets[item] ?? 0;
@@ -49,6 +75,7 @@ export class CoOccurrence {
     let map = this.#neighbors[item];
     if (map === undefined) this.#neighbors[item] = map = new Map();
     map.set(other, (map.get(other) ?? 0) + 1);
+    this.#ranked[item] = undefined;
     if (map.size > 2 * this.maxNeighbors) this.#prune(item, map);
   }
 

@@ -10,9 +10,26 @@ function byScore(scores: DecayedScores, tieBreak: TieBreak): (a: number, b: numb
   return (a, b) => scores.raw(b) - scores.raw(a) || tieBreak(a, b);
 }
 
-function mergedTop(tops: readonly TopList[], order: (a: number, b: number) => number): readonly number[] {
-  if (tops.length === 1) return tops[0]!.ids;
-  return [...new Set(tops.flatMap((top) => top.ids))].sort(order);
+/** The top lists' ids merged in `order` without repeats; lazily, so a full pick stops it early. */
+function* mergedTop(tops: readonly TopList[], order: (a: number, b: number) => number): IterableIterator<number> {
+  if (tops.length === 1) {
+    yield* tops[0]!.ids;
+    return;
+  }
+  const next = tops.map(() => 0);
+  const seen = new Set<number>();
+  for (;;) {
+    let best = -1;
+    for (let t = 0; t < tops.length; t++) {
+      const ids = tops[t]!.ids;
+      while (next[t]! < ids.length && seen.has(ids[next[t]!]!)) next[t]!++;
+      if (next[t]! < ids.length && (best === -1 || order(ids[next[t]!]!, tops[best]!.ids[next[best]!]!) < 0)) best = t;
+    }
+    if (best === -1) return;
+    const id = tops[best]!.ids[next[best]!++]!;
+    seen.add(id);
+    yield id;
+  }
 }
 
 export function offerRanked(

@@ -14,10 +14,7 @@ export function pairScore(together: number, candidateBaskets: number): number {
 
 export const boughtTogether: Producer = ({ engine, product }, pick) => {
   if (product === undefined) return;
-  const neighbors = engine.baskets.neighbors(product);
-  if (neighbors === undefined) return;
-  const scored: [number, number][] = [];
-  for (const [id, together] of neighbors) scored.push([id, pairScore(together, engine.baskets.basketsOf(id))]);
-  scored.sort((a, b) => b[1] - a[1] || engine.compareIds(a[0], b[0]));
-  for (const [id, score] of scored) if (pick.offer(id, score, 'bought-together')) return;
+  const ranked = engine.baskets.ranked(product, pairScore, engine.compareIds);
+  if (ranked === undefined) return;
+  for (let i = 0; i < ranked.ids.length; i++) if (pick.offer(ranked.ids[i]!, ranked.scores[i]!, 'bought-together')) return;
 };
