@@ -3,7 +3,7 @@
 // cases: query one item of a test invoice, the rest are relevant); personalized as each
 // customer's test-period purchases of items they had not bought before.
 import type { OrderLine, RetailData } from './online-retail.js';
-import { seededRandom } from './metrics.js';
+import { prng } from '../support/prng.js';
 
 export const SPLIT_TIME = Date.parse('2011-10-01T00:00:00Z');
 export const BASKET_CASES = 5000;
@@ -49,7 +49,7 @@ export function split(data: RetailData, seed = 42): Split {
   // Cases are sampled uniformly over test lines (an invoice of n items is n times as likely as
   // one line), relevant items are those the trained model can know: this reproduces DESIGN.md's
   // popularity reference (0.126) within sampling noise; sampling invoices uniformly gives 0.065.
-  const random = seededRandom(seed);
+  const random = prng(seed);
   const baskets = [...invoices(test).values()]
     .map((lines) => lines.filter((l) => trainItems.has(l.stockCode)))
     .filter((lines) => lines.length >= 2);
