@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BENCHMARKS = ['http.js'];
+const BENCHMARKS = ['http.js', 'ws.js'];
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 for (const script of BENCHMARKS) {

@@ -20,6 +20,10 @@ export interface EngineConfig {
   popularityHalfLifeMs: number;
   /** Ids kept in each maintained top list (trending, each collection). */
   topListSize: number;
+  /** Half-life of a shopper's affinity to a product, in ms. */
+  affinityHalfLifeMs: number;
+  /** Products remembered per shopper for personalization. */
+  historyPerShopper: number;
   /** Neighbours kept per product in item-to-item models (bought-together). */
   maxNeighbors: number;
   /** Shoppers whose histories and dismissals are kept per shop; the least recently active go first. */
@@ -30,6 +34,22 @@ export interface EngineConfig {
   dismissTtlMs: number;
   /** Platform segment of output gids when a product was given as a bare id. */
   gidPlatform: string;
+}
+
+/** Limits of the WebSocket channel (GET /api/stream, DESIGN.md §5). */
+export interface WsConfig {
+  /** Largest frame a client may send; a bigger one closes the connection (1009). */
+  maxPayloadBytes: number;
+  /** Seconds without traffic before uWS closes the socket (it pings first); 0 or 8-960. */
+  idleTimeoutSeconds: number;
+  /** Bytes uWS may buffer for one socket; a send past it is dropped and the socket closed. */
+  maxBackpressureBytes: number;
+  /** Live subscriptions one connection may hold. */
+  maxSubscriptions: number;
+  /** Event ops of one connection awaiting their commit; more are refused with rate_limited. */
+  maxInFlight: number;
+  /** A reader whose buffer stays above the push watermark this long is closed, in seconds. */
+  stallTimeoutSeconds: number;
 }
 
 export interface Config {
@@ -46,6 +66,7 @@ export interface Config {
   maxCatalogBodyBytes: number;
   dedupTtlMs: number;
   engine: EngineConfig;
+  ws: WsConfig;
 }
 
 const DAY_MS = 86_400_000;
@@ -57,6 +78,8 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   topListSize: 256,
   maxShoppers: 200_000,
   maxNeighbors: 200,
+  affinityHalfLifeMs: 30 * DAY_MS,
+  historyPerShopper: 200,
   recentViewsPerShopper: 50,
   dismissTtlMs: 30 * DAY_MS,
   gidPlatform: 'shopify',
@@ -103,6 +126,24 @@ function bootstrap(env: NodeJS.ProcessEnv): BootstrapShop | undefined {
   return { shopId, publicKey, secretKey };
 }
 
+function idleTimeout(env: NodeJS.ProcessEnv): number {
+  const seconds = integer(env, 'PAIRWISE_WS_IDLE_TIMEOUT_SECONDS', 120, 0, 960);
+  // uWS accepts 0 (off) or 8-960 s: its timer resolution is 4 s.
+  if (seconds !== 0 && seconds < 8) throw new ConfigError('PAIRWISE_WS_IDLE_TIMEOUT_SECONDS must be 0 (off) or from 8 to 960');
+  return seconds;
+}
+
+function wsConfig(env: NodeJS.ProcessEnv): WsConfig {
+  return Object.freeze({
+    maxPayloadBytes: integer(env, 'PAIRWISE_WS_MAX_PAYLOAD_BYTES', 64 * 1024, 1024, 16 * 1024 * 1024),
+    idleTimeoutSeconds: idleTimeout(env),
+    maxBackpressureBytes: integer(env, 'PAIRWISE_WS_MAX_BACKPRESSURE_BYTES', 1024 * 1024, 4096, 256 * 1024 * 1024),
+    maxSubscriptions: integer(env, 'PAIRWISE_WS_MAX_SUBSCRIPTIONS', 20, 1, 1000),
+    maxInFlight: integer(env, 'PAIRWISE_WS_MAX_IN_FLIGHT', 32, 1, 10_000),
+    stallTimeoutSeconds: integer(env, 'PAIRWISE_WS_STALL_TIMEOUT_SECONDS', 30, 1, 3600),
+  });
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.PAIRWISE_DATA_DIR || 'data');
   const halfLifeHours = integer(env, 'PAIRWISE_TRENDING_HALF_LIFE_HOURS', 48, 1, 24 * 365);
@@ -119,5 +160,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxCatalogBodyBytes: 8 * 1024 * 1024,
     dedupTtlMs: 7 * DAY_MS,
     engine: Object.freeze({ ...DEFAULT_ENGINE_CONFIG, trendingHalfLifeMs: halfLifeHours * 3_600_000 }),
+    ws: wsConfig(env),
   });
 }

@@ -11,13 +11,19 @@ export const ERROR_CODES = {
   invalid_batch: 400,
   batch_too_large: 400,
   invalid_product: 400,
+  /** WebSocket: a frame that is not one of the protocol's messages (unknown op, wrong fields). */
+  invalid_message: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** GET /api/stream without a WebSocket upgrade. */
+  upgrade_required: 426,
   rate_limited: 429,
+  /** WebSocket: the connection already holds its maximum of live subscriptions. */
+  too_many_subscriptions: 429,
   internal: 500,
   unavailable: 503,
 } as const satisfies Record<string, number>;
@@ -54,6 +60,7 @@ const STATUS_TITLES: Record<number, string> = {
   405: 'Method Not Allowed',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
+  426: 'Upgrade Required',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',

@@ -15,6 +15,7 @@ import { CatalogStore } from './store/catalog-store.js';
 import { openDatabases, type Databases } from './store/database.js';
 import { LmdbEventLog } from './store/event-log.js';
 import { ShopStore } from './store/shop-store.js';
+import { StreamServer } from './ws/stream-server.js';
 
 export interface ServiceOptions {
   /** Epoch ms for event times and decay; tests may pin it. */
@@ -27,13 +28,15 @@ export interface RunningService {
   readonly config: Config;
   readonly port: number;
   readonly http: HttpServer;
+  /** The WebSocket channel, GET /api/stream. */
+  readonly stream: StreamServer;
   readonly dbs: Databases;
   readonly engines: ShopEngines;
   readonly pipeline: EventPipeline;
   readonly shops: ShopStore;
   readonly replayed: ReplayStats;
   readonly demoKeys?: DemoKeys;
-  /** Graceful stop: no new requests, in-flight ones finish, LMDB flushed and closed. */
+  /** Graceful stop: no new requests, in-flight ones finish (WebSocket acks sent, sockets closed), LMDB flushed and closed. */
   stop(): Promise<void>;
 }
 
@@ -79,7 +82,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
       )
     : undefined;
 
-  const http = await startHttpServer({ config, resolveKey: keyResolver(shops), engines, pipeline, catalog, clock });
+  const resolveKey = keyResolver(shops);
+  const stream = new StreamServer({ config, resolveKey, engines, pipeline, clock });
+  const http = await startHttpServer({ config, resolveKey, engines, pipeline, catalog, clock }, stream.routes);
   const pruneTimer = setInterval(() => {
     eventLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`));
   }, DEDUP_PRUNE_INTERVAL_MS);
@@ -90,6 +95,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     config,
     port: http.port,
     http,
+    stream,
     dbs,
     engines,
     pipeline,
@@ -99,6 +105,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     stop() {
       stopping ??= (async () => {
         clearInterval(pruneTimer);
+        await stream.close();
         await http.close();
         pipeline.close();
         await dbs.root.flushed;

@@ -1,7 +1,7 @@
 // Bracketed ratios: each measured run sits between two baseline runs of the same tool and its ratio
 // is to their mean, so a shared machine's drift (2-4× within minutes here) mostly cancels out.
 // Back-to-back rows of one tool share the baseline run between them.
-import type { LoadResult, Tool } from './load-result.js';
+import type { BaselineTool, LoadResult } from './load-result.js';
 import type { Row } from './report.js';
 
 /** A bracket whose two baselines differ by more than this (percent) is flagged as noisy. */
@@ -9,16 +9,16 @@ export const NOISY_PERCENT = 20;
 
 export class Bracketed {
   readonly rows: Row[] = [];
-  readonly baselines: Record<Tool, LoadResult[]> = { autocannon: [], wrk: [] };
+  readonly baselines: Record<BaselineTool, LoadResult[]> = { autocannon: [], wrk: [] };
   /** The run just done, when it was a baseline: the next row of that tool starts from it. */
   #previousBaseline: LoadResult | undefined;
 
   constructor(
-    private readonly runBaseline: (tool: Tool) => Promise<LoadResult>,
+    private readonly runBaseline: (tool: BaselineTool) => Promise<LoadResult>,
     private readonly progress: (line: string) => void,
   ) {}
 
-  async #baseline(tool: Tool): Promise<LoadResult> {
+  async #baseline(tool: BaselineTool): Promise<LoadResult> {
     this.progress(`  baseline [${tool}]…`);
     const result = await this.runBaseline(tool);
     this.baselines[tool].push(result);
@@ -27,7 +27,7 @@ export class Bracketed {
     return result;
   }
 
-  async measure(label: string, tool: Tool, run: () => Promise<LoadResult>, note?: string): Promise<Row> {
+  async measure(label: string, tool: BaselineTool, run: () => Promise<LoadResult>, note?: string): Promise<Row> {
     const previous = this.#previousBaseline;
     const before = previous?.tool === tool ? previous : await this.#baseline(tool);
     this.progress(`  ${label} [${tool}]…`);

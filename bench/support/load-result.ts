@@ -1,6 +1,9 @@
 // One measured run of a load generator against one path, in a tool-neutral shape.
 
-export type Tool = 'autocannon' | 'wrk';
+export type Tool = 'autocannon' | 'wrk' | 'ws';
+
+/** The tools a hello-world baseline is measured with (a WebSocket row is compared with autocannon's). */
+export type BaselineTool = Exclude<Tool, 'ws'>;
 
 export interface LoadResult {
   tool: Tool;

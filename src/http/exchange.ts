@@ -38,6 +38,7 @@ const STATUS_LINES: Record<number, string> = {
   405: '405 Method Not Allowed',
   413: '413 Content Too Large',
   415: '415 Unsupported Media Type',
+  426: '426 Upgrade Required',
   429: '429 Too Many Requests',
   500: '500 Internal Server Error',
   503: '503 Service Unavailable',

@@ -1,0 +1,79 @@
+// One handler per op of the stream protocol, each thin: the event ops call the same use cases as
+// POST /api/events(/batch), subscribe parses its query like GET /api/recommendations. Event ops are
+// answered after their durable commit; every other op at once.
+import { parseBatchEnvelope } from '../api/event.js';
+import { AppError } from '../errors.js';
+import { toAppError } from '../http/exchange.js';
+import type { Lifecycle } from '../http/lifecycle.js';
+import type { EventPipeline } from '../ingest/event-pipeline.js';
+import { trackBatch, trackEvent } from '../ingest/track-events.js';
+import type { Connection } from './connection.js';
+import { errorMessage, type ClientMessage, type Ref, type ServerMessage } from './protocol.js';
+import { parseSubscriptionQuery } from './subscription-query.js';
+import type { SubscriptionRegistry } from './subscriptions.js';
+
+export interface StreamContext {
+  pipeline: EventPipeline;
+  registry: SubscriptionRegistry;
+  /** Counts event ops awaiting their commit, so shutdown sends their acks before closing sockets. */
+  lifecycle: Lifecycle;
+  clock: () => number;
+  maxInFlight: number;
+}
+
+export function handleMessage(ctx: StreamContext, conn: Connection, message: ClientMessage, binary: boolean): void {
+  const ref = message.ref;
+  try {
+    switch (message.op) {
+      case 'ping':
+        conn.reply(ref === undefined ? { op: 'pong' } : { op: 'pong', ref }, binary);
+        return;
+      case 'event': {
+        const { event } = message;
+        afterCommit(ctx, conn, ref, binary, async () => {
+          const ack = await trackEvent(ctx.pipeline, conn.shopId, event, ctx.clock());
+          return { op: 'ack', ...(ref === undefined ? {} : { ref }), eventId: ack.eventId, ...(ack.duplicate ? { duplicate: true } : {}) };
+        });
+        return;
+      }
+      case 'events': {
+        const envelope = parseBatchEnvelope({ events: message.events });
+        if (!envelope.ok) throw new AppError(envelope.code, envelope.detail, [{ pointer: '/events', detail: envelope.detail }]);
+        afterCommit(ctx, conn, ref, binary, async () => {
+          const outcome = await trackBatch(ctx.pipeline, conn.shopId, envelope.events, ctx.clock());
+          return { op: 'acks', ...(ref === undefined ? {} : { ref }), ...outcome };
+        });
+        return;
+      }
+      case 'subscribe': {
+        const parsed = parseSubscriptionQuery(message.query);
+        if (!parsed.ok) throw parsed.error;
+        conn.send(ctx.registry.subscribe(conn, parsed.query, binary, ref), binary);
+        return;
+      }
+      case 'unsubscribe':
+        if (!ctx.registry.unsubscribe(conn, message.sub)) throw new AppError('not_found', `no subscription "${message.sub}" on this connection`);
+        return;
+    }
+  } catch (error) {
+    conn.reply(errorMessage(ref, toAppError(error)), binary);
+  }
+}
+
+/** Runs an event op; its answer (ack, acks or error) is sent once the commit is durable. */
+function afterCommit(ctx: StreamContext, conn: Connection, ref: Ref | undefined, binary: boolean, work: () => Promise<ServerMessage>): void {
+  if (ctx.lifecycle.closing) throw new AppError('unavailable', 'the service is shutting down');
+  if (conn.inFlight >= ctx.maxInFlight) {
+    throw new AppError('rate_limited', `at most ${ctx.maxInFlight} event messages may await their acks on one connection`);
+  }
+  conn.inFlight++;
+  ctx.lifecycle.begin();
+  work()
+    .catch((error: unknown) => errorMessage(ref, toAppError(error)))
+    .then((answer) => conn.reply(answer, binary))
+    .catch((error: unknown) => console.error('stream: could not send an ack', error))
+    .finally(() => {
+      conn.inFlight--;
+      ctx.lifecycle.end();
+    });
+}

@@ -1,0 +1,159 @@
+// GET /api/stream on the service's uWS app: authentication at the upgrade, the socket behaviour with
+// its explicit limits, the backpressure sweep, and a shutdown that sends pending acks before closing.
+import uWS, { type TemplatedApp, type WebSocketBehavior } from 'uWebSockets.js';
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+import { authenticate, type KeyResolver } from '../http/auth.js';
+import { Exchange, readRequest, toAppError } from '../http/exchange.js';
+import { Lifecycle } from '../http/lifecycle.js';
+import { route } from '../http/route.js';
+import type { EventPipeline } from '../ingest/event-pipeline.js';
+import type { ShopEngines } from '../ingest/shop-engines.js';
+import { BackpressurePolicy } from './backpressure.js';
+import { decodeFrame } from './codec.js';
+import { Connection, type SocketData } from './connection.js';
+import { errorMessage, parseClientMessage, refOf } from './protocol.js';
+import { handleMessage, type StreamContext } from './stream-handlers.js';
+import { SubscriptionRegistry, type RegistryStats } from './subscriptions.js';
+
+export interface StreamDeps {
+  config: Config;
+  resolveKey: KeyResolver;
+  engines: ShopEngines;
+  pipeline: EventPipeline;
+  clock: () => number;
+}
+
+export interface StreamStats extends RegistryStats {
+  connections: number;
+  /** Connections whose live pushes are being skipped until their buffer drains. */
+  behind: number;
+  /** Event ops awaiting their commit (and ack). */
+  inFlight: number;
+}
+
+/** Close code sent to every client on shutdown ("going away"). */
+const GOING_AWAY = 1001;
+
+export class StreamServer {
+  readonly #deps: StreamDeps;
+  readonly #policy: BackpressurePolicy;
+  readonly #registry: SubscriptionRegistry;
+  readonly #lifecycle = new Lifecycle();
+  readonly #connections = new Set<Connection>();
+  readonly #context: StreamContext;
+  #app: TemplatedApp | undefined;
+  #sweep: NodeJS.Timeout | undefined;
+
+  constructor(deps: StreamDeps) {
+    this.#deps = deps;
+    const ws = deps.config.ws;
+    this.#policy = new BackpressurePolicy(ws.maxBackpressureBytes, ws.stallTimeoutSeconds * 1000);
+    this.#registry = new SubscriptionRegistry({
+      engines: deps.engines,
+      clock: deps.clock,
+      maxSubscriptions: ws.maxSubscriptions,
+      publish: (topic, frame, binary) => this.#app?.publish(topic, frame, binary),
+    });
+    this.#context = { pipeline: deps.pipeline, registry: this.#registry, lifecycle: this.#lifecycle, clock: deps.clock, maxInFlight: ws.maxInFlight };
+    deps.pipeline.onApplied((shopId) => this.#registry.changed(shopId));
+  }
+
+  /** startHttpServer's extraRoutes hook: the WebSocket route under /api and BASE_PATH/api. */
+  readonly routes = (app: TemplatedApp, httpLifecycle: Lifecycle): void => {
+    this.#app = app;
+    const { basePath } = this.#deps.config;
+    for (const prefix of basePath === '' ? [''] : ['', basePath]) {
+      app.ws<SocketData>(`${prefix}/api/stream`, this.#behavior());
+      // Reached by a request without a WebSocket upgrade.
+      app.any(`${prefix}/api/stream`, route(httpLifecycle, () => {
+        throw new AppError('upgrade_required', 'GET /api/stream is a WebSocket: connect with a WebSocket client', undefined, { upgrade: 'websocket' });
+      }));
+    }
+    const everyMs = Math.min(1000, Math.max(100, this.#policy.stallMs / 4));
+    this.#sweep = setInterval(() => this.#sweepBehind(), everyMs);
+    this.#sweep.unref();
+  };
+
+  stats(): StreamStats {
+    let behind = 0;
+    for (const conn of this.#connections) if (conn.behind) behind++;
+    return { connections: this.#connections.size, behind, inFlight: this.#lifecycle.inFlight, ...this.#registry.stats() };
+  }
+
+  /** Refuses new event ops, waits (≤ drainMs) until every one in flight is acked, then closes every socket. */
+  async close(drainMs = 10_000): Promise<void> {
+    await this.#lifecycle.drain(drainMs);
+    clearInterval(this.#sweep);
+    this.#registry.close();
+    for (const conn of [...this.#connections]) conn.end(GOING_AWAY, 'server shutting down');
+  }
+
+  #behavior(): WebSocketBehavior<SocketData> {
+    const ws = this.#deps.config.ws;
+    return {
+      maxPayloadLength: ws.maxPayloadBytes,
+      idleTimeout: ws.idleTimeoutSeconds,
+      maxBackpressure: ws.maxBackpressureBytes,
+      // A reply past maxBackpressure is dropped and the socket closed: it is not reading.
+      closeOnBackpressureLimit: 1,
+      sendPingsAutomatically: true,
+      compression: uWS.DISABLED,
+      upgrade: (res, req, context) => {
+        const request = readRequest(req);
+        const key = req.getHeader('sec-websocket-key');
+        const protocol = req.getHeader('sec-websocket-protocol');
+        const extensions = req.getHeader('sec-websocket-extensions');
+        const exchange = new Exchange(res, request);
+        if (this.#lifecycle.closing) {
+          exchange.problem(new AppError('unavailable', 'the service is shutting down', undefined, { 'retry-after': '1' }));
+          return;
+        }
+        let shopId: string;
+        try {
+          shopId = authenticate(request, this.#deps.resolveKey, 'events:write').shopId;
+        } catch (error) {
+          exchange.problem(toAppError(error));
+          return;
+        }
+        res.upgrade<SocketData>({ conn: new Connection(shopId, this.#policy) }, key, protocol, extensions, context);
+      },
+      open: (socket) => {
+        const conn = socket.getUserData().conn;
+        conn.attach(socket);
+        this.#connections.add(conn);
+      },
+      message: (socket, message, isBinary) => {
+        const conn = socket.getUserData().conn;
+        const decoded = decodeFrame(message, isBinary);
+        if (decoded instanceof AppError) return conn.reply(errorMessage(undefined, decoded), isBinary);
+        const parsed = parseClientMessage(decoded);
+        if (parsed instanceof AppError) return conn.reply(errorMessage(refOf(decoded), parsed), isBinary);
+        handleMessage(this.#context, conn, parsed, isBinary);
+      },
+      drain: (socket) => this.#catchUp(socket.getUserData().conn),
+      close: (socket) => {
+        const conn = socket.getUserData().conn;
+        conn.detach();
+        this.#connections.delete(conn);
+        this.#registry.drop(conn);
+      },
+    };
+  }
+
+  /** A socket behind on pushes whose buffer has drained gets the latest of each list it missed. */
+  #catchUp(conn: Connection): void {
+    if (!conn.behind || !this.#policy.canResume(conn.buffered)) return;
+    for (const topic of conn.resume()) if (topic.frame !== undefined) conn.send(topic.frame, topic.binary);
+  }
+
+  /** Resumes the sockets that drained without a `drain` event, closes those stalled past the timeout. */
+  #sweepBehind(): void {
+    const now = performance.now();
+    for (const conn of this.#connections) {
+      if (!conn.behind) continue;
+      this.#catchUp(conn);
+      if (conn.behind && this.#policy.stalled(conn.behindSince!, now)) conn.terminate();
+    }
+  }
+}

@@ -1,0 +1,174 @@
+// Live subscriptions. Identical queries of one shop in one encoding share a Topic: one uWS topic, one
+// recompute per change, one encoded frame published to all of them. After events are applied to a
+// shop, each of its topics is recomputed at most once per PUSH_INTERVAL_MS (leading edge, plus a
+// trailing run so the last change is never lost) and published only when the list changed.
+import type { TemplatedApp } from 'uWebSockets.js';
+import type { RecommendationQuery } from '../api/recommendation-query.js';
+import { recommend, type Recommendation } from '../engine/recommend.js';
+import { AppError } from '../errors.js';
+import type { ShopEngines } from '../ingest/shop-engines.js';
+import type { Frame } from './codec.js';
+import type { Connection } from './connection.js';
+import type { Ref } from './protocol.js';
+import { listSignature, recommendationFrame } from './recommendation-frame.js';
+import { queryKey } from './subscription-query.js';
+
+/** At most one push per subscription per this many ms (DESIGN.md §5). */
+export const PUSH_INTERVAL_MS = 1000;
+
+export interface Topic {
+  /** The subscription id clients see, and the uWS topic name. */
+  readonly id: string;
+  readonly shopId: string;
+  readonly key: string;
+  readonly query: RecommendationQuery;
+  readonly binary: boolean;
+  readonly members: Set<Connection>;
+  /** listSignature of the list last sent. */
+  signature: string;
+  /** The last published frame, for members that were behind when it went out; undefined before any. */
+  frame: Frame | undefined;
+  /** performance.now() of the last recompute. */
+  lastRunAt: number;
+  timer: NodeJS.Timeout | undefined;
+}
+
+export interface RegistryDeps {
+  engines: ShopEngines;
+  /** Epoch ms for the engine (tests may pin it). */
+  clock: () => number;
+  maxSubscriptions: number;
+  publish: (topic: string, frame: Frame, binary: boolean) => void;
+}
+
+export interface RegistryStats {
+  topics: number;
+  /** Frames published (each to every member of a topic at once). */
+  pushes: number;
+  /** Pushes a member missed because it was behind; it got the latest list when it caught up. */
+  skipped: number;
+}
+
+export class SubscriptionRegistry {
+  readonly #topics = new Map<string, Topic>();
+  readonly #byShop = new Map<string, Set<Topic>>();
+  #nextId = 0;
+  #pushes = 0;
+  #skipped = 0;
+
+  constructor(readonly deps: RegistryDeps) {}
+
+  stats(): RegistryStats {
+    return { topics: this.#topics.size, pushes: this.#pushes, skipped: this.#skipped };
+  }
+
+  /** Joins (or re-joins: idempotent) the query's topic; returns the reply frame with the list right now. */
+  subscribe(conn: Connection, query: RecommendationQuery, binary: boolean, ref: Ref | undefined): Frame {
+    const key = `${conn.shopId}\u0000${binary ? 'b' : 't'}\u0000${queryKey(query)}`;
+    let topic = this.#topics.get(key);
+    if ((topic === undefined || !conn.subs.has(topic.id)) && conn.subs.size >= this.deps.maxSubscriptions) {
+      throw new AppError('too_many_subscriptions', `a connection holds at most ${this.deps.maxSubscriptions} subscriptions; unsubscribe one first`);
+    }
+    const result = this.#compute(conn.shopId, query);
+    if (topic === undefined) topic = this.#create(key, conn.shopId, query, binary, result);
+    if (!conn.subs.has(topic.id)) {
+      topic.members.add(conn);
+      conn.join(topic);
+    }
+    return recommendationFrame(topic.id, result, binary, ref);
+  }
+
+  /** False when the connection has no such subscription. */
+  unsubscribe(conn: Connection, sub: string): boolean {
+    const topic = conn.subs.get(sub);
+    if (topic === undefined) return false;
+    conn.leave(topic);
+    this.#removeMember(topic, conn);
+    return true;
+  }
+
+  /** The connection closed: forget its memberships (its socket is gone, no uWS calls). */
+  drop(conn: Connection): void {
+    for (const topic of conn.subs.values()) this.#removeMember(topic, conn);
+    conn.subs.clear();
+    conn.missed.clear();
+  }
+
+  /** Events were applied to the shop: recompute its topics, throttled. */
+  changed(shopId: string): void {
+    const topics = this.#byShop.get(shopId);
+    if (topics === undefined) return;
+    for (const topic of topics) this.#schedule(topic);
+  }
+
+  close(): void {
+    for (const topic of this.#topics.values()) clearTimeout(topic.timer);
+    this.#topics.clear();
+    this.#byShop.clear();
+  }
+
+  #compute(shopId: string, query: RecommendationQuery): Recommendation {
+    return recommend(this.deps.engines.get(shopId), query, this.deps.clock());
+  }
+
+  #create(key: string, shopId: string, query: RecommendationQuery, binary: boolean, result: Recommendation): Topic {
+    const topic: Topic = {
+      id: `s${(++this.#nextId).toString(36)}`,
+      shopId,
+      key,
+      query,
+      binary,
+      members: new Set(),
+      signature: listSignature(result),
+      frame: undefined,
+      lastRunAt: -Infinity,
+      timer: undefined,
+    };
+    this.#topics.set(key, topic);
+    let shopTopics = this.#byShop.get(shopId);
+    if (shopTopics === undefined) this.#byShop.set(shopId, (shopTopics = new Set()));
+    shopTopics.add(topic);
+    return topic;
+  }
+
+  #removeMember(topic: Topic, conn: Connection): void {
+    topic.members.delete(conn);
+    if (topic.members.size > 0) return;
+    clearTimeout(topic.timer);
+    this.#topics.delete(topic.key);
+    const shopTopics = this.#byShop.get(topic.shopId);
+    shopTopics?.delete(topic);
+    if (shopTopics?.size === 0) this.#byShop.delete(topic.shopId);
+  }
+
+  #schedule(topic: Topic): void {
+    // A run already scheduled will see this change too: that is the trailing edge.
+    if (topic.timer !== undefined) return;
+    const wait = Math.max(0, topic.lastRunAt + PUSH_INTERVAL_MS - performance.now());
+    // Even with no wait, a timer: the other commits of this event-loop turn join the same recompute.
+    topic.timer = setTimeout(() => {
+      topic.timer = undefined;
+      this.#refresh(topic);
+    }, wait);
+  }
+
+  #refresh(topic: Topic): void {
+    if (topic.members.size === 0) return;
+    topic.lastRunAt = performance.now();
+    const result = this.#compute(topic.shopId, topic.query);
+    const signature = listSignature(result);
+    if (signature === topic.signature) return;
+    topic.signature = signature;
+    topic.frame = recommendationFrame(topic.id, result, topic.binary);
+    const now = performance.now();
+    for (const conn of topic.members) {
+      if (!conn.behind && conn.policy.shouldSkip(conn.buffered)) conn.fallBehind(now);
+      if (conn.behind) {
+        conn.missed.add(topic);
+        this.#skipped++;
+      }
+    }
+    this.deps.publish(topic.id, topic.frame, topic.binary);
+    this.#pushes++;
+  }
+}
