@@ -23,6 +23,8 @@ export interface WireProduct {
   tags?: (Text<255>[] & tags.MaxItems<250>) | null;
   collections?: (Text<200>[] & tags.MaxItems<250>) | null;
   available?: boolean | null;
+  /** Bought again and again (consumables): personalized may offer it after a purchase. */
+  repurchasable?: boolean | null;
 }
 
 export interface WireCatalog {
@@ -93,6 +95,7 @@ export function parseCatalog(input: unknown, defaultPlatform: string, now: numbe
       tags: [...new Set(wire.tags ?? [])],
       collections,
       available: wire.available ?? true,
+      ...(wire.repurchasable ? { repurchasable: true } : {}),
       updatedAt: now,
     });
   });

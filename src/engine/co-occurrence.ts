@@ -1,6 +1,7 @@
-// Items that occur together in baskets (an order, or a session's cart): per item, a capped map of
-// neighbour → count, updated as each item joins a basket. Memory grows with items × maxNeighbors,
-// never with events: a map past 2·maxNeighbors is pruned back to its strongest maxNeighbors.
+// Items that occur together in groups — baskets (an order, a session's cart) or a shopper's
+// history: per item, a capped map of neighbour → count, updated as each item joins a group.
+// Memory grows with items × maxNeighbors, never with events: a map past 2·maxNeighbors is pruned
+// back to its strongest maxNeighbors.
 import { ShopperMap } from './shopper-map.js';
 
 /** An item's neighbours ranked best first, with their scores. */
@@ -18,10 +19,17 @@ export class CoOccurrence {
   readonly #baskets: ShopperMap<number[]>;
   #basketCount = 0;
 
+  /**
+   * @param maxBasketItems items a group pairs at most: a full basket ignores further items
+   *   (bulk orders say little), a `sliding` group (a shopper's history) forgets its oldest item
+   *   and weighs each new pair by 1/(items already in the group), as RP3β does: a shopper who
+   *   touched hundreds of products says less about each pair than one who touched three.
+   */
   constructor(
     readonly maxNeighbors: number,
     maxBaskets: number,
     readonly maxBasketItems: number,
+    readonly sliding = false,
   ) {
     this.#baskets = new ShopperMap(maxBaskets, () => []);
   }
@@ -29,17 +37,27 @@ export class CoOccurrence {
   /** Adds `item` to the basket `basketKey`; a repeat of an item in the same basket counts once. */
   add(basketKey: string, item: number): void {
     const basket = this.#baskets.touch(basketKey);
-    if (basket.includes(item) || basket.length >= this.maxBasketItems) return;
+    if (basket.includes(item)) return;
+    if (basket.length >= this.maxBasketItems) {
+      if (!this.sliding) return;
+      basket.shift();
+    }
     if (basket.length === 0) this.#basketCount++;
     this.#itemBaskets[item] = (this.#itemBaskets[item] ?? 0) + 1;
+    const weight = this.sliding ? 1 / Math.max(1, basket.length) : 1;
     for (const other of basket) {
-      this.#bump(item, other);
-      this.#bump(other, item);
+      this.#bump(item, other, weight);
+      this.#bump(other, item, weight);
     }
     basket.push(item);
   }
 
-  /** Neighbour → co-occurrence count; valid until the next add. */
+  /** Jaccard index of two items' groups: together / (groups of a + groups of b − together). */
+  jaccard(a: number, together: number, b: number): number {
+    return together / (this.basketsOf(a) + this.basketsOf(b) - together);
+  }
+
+  /** Neighbour → co-occurrence count (weighted for sliding groups); valid until the next add. */
   neighbors(item: number): ReadonlyMap<number, number> | undefined {
     return this.#neighbors[item];
   }
@@ -71,10 +89,10 @@ export class CoOccurrence {
     return this.#basketCount;
   }
 
-  #bump(item: number, other: number): void {
+  #bump(item: number, other: number, weight: number): void {
     let map = this.#neighbors[item];
     if (map === undefined) this.#neighbors[item] = map = new Map();
-    map.set(other, (map.get(other) ?? 0) + 1);
+    map.set(other, (map.get(other) ?? 0) + weight);
     this.#ranked[item] = undefined;
     if (map.size > 2 * this.maxNeighbors) this.#prune(item, map);
   }

@@ -17,6 +17,8 @@ export interface Product {
   /** Bare collection ids. */
   readonly collections: readonly string[];
   readonly available: boolean;
+  /** Bought again and again (consumables): personalized may recommend it after a purchase. */
+  readonly repurchasable?: boolean;
   /** Epoch ms of the last upsert. */
   readonly updatedAt: number;
 }

@@ -6,6 +6,7 @@ import { shopperKeys, type ShopEngine } from './shop-engine.js';
 import type { Producer, StrategyContext } from './strategies/context.js';
 import { boughtTogether } from './strategies/bought-together.js';
 import { collectionPopular } from './strategies/collection-popular.js';
+import { personalized } from './strategies/personalized.js';
 import { recentlyViewed } from './strategies/recently-viewed.js';
 import { trending } from './strategies/trending.js';
 import { STRATEGY_LEVEL, type ModelLevel, type Strategy } from './strategy.js';
@@ -51,6 +52,7 @@ export const CHAINS: Readonly<Record<Strategy, readonly Strategy[]>> = {
  */
 const PRODUCERS: Partial<Record<Strategy, Producer>> = {
   'bought-together': boughtTogether,
+  personalized,
   trending,
   'collection-popular': collectionPopular,
   'recently-viewed': recentlyViewed,
@@ -76,6 +78,8 @@ export function recommend(engine: ShopEngine, request: RecommendationRequest, no
     if (dense !== undefined) blocked.add(dense);
   }
   for (const key of shoppers) engine.dismissals.hiddenFor(key, now, blocked);
+  // A personalized answer never offers what the shopper already bought, backfill included.
+  if (strategy === 'personalized') for (const key of shoppers) engine.boughtBy(key, blocked);
 
   const context: StrategyContext = { engine, product, collectionId: request.collectionId, shoppers, now };
   const pick = new PickList(request.limit, engine.catalog, blocked);

@@ -8,6 +8,7 @@ import { Dismissals } from './dismissals.js';
 import type { EngineEvent } from './event.js';
 import type { Product } from './product.js';
 import { RecentViews } from './recent-views.js';
+import { ShopperAffinities } from './shopper-affinity.js';
 import { customerKey, sessionKey, type ShopperKey } from './shopper-map.js';
 import { TopList } from './top-list.js';
 
@@ -23,6 +24,9 @@ export class ShopEngine {
   readonly dismissals: Dismissals;
   /** Products together in an order (metadata.orderId) or in one session's cart. */
   readonly baskets: CoOccurrence;
+  /** Products together in one shopper's recent history: the similarity behind personalized. */
+  readonly shopperItems: CoOccurrence;
+  readonly affinities: ShopperAffinities;
   #eventCount = 0;
 
   constructor(readonly config: EngineConfig) {
@@ -32,6 +36,8 @@ export class ShopEngine {
     this.recentViews = new RecentViews(config.recentViewsPerShopper, config.maxShoppers);
     this.dismissals = new Dismissals(config.dismissTtlMs, config.maxShoppers);
     this.baskets = new CoOccurrence(config.maxNeighbors, config.maxShoppers, MAX_BASKET_ITEMS);
+    this.shopperItems = new CoOccurrence(config.maxNeighbors, config.maxShoppers, config.historyPerShopper, true);
+    this.affinities = new ShopperAffinities(config.affinityHalfLifeMs, config.historyPerShopper, config.maxShoppers);
   }
 
   /** Tie order of every ranking: by product id, whatever order things arrived in. */
@@ -56,6 +62,10 @@ export class ShopEngine {
     if (event.type === 'purchase' || event.type === 'add_to_cart') this.baskets.add(basketKey(event), id);
     const weight = this.config.eventWeights[event.type];
     if (weight <= 0) return;
+    // The customer's history when logged in, else the session's: one shopper, one history.
+    const shopper = keys[0]!;
+    this.affinities.record(shopper, id, weight, t, event.type === 'purchase');
+    this.shopperItems.add(shopper, id);
     this.trending.add(id, weight, t);
     this.trendingTop.touch(id);
     this.popularity.add(id, weight, t);
@@ -84,7 +94,14 @@ export class ShopEngine {
 
   /** Whether the shopper has any behaviour the personal strategies can use. */
   hasHistory(keys: readonly ShopperKey[]): boolean {
-    return keys.some((key) => (this.recentViews.get(key)?.ids.length ?? 0) > 0);
+    return keys.some((key) => (this.affinities.get(key)?.items.size ?? 0) > 0 || (this.recentViews.get(key)?.ids.length ?? 0) > 0);
+  }
+
+  /** Adds to `into` the products the shopper bought that the catalog does not mark repurchasable. */
+  boughtBy(key: ShopperKey, into: Set<number>): void {
+    for (const id of this.affinities.get(key)?.purchased ?? []) {
+      if (this.catalog.product(id)?.repurchasable !== true) into.add(id);
+    }
   }
 
   #collectionTop(collectionId: string): TopList {

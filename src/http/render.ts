@@ -58,6 +58,7 @@ export function productJson(product: Product): string {
     tags: product.tags,
     collections: product.collections,
     available: product.available,
+    repurchasable: product.repurchasable === true,
     updatedAt: new Date(product.updatedAt).toISOString(),
   });
 }

@@ -39,6 +39,7 @@ describe('products', () => {
       tags: ['red', 'cotton'],
       collections: ['c1', 'c2'],
       available: true,
+      repurchasable: false,
       updatedAt: new Date(NOW).toISOString(),
     });
 
@@ -55,6 +56,7 @@ describe('products', () => {
       tags: [],
       collections: [],
       available: true,
+      repurchasable: false,
       updatedAt: new Date(NOW).toISOString(),
     });
   });

@@ -1,0 +1,106 @@
+import { describe, expect, test } from 'vitest';
+import type { EventType } from '../../../src/engine/event.js';
+import type { ShopEngine } from '../../../src/engine/shop-engine.js';
+import { ShopperAffinities } from '../../../src/engine/shopper-affinity.js';
+import { ask, DAY, engineWith, idsOf, product, strategiesOf, T0 } from '../fixtures.js';
+
+function act(engine: ShopEngine, customerId: string, type: EventType, productId: string, t = T0 - DAY): void {
+  engine.apply({ type, productId, sessionId: `s-${customerId}`, customerId, timestamp: t });
+}
+
+describe('personalized', () => {
+  test('When shoppers who bought A also bought B, then a shopper who bought A gets B first and never A again', () => {
+    const engine = engineWith(['a', 'b', 'c', 'd']);
+    for (let i = 0; i < 5; i++) {
+      act(engine, `peer${i}`, 'purchase', 'a');
+      act(engine, `peer${i}`, 'purchase', 'b');
+    }
+    act(engine, 'other', 'purchase', 'c');
+    act(engine, 'other', 'purchase', 'd');
+    act(engine, 'me', 'purchase', 'a');
+    const result = ask(engine, { strategy: 'personalized', customerId: 'me', limit: 1 }, T0);
+    expect(idsOf(result)).toEqual(['b']);
+    expect(strategiesOf(result)).toEqual(['personalized']);
+    expect(result.modelLevel).toBe(3);
+    const all = ask(engine, { strategy: 'personalized', customerId: 'me', limit: 8 }, T0);
+    expect(idsOf(all)).not.toContain('a');
+  });
+
+  test('When the catalog marks a bought product repurchasable, then it may come back', () => {
+    const engine = engineWith([product('a', { repurchasable: true }), 'b']);
+    for (let i = 0; i < 3; i++) {
+      act(engine, `peer${i}`, 'purchase', 'a');
+      act(engine, `peer${i}`, 'purchase', 'b');
+    }
+    act(engine, 'me', 'purchase', 'b');
+    act(engine, 'me', 'purchase', 'a');
+    const result = ask(engine, { strategy: 'personalized', customerId: 'me', limit: 2 }, T0);
+    expect(idsOf(result)).toEqual(['a']);
+  });
+
+  test('When a shopper dismissed the best candidate, then the next one is recommended instead', () => {
+    const engine = engineWith(['a', 'b', 'c']);
+    for (let i = 0; i < 4; i++) act(engine, `peer${i}`, 'purchase', 'a'), act(engine, `peer${i}`, 'purchase', 'b');
+    act(engine, 'peer9', 'purchase', 'a');
+    act(engine, 'peer9', 'purchase', 'c');
+    act(engine, 'me', 'view', 'a');
+    act(engine, 'me', 'dismiss', 'b');
+    expect(idsOf(ask(engine, { strategy: 'personalized', customerId: 'me', limit: 1 }, T0))).toEqual(['c']);
+  });
+
+  test('When the shopper recently viewed X but long ago viewed Y, then X-neighbours rank above Y-neighbours', () => {
+    const engine = engineWith(['x', 'y', 'nx', 'ny']);
+    for (let i = 0; i < 3; i++) act(engine, `px${i}`, 'purchase', 'x'), act(engine, `px${i}`, 'purchase', 'nx');
+    for (let i = 0; i < 3; i++) act(engine, `py${i}`, 'purchase', 'y'), act(engine, `py${i}`, 'purchase', 'ny');
+    act(engine, 'me', 'view', 'y', T0 - 120 * DAY);
+    act(engine, 'me', 'view', 'x', T0 - DAY);
+    const ranked = idsOf(ask(engine, { strategy: 'personalized', customerId: 'me', limit: 8 }, T0));
+    expect(ranked.indexOf('nx')).toBeGreaterThanOrEqual(0);
+    expect(ranked.indexOf('nx')).toBeLessThan(ranked.indexOf('ny'));
+  });
+
+  test('When a pair joins a long shopper history, then it weighs less than a pair from a focused shopper', () => {
+    const engine = engineWith(['a', 'focused', 'broad', ...Array.from({ length: 20 }, (_, i) => `f${i}`)]);
+    act(engine, 'focus', 'purchase', 'a');
+    act(engine, 'focus', 'purchase', 'focused');
+    act(engine, 'wholesaler', 'purchase', 'a');
+    for (let i = 0; i < 20; i++) act(engine, 'wholesaler', 'purchase', `f${i}`);
+    act(engine, 'wholesaler', 'purchase', 'broad');
+    act(engine, 'me', 'purchase', 'a');
+    const ranked = idsOf(ask(engine, { strategy: 'personalized', customerId: 'me', limit: 24 }, T0));
+    expect(ranked.indexOf('focused')).toBeLessThan(ranked.indexOf('broad'));
+    expect(ranked.indexOf('broad')).toBeGreaterThan(0);
+  });
+
+  test('When a shopper has no history, then auto picks trending and personalized falls through to trending', () => {
+    const engine = engineWith(['a', 'b']);
+    act(engine, 'someone', 'purchase', 'b');
+    expect(ask(engine, { customerId: 'new' }, T0).strategy).toBe('trending');
+    const result = ask(engine, { strategy: 'personalized', customerId: 'new', limit: 1 }, T0);
+    expect(strategiesOf(result)).toEqual(['trending']);
+  });
+
+  test('When a shopper only bought something, then the auto strategy is personalized', () => {
+    const engine = engineWith(['a', 'b']);
+    act(engine, 'buyer', 'purchase', 'a');
+    expect(ask(engine, { customerId: 'buyer' }, T0).strategy).toBe('personalized');
+  });
+
+  test('When a shopper touches more products than the bound, then the weakest affinity is dropped', () => {
+    const affinities = new ShopperAffinities(30 * DAY, 3, 10);
+    affinities.record('c:me', 1, 1, T0, false);
+    affinities.record('c:me', 2, 6, T0, true);
+    affinities.record('c:me', 3, 4, T0, false);
+    affinities.record('c:me', 4, 2, T0, false);
+    expect([...affinities.get('c:me')!.items.keys()].sort()).toEqual([2, 3, 4]);
+    expect(affinities.get('c:me')!.purchased.has(2)).toBe(true);
+  });
+
+  test('When affinity is recorded one half-life apart, then the older one counts half', () => {
+    const affinities = new ShopperAffinities(10 * DAY, 10, 10);
+    affinities.record('c:me', 1, 4, T0, false);
+    affinities.record('c:me', 2, 4, T0 + 10 * DAY, false);
+    const items = affinities.get('c:me')!.items;
+    expect(items.get(1)! / items.get(2)!).toBeCloseTo(0.5, 12);
+  });
+});
