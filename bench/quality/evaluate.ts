@@ -87,7 +87,7 @@ function evaluate(): Row[] {
   run('bought-together', 'popularity (baseline)', basket.length, (board) => {
     for (const c of basket) board.add(topExcept(popular, (id) => id === c.query), c.relevant);
   });
-  for (const strategy of ['bought-together', 'trending'] as Strategy[]) {
+  for (const strategy of ['bought-together', 'similar', 'trending'] as Strategy[]) {
     run('bought-together', `engine: ${strategy}`, basket.length, (board) => {
       for (const c of basket) board.add(engineIds(engine, { strategy, productId: c.query, exclude: [] }, SPLIT_TIME), c.relevant);
     });

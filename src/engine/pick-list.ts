@@ -1,12 +1,14 @@
 // Collects a response's items in order, skipping what must never be returned (blocked ids,
 // products missing from the catalog or unavailable) and anything already picked.
 import type { Catalog } from './catalog.js';
-import type { Strategy } from './strategy.js';
+import { STRATEGY_LEVEL, type ModelLevel, type Strategy } from './strategy.js';
 
 export class PickList {
   readonly ids: number[] = [];
   readonly scores: number[] = [];
   readonly strategies: Strategy[] = [];
+  /** The model level behind each item: 0 when it had no behavioural signal. */
+  readonly levels: ModelLevel[] = [];
 
   /**
    * @param blocked dense ids never to return; picked ids are added to it.
@@ -26,13 +28,17 @@ export class PickList {
     return !this.blocked.has(id) && this.catalog.product(id)?.available === true;
   }
 
-  /** Offers a candidate; returns true once the list is full. */
-  offer(id: number, score: number, strategy: Strategy): boolean {
+  /**
+   * Offers a candidate; returns true once the list is full. `level` defaults to the strategy's
+   * model level when the candidate has a score, 0 when it has none.
+   */
+  offer(id: number, score: number, strategy: Strategy, level: ModelLevel = score > 0 ? STRATEGY_LEVEL[strategy] : 0): boolean {
     if (this.ids.length < this.limit && this.accepts(id)) {
       this.blocked.add(id);
       this.ids.push(id);
       this.scores.push(score);
       this.strategies.push(strategy);
+      this.levels.push(level);
     }
     return this.ids.length >= this.limit;
   }

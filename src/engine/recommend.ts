@@ -8,8 +8,9 @@ import { boughtTogether } from './strategies/bought-together.js';
 import { collectionPopular } from './strategies/collection-popular.js';
 import { personalized } from './strategies/personalized.js';
 import { recentlyViewed } from './strategies/recently-viewed.js';
+import { similar } from './strategies/similar.js';
 import { trending } from './strategies/trending.js';
-import { STRATEGY_LEVEL, type ModelLevel, type Strategy } from './strategy.js';
+import type { ModelLevel, Strategy } from './strategy.js';
 
 export interface RecommendationRequest {
   /** Undefined: choose automatically. */
@@ -53,6 +54,7 @@ export const CHAINS: Readonly<Record<Strategy, readonly Strategy[]>> = {
 const PRODUCERS: Partial<Record<Strategy, Producer>> = {
   'bought-together': boughtTogether,
   personalized,
+  similar,
   trending,
   'collection-popular': collectionPopular,
   'recently-viewed': recentlyViewed,
@@ -94,7 +96,6 @@ export function recommend(engine: ShopEngine, request: RecommendationRequest, no
     strategy: pick.strategies[i]!,
   }));
   // The level of the best item's model; 0 when even that one had no behavioural signal.
-  const first = items[0];
-  const modelLevel: ModelLevel = first !== undefined && first.score > 0 ? STRATEGY_LEVEL[first.strategy] : 0;
+  const modelLevel: ModelLevel = pick.levels[0] ?? 0;
   return { strategy, modelLevel, items };
 }

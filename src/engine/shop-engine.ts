@@ -3,6 +3,7 @@
 import type { EngineConfig } from '../config.js';
 import { Catalog } from './catalog.js';
 import { CoOccurrence } from './co-occurrence.js';
+import { ContentIndex } from './content-index.js';
 import { DecayedScores } from './decayed-scores.js';
 import { Dismissals } from './dismissals.js';
 import type { EngineEvent } from './event.js';
@@ -27,6 +28,9 @@ export class ShopEngine {
   /** Products together in one shopper's recent history: the similarity behind personalized. */
   readonly shopperItems: CoOccurrence;
   readonly affinities: ShopperAffinities;
+  /** Products viewed or clicked in the same session: the behaviour behind similar. */
+  readonly coViews: CoOccurrence;
+  readonly content = new ContentIndex();
   #eventCount = 0;
 
   constructor(readonly config: EngineConfig) {
@@ -38,6 +42,7 @@ export class ShopEngine {
     this.baskets = new CoOccurrence(config.maxNeighbors, config.maxShoppers, MAX_BASKET_ITEMS);
     this.shopperItems = new CoOccurrence(config.maxNeighbors, config.maxShoppers, config.historyPerShopper, true);
     this.affinities = new ShopperAffinities(config.affinityHalfLifeMs, config.historyPerShopper, config.maxShoppers);
+    this.coViews = new CoOccurrence(config.maxNeighbors, config.maxShoppers, SESSION_VIEW_WINDOW, true);
   }
 
   /** Tie order of every ranking: by product id, whatever order things arrived in. */
@@ -58,6 +63,7 @@ export class ShopEngine {
     }
     if (event.type === 'view' || event.type === 'click') {
       for (const key of keys) this.recentViews.record(key, id, t);
+      this.coViews.add(sessionKey(event.sessionId), id);
     }
     if (event.type === 'purchase' || event.type === 'add_to_cart') this.baskets.add(basketKey(event), id);
     const weight = this.config.eventWeights[event.type];
@@ -74,6 +80,7 @@ export class ShopEngine {
 
   upsertProduct(product: Product): void {
     const change = this.catalog.upsert(product);
+    this.content.index(change.dense, product);
     for (const c of change.removed) this.#collectionTops.get(c)?.remove(change.dense);
     if (this.popularity.raw(change.dense) > 0) {
       for (const c of change.added) this.#collectionTop(c).touch(change.dense);
@@ -83,6 +90,7 @@ export class ShopEngine {
   removeProduct(id: string): boolean {
     const change = this.catalog.remove(id);
     if (change === undefined) return false;
+    this.content.remove(change.dense);
     for (const c of change.removed) this.#collectionTops.get(c)?.remove(change.dense);
     return true;
   }
@@ -113,6 +121,9 @@ export class ShopEngine {
     return top;
   }
 }
+
+/** Products of one session that pair with a newly viewed one (the most recent ones). */
+const SESSION_VIEW_WINDOW = 20;
 
 /** Items past this many in one basket are not paired (bulk orders say little about affinity). */
 const MAX_BASKET_ITEMS = 100;

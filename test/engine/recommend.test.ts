@@ -34,26 +34,36 @@ describe('recommend', () => {
     expect(choose({ strategy: 'recently-viewed', productId: 'a' })).toBe('recently-viewed');
   });
 
-  test('When a product page asks, then its collections backfill bought-together, then trending, each item labelled', () => {
+  test('When a product page asks and it has no basket partners, then similar answers by content at level 0 until co-views make it behavioural', () => {
     const engine = engineWith([
-      product('shoe', { collections: ['shoes'] }),
-      product('boot', { collections: ['shoes'] }),
-      product('hat'),
+      product('shoe', { collections: ['shoes'], vendor: 'Stride' }),
+      product('boot', { collections: ['shoes'], vendor: 'Stride' }),
+      product('hat', { vendor: 'Capper' }),
     ]);
     engine.apply(event('purchase', 'hat', T0));
-    engine.apply(event('view', 'shoe', T0));
+    engine.apply(event('view', 'shoe', T0, { sessionId: 'a' }));
     const result = ask(engine, { productId: 'shoe' }, T0);
     expect(result.strategy).toBe('bought-together');
     expect(idsOf(result)).toEqual(['boot', 'hat']);
-    expect(strategiesOf(result)).toEqual(['collection-popular', 'trending']);
-    // The collection's unscored members come (in catalog order) before trending's scored items, and the
-    // level is the first item's: boot has no behavioural signal, so 0.
+    expect(strategiesOf(result)).toEqual(['similar', 'similar']);
+    // Content alone is no behavioural signal: level 0.
     expect(result.modelLevel).toBe(0);
 
+    engine.apply(event('view', 'boot', T0, { sessionId: 'a' }));
+    const coViewed = ask(engine, { productId: 'shoe' }, T0);
+    expect(coViewed.modelLevel).toBe(2);
+    expect(coViewed.items[0]).toMatchObject({ strategy: 'similar' });
+    expect(coViewed.items[0]!.product.id).toBe('boot');
+  });
+
+  test('When a collection runs out, then trending backfills and each item names its strategy', () => {
+    const engine = engineWith([product('shoe', { collections: ['shoes'] }), product('boot', { collections: ['shoes'] }), 'hat']);
+    engine.apply(event('purchase', 'hat', T0));
     engine.apply(event('view', 'boot', T0));
-    const scored = ask(engine, { productId: 'shoe' }, T0);
-    expect(scored.modelLevel).toBe(1);
-    expect(scored.items[0]).toMatchObject({ strategy: 'collection-popular', score: 1 });
+    const result = ask(engine, { strategy: 'collection-popular', collectionId: 'shoes' }, T0);
+    expect(idsOf(result)).toEqual(['boot', 'shoe', 'hat']);
+    expect(strategiesOf(result)).toEqual(['collection-popular', 'collection-popular', 'trending']);
+    expect(result.modelLevel).toBe(1);
   });
 
   test('When the product is unknown, then the chain falls through to trending', () => {

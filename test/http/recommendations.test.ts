@@ -206,11 +206,12 @@ describe('recommendations', () => {
       expect(body.products.every((p) => p.strategy === 'trending')).toBe(true);
     });
 
-    test('When bought-together runs out of its collection, then trending backfills and each item names its strategy', async () => {
+    test('When bought-together has no basket partners, then similar backfills by content, own collection first, each item labelled', async () => {
       const body = await recommendations(t, 'productId=5&limit=12');
-      expect(ids(body)).toEqual(['2', '3', '1', '4', '6', '7', '8', '9', '10', '15', '25', '11']);
-      expect(body.products.map((p) => p.strategy)).toEqual([...Array(9).fill('collection-popular'), ...Array(3).fill('trending')]);
-      expect(body.meta).toMatchObject({ strategy: 'bought-together', count: 12, fallback: true });
+      // Every fixture product shares vendor, title word and price band; c1 members also share the collection.
+      expect(ids(body)).toEqual(['1', '2', '3', '4', '6', '7', '8', '9', '10', '11', '12', '13']);
+      expect(body.products.map((p) => p.strategy)).toEqual(Array(12).fill('similar'));
+      expect(body.meta).toMatchObject({ strategy: 'bought-together', modelLevel: 0, count: 12, fallback: true });
     });
 
     test('When collection-popular answers, then its items all belong to the collection, most popular first', async () => {

@@ -3,7 +3,7 @@ import { CoOccurrence } from '../../../src/engine/co-occurrence.js';
 import type { EngineEvent } from '../../../src/engine/event.js';
 import type { ShopEngine } from '../../../src/engine/shop-engine.js';
 import { pairScore } from '../../../src/engine/strategies/bought-together.js';
-import { ask, engineWith, HOUR, idsOf, strategiesOf, T0 } from '../fixtures.js';
+import { ask, engineWith, HOUR, idsOf, product, strategiesOf, T0 } from '../fixtures.js';
 
 function order(engine: ShopEngine, orderId: string, productIds: string[], t = T0 - HOUR): void {
   for (const productId of productIds) {
@@ -62,7 +62,7 @@ describe('bought-together', () => {
   });
 
   test('When the context product has no basket partners, then the chain falls through to the next strategy', () => {
-    const engine = engineWith(['a', 'b']);
+    const engine = engineWith([product('a', { title: 'Anvil', price: null }), product('b', { title: 'Bell', price: '5.00' })]);
     engine.apply({ type: 'purchase', productId: 'b', sessionId: 's1', timestamp: T0 });
     const result = ask(engine, { strategy: 'bought-together', productId: 'a', limit: 1 }, T0);
     expect(result.strategy).toBe('bought-together');
