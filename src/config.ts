@@ -65,6 +65,8 @@ export interface Config {
   maxBatchBodyBytes: number;
   maxCatalogBodyBytes: number;
   dedupTtlMs: number;
+  /** How often shops with new events get a snapshot of their models (plus one at shutdown). */
+  snapshotIntervalMs: number;
   engine: EngineConfig;
   ws: WsConfig;
 }
@@ -159,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBatchBodyBytes: 512 * 1024,
     maxCatalogBodyBytes: 8 * 1024 * 1024,
     dedupTtlMs: 7 * DAY_MS,
+    snapshotIntervalMs: integer(env, 'PAIRWISE_SNAPSHOT_MINUTES', 5, 1, 24 * 60) * 60_000,
     engine: Object.freeze({ ...DEFAULT_ENGINE_CONFIG, trendingHalfLifeMs: halfLifeHours * 3_600_000 }),
     ws: wsConfig(env),
   });

@@ -6,11 +6,12 @@ function banner(config: Config, service: RunningService): string {
   const base = `http://${config.host}:${service.port}`;
   const lines = [
     `Pairwise listening on ${base}${config.basePath ? ` (also under ${config.basePath}/api)` : ''}`,
-    `  data: ${config.dbPath} (replayed ${service.replayed.products} products, ${service.replayed.events} events in ${service.replayed.ms} ms)`,
+    `  data: ${config.dbPath} (${service.replayed.snapshots} shops from snapshots, then replayed ${service.replayed.products} products and ${service.replayed.events} events in ${service.replayed.ms} ms)`,
   ];
   if (service.demoKeys) {
     const { publicKey, secretKey } = service.demoKeys;
     lines.push(
+      `  demo storefront: ${base}/demo`,
       '  demo store "demo":',
       `    public key (storefront): ${publicKey}`,
       `    secret key (admin):      ${secretKey}`,

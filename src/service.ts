@@ -11,10 +11,12 @@ import { CatalogUpdates } from './ingest/catalog-updates.js';
 import { EventPipeline } from './ingest/event-pipeline.js';
 import { replay, type ReplayStats } from './ingest/replay.js';
 import { ShopEngines } from './ingest/shop-engines.js';
+import { SnapshotScheduler } from './ingest/snapshots.js';
 import { CatalogStore } from './store/catalog-store.js';
 import { openDatabases, type Databases } from './store/database.js';
 import { LmdbEventLog } from './store/event-log.js';
 import { ShopStore } from './store/shop-store.js';
+import { SnapshotStore } from './store/snapshot-store.js';
 import { StreamServer } from './ws/stream-server.js';
 
 export interface ServiceOptions {
@@ -67,7 +69,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const catalogStore = new CatalogStore(dbs);
   const eventLog = new LmdbEventLog(dbs);
   const engines = new ShopEngines(config.engine);
-  const replayed = replay(catalogStore, eventLog, engines);
+  const snapshotStore = new SnapshotStore(dbs);
+  const replayed = replay(catalogStore, eventLog, snapshotStore, engines);
   const pipeline = new EventPipeline(eventLog, engines, config.dedupTtlMs);
   const catalog = new CatalogUpdates(catalogStore, engines);
 
@@ -89,6 +92,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
     eventLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`));
   }, DEDUP_PRUNE_INTERVAL_MS);
   pruneTimer.unref();
+  const snapshots = new SnapshotScheduler(engines, snapshotStore, clock, log);
+  snapshots.start(config.snapshotIntervalMs);
 
   let stopping: Promise<void> | undefined;
   return {
@@ -108,6 +113,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
         await stream.close();
         await http.close();
         pipeline.close();
+        snapshots.stop();
+        await snapshots.takeAll();
         await dbs.root.flushed;
         await dbs.root.close();
       })();

@@ -25,6 +25,17 @@ export class Catalog {
   #ordered: number[] | undefined;
   readonly #orderedMembers = new Map<string, number[]>();
 
+  /** Every id handed a dense id, by dense id (products and ids known only from events). */
+  internedIds(): readonly string[] {
+    return this.#ids;
+  }
+
+  /** Hands out dense ids in this order (restoring a snapshot into an empty catalog). */
+  restoreIds(ids: readonly string[]): void {
+    if (this.#ids.length > 0) throw new Error('restoreIds needs an empty catalog');
+    for (const id of ids) this.intern(id);
+  }
+
   /** Dense id of a product id, created if new. */
   intern(id: string): number {
     let dense = this.#denseById.get(id);

@@ -10,6 +10,14 @@ export interface RankedNeighbors {
   readonly scores: readonly number[];
 }
 
+export interface CoOccurrenceSnapshot {
+  /** Per dense id: its neighbour → count entries in map order, or null. */
+  neighbors: ([number, number][] | null)[];
+  itemBaskets: number[];
+  baskets: [string, number[]][];
+  basketCount: number;
+}
+
 export class CoOccurrence {
   readonly #neighbors: (Map<number, number> | undefined)[] = [];
   /** Ranked neighbours per item, dropped whenever the item's own pairs change. */
@@ -78,6 +86,26 @@ export class CoOccurrence {
     ranked = { ids: scored.map((entry) => entry[0]), scores: scored.map((entry) => entry[1]) };
     this.#ranked[item] = ranked;
     return ranked;
+  }
+
+  snapshot(): CoOccurrenceSnapshot {
+    return {
+      neighbors: Array.from(this.#neighbors, (map) => (map === undefined ? null : [...map])),
+      itemBaskets: Array.from(this.#itemBaskets, (n) => n ?? 0),
+      baskets: [...this.#baskets.entries()],
+      basketCount: this.#basketCount,
+    };
+  }
+
+  restore(snapshot: CoOccurrenceSnapshot): void {
+    snapshot.neighbors.forEach((entries, item) => {
+      if (entries !== null) this.#neighbors[item] = new Map(entries);
+    });
+    snapshot.itemBaskets.forEach((n, item) => {
+      if (n > 0) this.#itemBaskets[item] = n;
+    });
+    for (const [key, items] of snapshot.baskets) this.#baskets.restore(key, [...items]);
+    this.#basketCount = snapshot.basketCount;
   }
 
   /** Number of baskets `item` was in. */

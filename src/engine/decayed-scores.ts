@@ -6,6 +6,12 @@
 /** Past this exponent (2^600 ≈ 4e180) values are rescaled to a newer landmark. */
 const MAX_EXPONENT = 600;
 
+export interface DecayedScoresSnapshot {
+  /** Plain numbers: typed arrays do not survive every encoder (lmdb's msgpack mangles them). */
+  values: number[];
+  landmark: number | null;
+}
+
 export class DecayedScores {
   #values = new Float64Array(1024);
   #landmark: number | undefined;
@@ -35,6 +41,18 @@ export class DecayedScores {
   /** Multiply a raw value by this to get the decayed weighted count at `now`. */
   scaleAt(now: number): number {
     return this.#landmark === undefined ? 0 : 2 ** ((this.#landmark - now) * this.#perMs);
+  }
+
+  snapshot(): DecayedScoresSnapshot {
+    let used = this.#values.length;
+    while (used > 0 && this.#values[used - 1] === 0) used--;
+    return { values: Array.from(this.#values.subarray(0, used)), landmark: this.#landmark ?? null };
+  }
+
+  restore(snapshot: DecayedScoresSnapshot): void {
+    this.#values = new Float64Array(Math.max(1024, snapshot.values.length));
+    this.#values.set(snapshot.values);
+    this.#landmark = snapshot.landmark ?? undefined;
   }
 
   /** Dense ids with a positive value (a full scan: for fallbacks, not the hot path). */

@@ -23,6 +23,14 @@ export class Dismissals {
     if (dismissed.size > MAX_PER_SHOPPER) dismissed.delete(dismissed.keys().next().value!);
   }
 
+  snapshot(): [ShopperKey, [number, number][]][] {
+    return [...this.#byShopper.entries()].map(([key, map]) => [key, [...map]]);
+  }
+
+  restore(snapshot: readonly [ShopperKey, [number, number][]][]): void {
+    for (const [key, entries] of snapshot) this.#byShopper.restore(key, new Map(entries));
+  }
+
   /** Dense ids the shopper dismissed within the ttl before `now`. */
   hiddenFor(key: ShopperKey, now: number, into: Set<number>): void {
     const dismissed = this.#byShopper.get(key);

@@ -43,6 +43,14 @@ export class RecentViews {
     return this.#histories.get(key);
   }
 
+  snapshot(): [ShopperKey, number[], number[]][] {
+    return [...this.#histories.entries()].map(([key, h]) => [key, h.ids, h.times]);
+  }
+
+  restore(snapshot: readonly [ShopperKey, number[], number[]][]): void {
+    for (const [key, ids, times] of snapshot) this.#histories.restore(key, { ids: [...ids], times: [...times] });
+  }
+
   get shopperCount(): number {
     return this.#histories.size;
   }

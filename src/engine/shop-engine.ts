@@ -2,9 +2,9 @@
 // Pure and synchronous: time comes from the event, never from a clock.
 import type { EngineConfig } from '../config.js';
 import { Catalog } from './catalog.js';
-import { CoOccurrence } from './co-occurrence.js';
+import { CoOccurrence, type CoOccurrenceSnapshot } from './co-occurrence.js';
 import { ContentIndex } from './content-index.js';
-import { DecayedScores } from './decayed-scores.js';
+import { DecayedScores, type DecayedScoresSnapshot } from './decayed-scores.js';
 import { Dismissals } from './dismissals.js';
 import type { EngineEvent } from './event.js';
 import type { Product } from './product.js';
@@ -12,6 +12,26 @@ import { RecentViews } from './recent-views.js';
 import { ShopperAffinities } from './shopper-affinity.js';
 import { customerKey, sessionKey, type ShopperKey } from './shopper-map.js';
 import { TopList } from './top-list.js';
+
+/**
+ * Everything events built, as plain data: restoring it and then upserting the catalog gives an
+ * engine that answers exactly as the one it was taken from. `config` must match the engine's.
+ */
+export interface EngineSnapshot {
+  version: 1;
+  /** JSON of the engine config it was taken with: a snapshot of another config is not used. */
+  config: string;
+  ids: string[];
+  eventCount: number;
+  trending: DecayedScoresSnapshot;
+  popularity: DecayedScoresSnapshot;
+  recentViews: [string, number[], number[]][];
+  dismissals: [string, [number, number][]][];
+  baskets: CoOccurrenceSnapshot;
+  shopperItems: CoOccurrenceSnapshot;
+  coViews: CoOccurrenceSnapshot;
+  affinities: [string, [number, number][], number[], number][];
+}
 
 export class ShopEngine {
   readonly catalog = new Catalog();
@@ -50,6 +70,41 @@ export class ShopEngine {
 
   get eventCount(): number {
     return this.#eventCount;
+  }
+
+  snapshot(): EngineSnapshot {
+    return {
+      version: 1,
+      config: JSON.stringify(this.config),
+      ids: [...this.catalog.internedIds()],
+      eventCount: this.#eventCount,
+      trending: this.trending.snapshot(),
+      popularity: this.popularity.snapshot(),
+      recentViews: this.recentViews.snapshot(),
+      dismissals: this.dismissals.snapshot(),
+      baskets: this.baskets.snapshot(),
+      shopperItems: this.shopperItems.snapshot(),
+      coViews: this.coViews.snapshot(),
+      affinities: this.affinities.snapshot(),
+    };
+  }
+
+  /** An engine rebuilt from a snapshot, before its catalog is upserted; undefined if the config differs. */
+  static restore(config: EngineConfig, snapshot: EngineSnapshot): ShopEngine | undefined {
+    if (snapshot.version !== 1 || snapshot.config !== JSON.stringify(config)) return undefined;
+    const engine = new ShopEngine(config);
+    engine.catalog.restoreIds(snapshot.ids);
+    engine.#eventCount = snapshot.eventCount;
+    engine.trending.restore(snapshot.trending);
+    engine.popularity.restore(snapshot.popularity);
+    engine.trendingTop.rebuild(engine.trending.positive());
+    engine.recentViews.restore(snapshot.recentViews);
+    engine.dismissals.restore(snapshot.dismissals);
+    engine.baskets.restore(snapshot.baskets);
+    engine.shopperItems.restore(snapshot.shopperItems);
+    engine.coViews.restore(snapshot.coViews);
+    engine.affinities.restore(snapshot.affinities);
+    return engine;
   }
 
   apply(event: EngineEvent): void {

@@ -40,6 +40,16 @@ export class ShopperAffinities {
     if (affinity.items.size > this.perShopper) this.#dropWeakest(affinity.items);
   }
 
+  snapshot(): [ShopperKey, [number, number][], number[], number][] {
+    return [...this.#shoppers.entries()].map(([key, a]) => [key, [...a.items], [...a.purchased], a.landmark]);
+  }
+
+  restore(snapshot: readonly [ShopperKey, [number, number][], number[], number][]): void {
+    for (const [key, items, purchased, landmark] of snapshot) {
+      this.#shoppers.restore(key, { items: new Map(items), purchased: new Set(purchased), landmark });
+    }
+  }
+
   get(key: ShopperKey): Affinity | undefined {
     return this.#shoppers.get(key);
   }

@@ -36,6 +36,17 @@ export class ShopperMap<V> {
     return value;
   }
 
+  /** Entries from least to most recently written (the order a restore must keep). */
+  entries(): IterableIterator<[ShopperKey, V]> {
+    return this.#entries.entries();
+  }
+
+  /** Puts an entry back as most recently written (restoring a snapshot, in order). */
+  restore(key: ShopperKey, value: V): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, value);
+  }
+
   get size(): number {
     return this.#entries.size;
   }

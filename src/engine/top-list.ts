@@ -61,6 +61,18 @@ export class TopList {
     ids[index] = id;
   }
 
+  /** Refills the list from every id with a positive score (restoring a snapshot). */
+  rebuild(ids: Iterable<number>): void {
+    const sorted = [...ids].sort((a, b) => (this.#above(a, b) ? -1 : this.#above(b, a) ? 1 : 0));
+    this.#ids.length = 0;
+    this.#members.clear();
+    for (const id of sorted.slice(0, this.capacity)) {
+      this.#ids.push(id);
+      this.#members.add(id);
+    }
+    this.#evicted = sorted.length > this.capacity;
+  }
+
   remove(id: number): void {
     if (!this.#members.delete(id)) return;
     this.#ids.splice(this.#ids.indexOf(id), 1);

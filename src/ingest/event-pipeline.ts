@@ -94,6 +94,7 @@ export class EventPipeline {
     const engine = this.engines.get(shopId);
     const applied = fresh.map((entry) => entry.event);
     for (const event of applied) engine.apply(event);
+    this.engines.noteApplied(shopId, fresh[fresh.length - 1]!.eventId);
     for (const listener of this.#listeners) listener(shopId, applied);
   }
 }

@@ -20,6 +20,19 @@ export class CatalogStore {
     return true;
   }
 
+  *readShop(shopId: string): Iterable<Product> {
+    for (const { value } of this.dbs.products.getRange({ start: [shopId, ''], end: [shopId, '\uffff'] })) yield value;
+  }
+
+  *shopIds(): Iterable<string> {
+    let last: string | undefined;
+    for (const key of this.dbs.products.getKeys()) {
+      if (key[0] === last) continue;
+      last = key[0];
+      yield last;
+    }
+  }
+
   *readAll(): Iterable<{ shopId: string; product: Product }> {
     for (const { key, value } of this.dbs.products.getRange()) yield { shopId: key[0], product: value };
   }

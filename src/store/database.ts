@@ -3,6 +3,7 @@
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { Product } from '../engine/product.js';
 import type { TrackedEvent } from '../api/event.js';
+import type { EngineSnapshot } from '../engine/shop-engine.js';
 
 export type KeyKind = 'public' | 'secret';
 
@@ -25,6 +26,13 @@ export interface DedupRecord {
   at: number;
 }
 
+export interface SnapshotRecord {
+  /** The last event the snapshot includes: replay resumes after it. */
+  lastEventId: string;
+  takenAt: number;
+  state: EngineSnapshot;
+}
+
 export interface Databases {
   root: RootDatabase;
   /** [shopId, eventId] → event; eventIds are ULIDs, so key order is arrival order. */
@@ -37,6 +45,8 @@ export interface Databases {
   shops: Database<ShopRecord, string>;
   /** SHA-256 (hex) of an API key → its shop and kind. Keys themselves are never stored. */
   apiKeys: Database<ApiKeyRecord, string>;
+  /** shopId → the latest snapshot of its models. */
+  snapshots: Database<SnapshotRecord, string>;
 }
 
 export function openDatabases(path: string): Databases {
@@ -50,6 +60,7 @@ export function openDatabases(path: string): Databases {
     products: root.openDB({ name: 'products', encoding: 'msgpack' }),
     shops: root.openDB({ name: 'shops', encoding: 'msgpack' }),
     apiKeys: root.openDB({ name: 'api-keys', encoding: 'msgpack' }),
+    snapshots: root.openDB({ name: 'snapshots', encoding: 'msgpack' }),
   };
 }
 

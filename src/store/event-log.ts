@@ -16,6 +16,10 @@ export interface EventLog {
   findByMessageId(shopId: string, messageId: string, since: number): string | undefined;
   /** Every stored event, shop by shop, in arrival order. */
   readAll(): Iterable<LoggedEvent>;
+  /** One shop's events in arrival order, after `afterEventId` when given. */
+  readShop(shopId: string, afterEventId?: string): Iterable<LoggedEvent>;
+  /** Shops that have events. */
+  shopIds(): Iterable<string>;
   /** Drops dedup entries older than `before`; returns how many. */
   pruneDedup(before: number): Promise<number>;
 }
@@ -41,6 +45,24 @@ export class LmdbEventLog implements EventLog {
   *readAll(): Iterable<LoggedEvent> {
     for (const { key, value } of this.dbs.events.getRange()) {
       yield { shopId: key[0], eventId: key[1], event: value };
+    }
+  }
+
+  *readShop(shopId: string, afterEventId?: string): Iterable<LoggedEvent> {
+    // '\uffff' sorts after every ULID: the end of the shop's key range.
+    const range = this.dbs.events.getRange({ start: [shopId, afterEventId ?? ''], end: [shopId, '\uffff'] });
+    for (const { key, value } of range) {
+      if (key[1] === afterEventId) continue;
+      yield { shopId, eventId: key[1], event: value };
+    }
+  }
+
+  *shopIds(): Iterable<string> {
+    let last: string | undefined;
+    for (const key of this.dbs.events.getKeys()) {
+      if (key[0] === last) continue;
+      last = key[0];
+      yield last;
     }
   }
 

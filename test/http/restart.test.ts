@@ -73,7 +73,7 @@ describe('restart', () => {
     const second = await startTestService({ dataDir: first.dataDir, shop: first.shop, clock: () => NOW });
     started.push(second);
 
-    expect(second.service.replayed).toMatchObject({ products: 12, events: 9 });
+    expect(second.service.replayed).toMatchObject({ products: 12, snapshots: 1, events: 0 });
     expect(await answers(second)).toEqual(before);
     expect(await (await second.fetch('/api/products/5', { key: second.shop.secretKey })).json()).toEqual(productBefore);
     expect((await second.fetch('/api/products/30', { key: second.shop.secretKey })).status).toBe(404);

@@ -1,0 +1,52 @@
+// Takes snapshots of shops' models: every interval for shops with new events, and once more at
+// shutdown, so a restart replays only the events after the latest one.
+import type { SnapshotStore } from '../store/snapshot-store.js';
+import type { ShopEngines } from './shop-engines.js';
+
+export class SnapshotScheduler {
+  /** Event count of each shop's engine at its last snapshot. */
+  readonly #taken = new Map<string, number>();
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<number> | undefined;
+
+  constructor(
+    readonly engines: ShopEngines,
+    readonly store: SnapshotStore,
+    readonly clock: () => number,
+    readonly log: (line: string) => void,
+  ) {}
+
+  start(intervalMs: number): void {
+    this.#timer = setInterval(() => void this.takeAll(), intervalMs);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+
+  /** Snapshots every shop with events since its last snapshot; resolves with how many. */
+  takeAll(): Promise<number> {
+    this.#running ??= this.#takeAll().finally(() => (this.#running = undefined));
+    return this.#running;
+  }
+
+  async #takeAll(): Promise<number> {
+    let taken = 0;
+    for (const [shopId, engine] of this.engines.entries()) {
+      const lastEventId = this.engines.lastEventId(shopId);
+      if (lastEventId === undefined || this.#taken.get(shopId) === engine.eventCount) continue;
+      // Synchronous: the state and the log position it stands for are read in the same turn.
+      const state = engine.snapshot();
+      const eventCount = engine.eventCount;
+      try {
+        await this.store.put(shopId, { lastEventId, takenAt: this.clock(), state });
+        this.#taken.set(shopId, eventCount);
+        taken++;
+      } catch (error) {
+        this.log(`snapshot of shop "${shopId}" failed: ${(error as Error).message}`);
+      }
+    }
+    return taken;
+  }
+}

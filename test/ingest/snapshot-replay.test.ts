@@ -1,0 +1,124 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { TrackedEvent } from '../../src/api/event.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
+import type { Product } from '../../src/engine/product.js';
+import { recommend } from '../../src/engine/recommend.js';
+import { ShopEngine } from '../../src/engine/shop-engine.js';
+import { STRATEGIES } from '../../src/engine/strategy.js';
+import { CatalogUpdates } from '../../src/ingest/catalog-updates.js';
+import { EventPipeline } from '../../src/ingest/event-pipeline.js';
+import { replay } from '../../src/ingest/replay.js';
+import { ShopEngines } from '../../src/ingest/shop-engines.js';
+import { SnapshotScheduler } from '../../src/ingest/snapshots.js';
+import { CatalogStore } from '../../src/store/catalog-store.js';
+import { openDatabases, type Databases } from '../../src/store/database.js';
+import { LmdbEventLog } from '../../src/store/event-log.js';
+import { SnapshotStore } from '../../src/store/snapshot-store.js';
+import { tempDataDir } from '../support/service.js';
+
+const NOW = Date.parse('2025-03-01T00:00:00Z');
+const SHOP = 'snap-shop';
+const opened: { dir: string; dbs: Databases }[] = [];
+
+function open(dir?: string) {
+  const root = dir ?? tempDataDir();
+  mkdirSync(path.join(root, 'db'), { recursive: true });
+  const dbs = openDatabases(path.join(root, 'db'));
+  opened.push({ dir: root, dbs });
+  const log = new LmdbEventLog(dbs);
+  const catalogStore = new CatalogStore(dbs);
+  const snapshotStore = new SnapshotStore(dbs);
+  const engines = new ShopEngines(DEFAULT_ENGINE_CONFIG);
+  return { root, dbs, log, catalogStore, snapshotStore, engines };
+}
+
+function product(i: number): Product {
+  return {
+    id: String(i), platform: 'shopify', title: `Item ${i % 7} thing`, handle: `item-${i}`, image: null, price: `${5 + (i % 5)}.00`,
+    compareAtPrice: null, vendor: `V${i % 3}`, productType: null, tags: [`t${i % 4}`], collections: [`c${i % 3}`], available: true, updatedAt: NOW,
+  };
+}
+
+/** A deterministic stream of mixed events over 40 products and 15 shoppers. */
+function events(from: number, count: number): TrackedEvent[] {
+  const types = ['view', 'click', 'add_to_cart', 'purchase', 'save', 'dismiss', 'impression'] as const;
+  return Array.from({ length: count }, (_, k) => {
+    const i = from + k;
+    const shopper = i % 15;
+    return {
+      type: types[(i * 7) % types.length]!,
+      productId: String((i * 13) % 40),
+      sessionId: `s${shopper}-${Math.floor(i / 30)}`,
+      ...(shopper % 2 === 0 ? { customerId: `c${shopper}` } : {}),
+      metadata: { orderId: `o${Math.floor(i / 4)}` },
+      timestamp: NOW - (400 - i) * 3_600_000,
+    };
+  });
+}
+
+function answers(engine: ShopEngine): unknown[] {
+  const out: unknown[] = [];
+  for (const strategy of STRATEGIES) {
+    for (const ctx of [{ productId: '13' }, { collectionId: 'c1' }, { customerId: 'c2', sessionId: 's2-1' }, { sessionId: 's3-2' }]) {
+      const result = recommend(engine, { strategy, limit: 12, exclude: [], ...ctx }, NOW);
+      out.push([result.strategy, result.modelLevel, result.items.map((i) => [i.product.id, i.strategy, i.score])]);
+    }
+  }
+  return out;
+}
+
+afterEach(async () => {
+  for (const { dir, dbs } of opened.splice(0)) {
+    await dbs.root.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+describe('snapshots', () => {
+  test('When a snapshot is taken mid-stream, then a restart restores it, replays only the later events and answers exactly as before', async () => {
+    const first = open();
+    const pipeline = new EventPipeline(first.log, first.engines, 7 * 86_400_000);
+    await new CatalogUpdates(first.catalogStore, first.engines).upsert(SHOP, Array.from({ length: 40 }, (_, i) => product(i)));
+    for (let i = 0; i < 300; i += 50) await pipeline.ingest(SHOP, events(i, 50), NOW);
+    const scheduler = new SnapshotScheduler(first.engines, first.snapshotStore, () => NOW, () => {});
+    expect(await scheduler.takeAll()).toBe(1);
+    expect(await scheduler.takeAll()).toBe(0); // nothing new since
+    for (let i = 300; i < 380; i += 40) await pipeline.ingest(SHOP, events(i, 40), NOW);
+    const before = answers(first.engines.get(SHOP));
+
+    // A fresh engine registry on the same LMDB environment, as after a restart.
+    const restarted = open(first.root);
+    const stats = replay(restarted.catalogStore, restarted.log, restarted.snapshotStore, restarted.engines);
+    expect(stats).toMatchObject({ snapshots: 1, products: 40, events: 80 });
+    expect(restarted.engines.get(SHOP).eventCount).toBe(380);
+    expect(answers(restarted.engines.get(SHOP))).toEqual(before);
+  });
+
+  test('When the engine config changed since the snapshot, then the snapshot is ignored and the whole log replays', async () => {
+    const first = open();
+    const pipeline = new EventPipeline(first.log, first.engines, 7 * 86_400_000);
+    await pipeline.ingest(SHOP, events(0, 30), NOW);
+    await new SnapshotScheduler(first.engines, first.snapshotStore, () => NOW, () => {}).takeAll();
+    const state = first.snapshotStore.get(SHOP)!.state;
+    expect(ShopEngine.restore({ ...DEFAULT_ENGINE_CONFIG, trendingHalfLifeMs: 1 }, state)).toBeUndefined();
+    const engines = new ShopEngines({ ...DEFAULT_ENGINE_CONFIG, trendingHalfLifeMs: 3_600_000 });
+    const stats = replay(first.catalogStore, first.log, first.snapshotStore, engines);
+    expect(stats).toMatchObject({ snapshots: 0, events: 30 });
+  });
+
+  test('When an engine is snapshotted and restored in memory, then further events keep both answering alike', () => {
+    const original = new ShopEngine(DEFAULT_ENGINE_CONFIG);
+    const products = Array.from({ length: 40 }, (_, i) => product(i));
+    for (const p of products) original.upsertProduct(p);
+    for (const e of events(0, 200)) original.apply(e);
+    const restored = ShopEngine.restore(DEFAULT_ENGINE_CONFIG, structuredClone(original.snapshot()))!;
+    for (const p of products) restored.upsertProduct(p);
+    for (const e of events(200, 100)) {
+      original.apply(e);
+      restored.apply(e);
+    }
+    expect(answers(restored)).toEqual(answers(original));
+  });
+});
