@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config.js';
 import { defaultDemoDir } from './demo/demo-files.js';
+import { createDemoStorefront } from './demo/demo-storefront.js';
 import { seedDemoStore, type DemoKeys } from './demo/seed-demo-store.js';
 import { cachedResolver, type KeyResolver } from './http/auth.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
@@ -85,9 +86,10 @@ export async function startService(config: Config, options: ServiceOptions = {})
       )
     : undefined;
 
+  const demo = demoKeys ? createDemoStorefront(options.demoDir ?? defaultDemoDir(), demoKeys.publicKey) : undefined;
   const resolveKey = keyResolver(shops);
   const stream = new StreamServer({ config, resolveKey, engines, pipeline, clock });
-  const http = await startHttpServer({ config, resolveKey, engines, pipeline, catalog, clock }, stream.routes);
+  const http = await startHttpServer({ config, resolveKey, engines, pipeline, catalog, clock, demo }, stream.routes);
   const pruneTimer = setInterval(() => {
     eventLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`));
   }, DEDUP_PRUNE_INTERVAL_MS);

@@ -32,6 +32,17 @@ export function readDemoProducts(dir: string): unknown[] {
   return JSON.parse(readFileSync(path.join(dir, 'products.json'), 'utf8')) as unknown[];
 }
 
+export interface DemoCollectionRow {
+  id: string;
+  title: string;
+  handle: string;
+  description: string;
+}
+
+export function readDemoCollections(dir: string): DemoCollectionRow[] {
+  return JSON.parse(readFileSync(path.join(dir, 'collections.json'), 'utf8')) as DemoCollectionRow[];
+}
+
 export function readDemoEvents(dir: string): DemoEventRow[] {
   const lines = readFileSync(path.join(dir, 'events.csv'), 'utf8').split('\n');
   const rows: DemoEventRow[] = [];

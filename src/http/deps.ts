@@ -1,5 +1,6 @@
 // What the HTTP routes may use: use cases and read models, never storage directly.
 import type { Config } from '../config.js';
+import type { DemoStorefront } from '../demo/demo-storefront.js';
 import type { CatalogUpdates } from '../ingest/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
@@ -13,4 +14,6 @@ export interface HttpDeps {
   catalog: CatalogUpdates;
   /** Epoch ms; tests may pin it. */
   clock: () => number;
+  /** The demo storefront's pages (/demo), when the demo store is on. */
+  demo?: DemoStorefront;
 }

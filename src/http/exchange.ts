@@ -12,10 +12,12 @@ export interface RequestInfo {
   origin: string;
   contentType: string;
   contentLength: string;
+  /** Further headers a route asked for (RouteOptions.headers), by lower-case name; '' when absent. */
+  headers?: Readonly<Record<string, string>>;
 }
 
-export function readRequest(req: HttpRequest): RequestInfo {
-  return {
+export function readRequest(req: HttpRequest, headerNames?: readonly string[]): RequestInfo {
+  const info: RequestInfo = {
     method: req.getMethod(),
     url: req.getUrl(),
     query: req.getQuery() ?? '',
@@ -24,6 +26,12 @@ export function readRequest(req: HttpRequest): RequestInfo {
     contentType: req.getHeader('content-type'),
     contentLength: req.getHeader('content-length'),
   };
+  if (headerNames !== undefined) {
+    const headers: Record<string, string> = {};
+    for (const name of headerNames) headers[name] = req.getHeader(name);
+    info.headers = headers;
+  }
+  return info;
 }
 
 export type Headers = Readonly<Record<string, string>>;
@@ -31,6 +39,7 @@ export type Headers = Readonly<Record<string, string>>;
 const STATUS_LINES: Record<number, string> = {
   200: '200 OK',
   204: '204 No Content',
+  303: '303 See Other',
   400: '400 Bad Request',
   401: '401 Unauthorized',
   403: '403 Forbidden',

@@ -28,6 +28,8 @@ export interface RouteOptions {
   params?: number;
   /** The handler awaits (body, storage): aborts must be watched before it starts. */
   async?: boolean;
+  /** Request headers beyond the usual ones the handler reads (lower-case), on exchange.request.headers. */
+  headers?: readonly string[];
 }
 
 export function route(lifecycle: Lifecycle, handler: Handler, options: RouteOptions = {}): (res: HttpResponse, req: HttpRequest) => void {
@@ -35,7 +37,7 @@ export function route(lifecycle: Lifecycle, handler: Handler, options: RouteOpti
   return (res, req) => {
     const params: string[] = [];
     for (let i = 0; i < paramCount; i++) params.push(decodeParam(req.getParameter(i) ?? ''));
-    const exchange = new Exchange(res, readRequest(req));
+    const exchange = new Exchange(res, readRequest(req, options.headers));
     if (lifecycle.closing) {
       exchange.problem(new AppError('unavailable', 'the service is shutting down', undefined, { 'retry-after': '1' }), true);
       return;

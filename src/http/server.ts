@@ -8,10 +8,12 @@ import { Exchange, readRequest } from './exchange.js';
 import { Lifecycle } from './lifecycle.js';
 import { route, type Handler, type RouteOptions } from './route.js';
 import { getDemoImage } from './routes/demo-images.js';
+import { DEMO_PAGE_OPTIONS, getDemoCollection, getDemoHome, getDemoProduct, getDemoSignIn } from './routes/demo-pages.js';
 import { getHealth, getMetrics } from './routes/operations.js';
 import { postEvent, postEventBatch } from './routes/events.js';
 import { deleteProduct, getProduct, putProducts } from './routes/products.js';
 import { getRecommendations } from './routes/recommendations.js';
+import { getWidget } from './routes/widget.js';
 
 type Method = 'get' | 'post' | 'put' | 'del';
 
@@ -22,6 +24,18 @@ interface PathSpec {
   /** A storefront path answers CORS preflights. */
   storefront?: boolean;
   methods: Partial<Record<Method, { handler: Handler; options?: RouteOptions }>>;
+}
+
+function demoPaths(deps: HttpDeps): PathSpec[] {
+  const demo = deps.demo;
+  if (demo === undefined) return [];
+  const page = (handler: Handler, params = 0) => ({ get: { handler, options: { ...DEMO_PAGE_OPTIONS, params } } });
+  return [
+    { path: '/demo', root: true, methods: page(getDemoHome(deps, demo)) },
+    { path: '/demo/collections/:handle', root: true, methods: page(getDemoCollection(deps, demo), 1) },
+    { path: '/demo/products/:handle', root: true, methods: page(getDemoProduct(deps, demo), 1) },
+    { path: '/demo/sign-in', root: true, methods: { get: { handler: getDemoSignIn(demo) } } },
+  ];
 }
 
 function paths(deps: HttpDeps): PathSpec[] {
@@ -40,6 +54,8 @@ function paths(deps: HttpDeps): PathSpec[] {
     { path: '/healthz', root: true, methods: { get: { handler: getHealth() } } },
     { path: '/metrics', root: true, methods: { get: { handler: getMetrics(deps) } } },
     { path: '/demo/images/:file', root: true, methods: { get: { handler: getDemoImage(deps), options: { params: 1 } } } },
+    { path: '/widget.js', root: true, methods: { get: { handler: getWidget(), options: { headers: ['accept-encoding'] } } } },
+    ...demoPaths(deps),
   ];
 }
 

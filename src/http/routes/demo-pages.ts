@@ -1,0 +1,73 @@
+// The demo storefront's pages under /demo (server-rendered HTML from the demo shop's catalog, with
+// the widget on them) and the sample-shopper switch, remembered in a cookie scoped to /demo.
+import { DEMO_SHOP } from '../../demo/seed-demo-store.js';
+import type { DemoStorefront } from '../../demo/demo-storefront.js';
+import { collectionPage } from '../../demo/pages/collection-page.js';
+import { homePage } from '../../demo/pages/home-page.js';
+import { productPage } from '../../demo/pages/product-page.js';
+import { productByHandle, type PageContext } from '../../demo/pages/shop-view.js';
+import { AppError } from '../../errors.js';
+import type { HttpDeps } from '../deps.js';
+import type { Exchange } from '../exchange.js';
+import type { Handler } from '../route.js';
+
+const COOKIE = 'pairwise_demo_shopper';
+/** Pages reflect the catalog right now; the live parts come from the widget anyway. */
+const PAGE_HEADERS = { 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' };
+const HTML = 'text/html; charset=utf-8';
+
+function cookieValue(header: string, name: string): string | undefined {
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+function context(deps: HttpDeps, storefront: DemoStorefront, exchange: Exchange): PageContext {
+  const signedIn = cookieValue(exchange.request.headers?.cookie ?? '', COOKIE);
+  return {
+    storefront,
+    catalog: deps.engines.get(DEMO_SHOP).catalog,
+    shopper: signedIn === undefined ? undefined : storefront.shopper(signedIn),
+    path: exchange.request.url,
+  };
+}
+
+export const DEMO_PAGE_OPTIONS = { headers: ['cookie'] } as const;
+
+export function getDemoHome(deps: HttpDeps, storefront: DemoStorefront): Handler {
+  return (exchange) => exchange.send(200, HTML, homePage(context(deps, storefront, exchange)), PAGE_HEADERS);
+}
+
+export function getDemoCollection(deps: HttpDeps, storefront: DemoStorefront): Handler {
+  return (exchange, [handle]) => {
+    const collection = storefront.collection(handle ?? '');
+    if (collection === undefined) throw new AppError('not_found', `no collection "${handle}" in the demo shop`);
+    exchange.send(200, HTML, collectionPage(context(deps, storefront, exchange), collection), PAGE_HEADERS);
+  };
+}
+
+export function getDemoProduct(deps: HttpDeps, storefront: DemoStorefront): Handler {
+  return (exchange, [handle]) => {
+    const ctx = context(deps, storefront, exchange);
+    const product = productByHandle(ctx.catalog, handle ?? '');
+    if (product === undefined) throw new AppError('not_found', `no product "${handle}" in the demo shop`);
+    exchange.send(200, HTML, productPage(ctx, product), PAGE_HEADERS);
+  };
+}
+
+/** GET /demo/sign-in?shopper=<customerId>|''&back=/demo/… — sets (or clears) the cookie, then back. */
+export function getDemoSignIn(storefront: DemoStorefront): Handler {
+  return (exchange) => {
+    const params = new URLSearchParams(exchange.request.query);
+    const shopper = params.get('shopper') ?? '';
+    const back = params.get('back') ?? '/demo';
+    if (shopper !== '' && storefront.shopper(shopper) === undefined) throw new AppError('not_found', `"${shopper}" is not one of the sample shoppers`);
+    // Only back to a demo page: never an open redirect.
+    const location = /^\/demo(\/[A-Za-z0-9_.~%/-]*)?$/.test(back) ? back : '/demo';
+    const cookie =
+      shopper === '' ? `${COOKIE}=; Path=/demo; Max-Age=0; SameSite=Lax` : `${COOKIE}=${encodeURIComponent(shopper)}; Path=/demo; SameSite=Lax; HttpOnly`;
+    exchange.send(303, HTML, `<a href="${location}">Continue</a>`, { location, 'set-cookie': cookie, 'cache-control': 'no-store' });
+  };
+}

@@ -1,0 +1,43 @@
+// The widget's settings, read once from its own script tag:
+//   <script src="https://recs.example/widget.js" data-key="pk_…" async></script>
+// plus the optional data-customer-id, data-api, data-link-base, data-currency and data-locale.
+
+export interface WidgetConfig {
+  /** The shop's public key (pk_…). */
+  key: string;
+  /** Base URL of the service, ending in '/': where /api/… lives. */
+  api: string;
+  /** The logged-in shopper, rendered by the theme; undefined for guests. */
+  customerId: string | undefined;
+  /** Card links go to linkBase + handle. */
+  linkBase: string;
+  /** ISO 4217 code for price formatting; undefined: prices are shown as the API gives them. */
+  currency: string | undefined;
+  locale: string | undefined;
+}
+
+function findScript(): HTMLScriptElement | undefined {
+  const current = document.currentScript;
+  if (current instanceof HTMLScriptElement && current.dataset.key) return current;
+  // currentScript is null when the bundle runs from a module or a test harness: fall back to the tag.
+  const tags = document.querySelectorAll<HTMLScriptElement>('script[data-key][src*="widget.js"]');
+  return tags[tags.length - 1];
+}
+
+export function readConfig(): WidgetConfig | undefined {
+  const script = findScript();
+  const data = script?.dataset;
+  if (script === undefined || data === undefined || !data.key) {
+    console.warn('Pairwise: add data-key="pk_…" to the widget.js script tag');
+    return undefined;
+  }
+  const api = new URL(data.api || '.', script.src || location.href).href;
+  return {
+    key: data.key,
+    api: api.endsWith('/') ? api : api + '/',
+    customerId: data.customerId || undefined,
+    linkBase: data.linkBase ?? '/products/',
+    currency: data.currency || undefined,
+    locale: data.locale || undefined,
+  };
+}

@@ -1,0 +1,112 @@
+// The demo storefront (/demo) on the demo store, in a real browser: every carousel shows what the
+// API answers with the demo public key; a product page records a view; the sample-shopper switch
+// shows personalized recommendations. Screenshots go to test/artifacts/.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { cardIds, launchBrowser, recordSocketEvents, screenshot, sessionIdOf } from '../support/browser.js';
+import { ids, recommendations, startTestService, type TestService } from '../support/service.js';
+
+const widget = (id: string) => `[data-widget-id="${id}"]`;
+
+describe('demo storefront', () => {
+  let t: TestService;
+  let pk: string;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    // Seeds the demo store (400 products, ~87k events): once for the file.
+    [t, browser] = await Promise.all([startTestService({ env: { PAIRWISE_DEMO: '1' } }), launchBrowser()]);
+    pk = t.service.demoKeys!.publicKey;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.cleanup();
+  });
+  beforeEach(async () => {
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+  });
+  afterEach(async () => {
+    await context?.close();
+  });
+
+  const api = (query: string) => recommendations(t, query, pk);
+
+  test('When a shopper opens the home page, then the trending carousel shows the API’s trending list', async () => {
+    await page.goto(`${t.url}/demo`);
+    await expect.poll(() => page.locator(`${widget('home-trending')} .pw-card`).count()).toBe(12);
+    const sessionId = await sessionIdOf(page);
+    expect(await cardIds(page, widget('home-trending'))).toEqual(ids(await api(`strategy=trending&limit=12&sessionId=${sessionId}`)));
+    // Nothing viewed yet: "Recently viewed" stays hidden rather than showing backfill.
+    expect(await page.locator(`${widget('home-recently-viewed')} section`).isHidden()).toBe(true);
+    expect(await page.locator('.tiles li').count()).toBe(12);
+    await screenshot(page, 'demo-home.png');
+  });
+
+  test('When a shopper opens a collection, then it shows the collection’s popular products and all its products', async () => {
+    await page.goto(`${t.url}/demo/collections/christmas`);
+    await expect.poll(() => page.locator(`${widget('collection-popular')} .pw-card`).count()).toBe(12);
+    const sessionId = await sessionIdOf(page);
+    expect(await cardIds(page, widget('collection-popular'))).toEqual(ids(await api(`strategy=collection-popular&collectionId=501&limit=12&sessionId=${sessionId}`)));
+    expect(await page.locator('h1').textContent()).toBe('Christmas');
+    expect(await page.locator('.grid li').count()).toBeGreaterThan(12);
+    await screenshot(page, 'demo-collection.png');
+  });
+
+  test('When a shopper views two products, then the views reach the API and the second page shows the first as recently viewed', async () => {
+    const sent = recordSocketEvents(page);
+    await page.goto(`${t.url}/demo/products/regency-cakestand-3-tier`);
+    await expect.poll(() => page.locator(`${widget('product-bought-together')} .pw-card`).count()).toBe(8);
+    const sessionId = await sessionIdOf(page);
+    expect(await cardIds(page, widget('product-bought-together'))).toEqual(
+      ids(await api(`strategy=bought-together&productId=1002&limit=8&sessionId=${sessionId}`)),
+    );
+    expect(await page.locator(`${widget('product-similar')} .pw-card`).count()).toBe(8);
+    await expect.poll(async () => ids(await api(`strategy=recently-viewed&sessionId=${sessionId}&limit=1`))).toEqual(['1002']);
+
+    // The theme's own add-to-cart button reports through the hook (data-pairwise-add-to-cart).
+    await page.click('.buy button');
+    await expect.poll(() => page.locator('#cart-count').textContent()).toBe('1');
+    await expect.poll(() => sent.find((e) => e.type === 'add_to_cart')).toBeDefined();
+    const addToCart = sent.find((e) => e.type === 'add_to_cart')!;
+    expect(addToCart.productId).toBe('1002');
+    await expect.poll(() => page.evaluate(() => window.Pairwise!.pending)).toBe(0);
+    // The service has it: the same messageId again is a duplicate.
+    const again = await t.fetch('/api/events', { method: 'POST', key: pk, body: JSON.stringify(addToCart) });
+    expect(await again.json()).toMatchObject({ success: true, duplicate: true });
+
+    // A card click goes to the demo product page (data-link-base), which lists the first product as recently viewed.
+    const next = page.locator(`${widget('product-bought-together')} .pw-card`).first();
+    const nextId = await next.getAttribute('data-product-id');
+    await next.locator('a').click();
+    await page.waitForURL(/\/demo\/products\//);
+    await expect.poll(() => cardIds(page, widget('product-recently-viewed'))).toEqual(['1002']);
+    await expect.poll(async () => ids(await api(`strategy=recently-viewed&sessionId=${sessionId}&limit=2`))).toEqual([nextId, '1002']);
+    await page.locator(`${widget('product-recently-viewed')}`).scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'demo-product-page.png', true);
+  });
+
+  test('When a shopper signs in as a sample shopper, then the home page shows their personalized recommendations', async () => {
+    await page.goto(`${t.url}/demo`);
+    const shopper = await page.locator('#shopper option').nth(1).getAttribute('value');
+    await page.selectOption('#shopper', shopper!);
+    await page.waitForSelector(`${widget('home-personalized')} .pw-card`);
+    await expect.poll(() => page.locator(`${widget('home-personalized')} .pw-card`).count()).toBe(8);
+    const sessionId = await sessionIdOf(page);
+    const personalized = await api(`strategy=personalized&customerId=${shopper}&sessionId=${sessionId}&limit=8`);
+    expect(personalized.meta.modelLevel).toBe(3);
+    expect(await cardIds(page, widget('home-personalized'))).toEqual(ids(personalized));
+    expect(await page.locator(`${widget('home-personalized')} .pw-title`).textContent()).toBe(`Picked for you, ${shopper}`);
+    await screenshot(page, 'demo-signed-in.png');
+
+    // Signing out again.
+    const reloaded = page.waitForEvent('load');
+    await page.selectOption('#shopper', '');
+    await reloaded;
+    expect(await page.locator(widget('home-personalized')).count()).toBe(0);
+    expect(await page.locator('#shopper').inputValue()).toBe('');
+  });
+});
