@@ -31,8 +31,8 @@ export class ShopEngines {
     return this.#entries.get(shopId)?.lastEventId;
   }
 
-  entries(): IterableIterator<[string, ShopEngine]> {
-    return [...this.#entries].map(([shopId, entry]): [string, ShopEngine] => [shopId, entry.engine])[Symbol.iterator]();
+  *entries(): IterableIterator<[string, ShopEngine]> {
+    for (const [shopId, entry] of this.#entries) yield [shopId, entry.engine];
   }
 
   #entry(shopId: string): Entry {
