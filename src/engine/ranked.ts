@@ -41,13 +41,11 @@ export function offerRanked(
   /** The candidates in tie order (product id order): scanned only past the top lists. */
   scope: () => Iterable<number>,
   tieBreak: TieBreak,
-  /** Whether scored ids may exist beyond the top lists (default: unless every list is complete). */
-  scan = !tops.every((top) => top.complete),
 ): void {
   const scale = scores.scaleAt(now);
   const order = byScore(scores, tieBreak);
   for (const id of mergedTop(tops, order)) if (pick.offer(id, scores.raw(id) * scale, strategy)) return;
-  if (scan) {
+  if (!tops.every((top) => top.complete)) {
     const rest: number[] = [];
     for (const id of scope()) if (scores.raw(id) > 0 && pick.accepts(id)) rest.push(id);
     rest.sort(order);

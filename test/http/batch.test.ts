@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { expectProblem } from '../support/problem.js';
 import { putProducts, recommendations, startTestService, wireProduct, type TestService } from '../support/service.js';
+import { expectedFreshScore, wireScore } from '../support/trending.js';
 
 const EVENT_ID = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/;
 const NOW = Date.parse('2025-06-01T12:00:00Z');
@@ -126,9 +127,10 @@ describe('batch', () => {
       });
       expect((await res.json()).accepted).toBe(2);
       const body = await recommendations(local, 'strategy=trending');
+      // The purchase (weight 6) and the save (weight 3) both count; the rejected event does not.
       expect(body.products.map((p) => [p.id, p.score])).toEqual([
-        ['gid://shopify/Product/3', 6],
-        ['gid://shopify/Product/2', 3],
+        ['gid://shopify/Product/3', wireScore(expectedFreshScore(6))],
+        ['gid://shopify/Product/2', wireScore(expectedFreshScore(3))],
         ['gid://shopify/Product/1', 0],
       ]);
     } finally {

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { expectProblem } from '../support/problem.js';
 import { putProducts, recommendations, startTestService, wireProduct, type TestService } from '../support/service.js';
+import { expectedFreshScore, expectedTrendingScore, expectedTrendingScoreOf, trendingInputs, wireScore } from '../support/trending.js';
 
 const EVENT_ID = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/;
 const NOW = Date.parse('2025-06-01T12:00:00Z');
@@ -78,9 +79,10 @@ describe('events', () => {
         const twoDaysAgo = new Date(NOW - 2 * 86_400_000).toISOString();
         const res = await local.fetch('/api/events', { method: 'POST', body: JSON.stringify({ type: 'purchase', productId: '1', sessionId: 'ts', timestamp: twoDaysAgo }) });
         expect(res.status).toBe(200);
-        // Weight 6 decayed over one trending half-life (48 h) is 3.
+        // Scored as a purchase two days old (recent 6·2^-1 = 3), not as one made now.
         const body = await recommendations(local, 'strategy=trending');
-        expect(body.products[0]!.score).toBe(3);
+        expect(body.products[0]!.score).toBe(wireScore(expectedTrendingScoreOf([{ weight: 6, ageMs: 2 * 86_400_000 }])));
+        expect(body.products[0]!.score).not.toBe(wireScore(expectedFreshScore(6)));
       } finally {
         await local.cleanup();
       }
@@ -134,7 +136,8 @@ describe('events', () => {
 
     test('When 20 copies of one messageId arrive concurrently, then one event is stored and all share its eventId', async () => {
       const before = applied();
-      const score = await trendingScore('2');
+      const engine = t.service.engines.get(t.shop.shopId);
+      const { recent, longTerm } = trendingInputs(engine, '2', NOW);
       const event = { type: 'purchase', productId: '2', sessionId: 'race', messageId: 'msg-race-1' };
       const answers = await Promise.all(Array.from({ length: 20 }, async () => (await post(event)).json()));
       const eventIds = new Set(answers.map((a) => a.eventId));
@@ -142,7 +145,8 @@ describe('events', () => {
       expect(answers.filter((a) => a.duplicate === true)).toHaveLength(19);
       expect(answers.every((a) => a.success === true)).toBe(true);
       expect(applied()).toBe(before + 1);
-      expect(await trendingScore('2')).toBe(score + 6);
+      // Exactly one purchase (weight 6, now) was added to the model.
+      expect(await trendingScore('2')).toBe(wireScore(expectedTrendingScore(recent + 6, longTerm + 6)));
       const stored = [...t.service.dbs.events.getRange({ start: [t.shop.shopId, ''] })].filter(({ value }) => value.messageId === 'msg-race-1');
       expect(stored).toHaveLength(1);
     });
@@ -185,7 +189,7 @@ describe('events', () => {
         await putProducts(local, [wireProduct('77')]);
         const body = await recommendations(local, 'strategy=trending');
         expect(body.products.map((p) => [p.id, p.score])).toEqual([
-          ['gid://shopify/Product/77', 6],
+          ['gid://shopify/Product/77', wireScore(expectedFreshScore(6))],
           ['gid://shopify/Product/1', 0],
         ]);
       } finally {

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { expectProblem } from '../support/problem.js';
 import { ids, postEvents, putProducts, recommendations, startTestService, wireProduct, type TestService } from '../support/service.js';
+import { expectedFreshScore, wireScore } from '../support/trending.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 
@@ -146,7 +147,8 @@ describe('products', () => {
     await del('601');
     await put([wireProduct('601')]);
     const body = await recommendations(t, 'strategy=trending&limit=1');
-    expect(body.products.map((p) => [p.id, p.score])).toEqual([['gid://shopify/Product/601', 18]]);
+    // All three purchases (3 × 6) count again.
+    expect(body.products.map((p) => [p.id, p.score])).toEqual([['gid://shopify/Product/601', wireScore(expectedFreshScore(18))]]);
   });
 
   test('When a product is deleted by its gid, then it is gone', async () => {
@@ -170,7 +172,8 @@ describe('products', () => {
     expect(ids(await recommendations(t, 'strategy=trending&limit=24'))).not.toContain('801');
     await put([wireProduct('801', { collections: ['late'] })]);
     const [trending, collection] = await Promise.all([recommendations(t, 'strategy=trending&limit=1'), recommendations(t, 'strategy=collection-popular&collectionId=late')]);
-    expect(trending.products.map((p) => [p.id, p.score])).toEqual([['gid://shopify/Product/801', 24]]);
+    // All four purchases (4 × 6) count.
+    expect(trending.products.map((p) => [p.id, p.score])).toEqual([['gid://shopify/Product/801', wireScore(expectedFreshScore(24))]]);
     expect(collection.products[0]).toMatchObject({ id: 'gid://shopify/Product/801', score: 24, strategy: 'collection-popular' });
   });
 

@@ -2,14 +2,16 @@
 // the auto strategy, backfill labels, collection scope, recently-viewed and read-your-writes.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { ids, postEvents, putProducts, recommendations, startTestService, wireProduct, type TestService } from '../support/service.js';
+import { expectedFreshScore, wireScore } from '../support/trending.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 const GID = /^gid:\/\/shopify\/Product\/[0-9]+$/;
 
 /**
  * 30 products: 1-10 in c1, 11-20 in c2, 21-30 in c3, plus 31 in c1 but unavailable.
- * Trending (all events at NOW, so scores are the weights): 31 = 18 (hidden), 5 = 12, 15 = 6,
- * 25 = 4, 2 = 2, 3 = 1; every other product 0, in catalog order.
+ * Trending (all events at NOW, so each score is expectedFreshScore of the weighted count, which
+ * orders like the count): 31 = 18 (hidden), 5 = 12, 15 = 6, 25 = 4, 2 = 2, 3 = 1; every other
+ * product 0, in product id order.
  */
 async function seeded(): Promise<TestService> {
   const t = await startTestService({ clock: () => NOW });
@@ -76,7 +78,7 @@ describe('recommendations', () => {
         price: '10.00',
         compareAtPrice: null,
         vendor: 'Acme',
-        score: 12,
+        score: wireScore(expectedFreshScore(12)),
         strategy: 'trending',
       });
       for (const item of body.products) {
@@ -84,7 +86,7 @@ describe('recommendations', () => {
         expect(item.id).toMatch(GID);
         expect(typeof item.score).toBe('number');
       }
-      expect(body.products.map((p) => p.score).slice(0, 6)).toEqual([12, 6, 4, 2, 1, 0]);
+      expect(body.products.map((p) => p.score).slice(0, 6)).toEqual([12, 6, 4, 2, 1, 0].map((weighted) => wireScore(expectedFreshScore(weighted))));
       expect(body.meta).toEqual({ strategy: 'trending', modelLevel: 1, count: 24, fallback: false });
     });
 
@@ -292,7 +294,9 @@ describe('recommendations', () => {
         await local.fetch('/api/events', { method: 'POST', body: JSON.stringify({ type: 'purchase', productId: '30', sessionId: 'ryw' }) });
         const afterTwo = await recommendations(local, 'strategy=trending&limit=3');
         expect(ids(afterTwo)).toEqual(['5', '30', '15']);
-        expect(afterTwo.products[1]!.score).toBe(12);
+        // Two purchases now: the same score as product 5, which got the same two.
+        expect(afterTwo.products[1]!.score).toBe(wireScore(expectedFreshScore(12)));
+        expect(afterTwo.products[1]!.score).toBe(afterTwo.products[0]!.score);
       } finally {
         await local.cleanup();
       }

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateKey } from '../../src/store/shop-store.js';
 import { expectProblem } from '../support/problem.js';
+import { expectedFreshScore, wireScore } from '../support/trending.js';
 import { ids, putProducts, recommendations, startTestService, wireProduct, type RecommendationBody, type TestService } from '../support/service.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
@@ -48,7 +49,7 @@ describe('tenancy', () => {
     // …while shop B sees its own events.
     const bTrending = await recommendations(t, 'strategy=trending', b.publicKey);
     expect(bTrending.products.map((p) => [p.id, p.title, p.score])).toEqual([
-      ['gid://shopify/Product/3', 'B three', 12],
+      ['gid://shopify/Product/3', 'B three', wireScore(expectedFreshScore(12))],
       ['gid://shopify/Product/b1', 'B only', 0],
     ]);
   });
