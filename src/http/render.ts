@@ -6,19 +6,24 @@ import type { Recommendation } from '../engine/recommend.js';
 
 const fragments = new WeakMap<Product, string>();
 
+/** The spec's "recommended product" fields, less score and strategy. */
+function cardFields(product: Product) {
+  return {
+    id: productGid(product.platform, product.id),
+    title: product.title,
+    handle: product.handle,
+    image: product.image,
+    price: product.price,
+    compareAtPrice: product.compareAtPrice,
+    vendor: product.vendor,
+  };
+}
+
 /** `{"id":…,"vendor":…,` — the product's fields, open for score and strategy. */
 function fragment(product: Product): string {
   let json = fragments.get(product);
   if (json === undefined) {
-    json = JSON.stringify({
-      id: productGid(product.platform, product.id),
-      title: product.title,
-      handle: product.handle,
-      image: product.image,
-      price: product.price,
-      compareAtPrice: product.compareAtPrice,
-      vendor: product.vendor,
-    }).slice(0, -1) + ',';
+    json = JSON.stringify(cardFields(product)).slice(0, -1) + ',';
     fragments.set(product, json);
   }
   return json;
@@ -47,13 +52,7 @@ export function recommendationJson(result: Recommendation): string {
 /** A catalog product as GET /api/products/:id shows it (all stored fields, gid id). */
 export function productJson(product: Product): string {
   return JSON.stringify({
-    id: productGid(product.platform, product.id),
-    title: product.title,
-    handle: product.handle,
-    image: product.image,
-    price: product.price,
-    compareAtPrice: product.compareAtPrice,
-    vendor: product.vendor,
+    ...cardFields(product),
     productType: product.productType,
     tags: product.tags,
     collections: product.collections,
