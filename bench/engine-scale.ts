@@ -1,0 +1,386 @@
+// The engine at store scale, in process (no HTTP): a synthetic store of BENCH_PRODUCTS products
+// (100k) and BENCH_EVENTS events (10M) over 60 days. Measures the ingest rate through
+// ShopEngine.apply per segment, resident memory after the catalog, half the events and all of
+// them (after a forced GC), and GET latency per strategy — recommend() alone and the full hot
+// path (parse + recommend + render). Baselines measured in the same run: JSON.parse of a
+// 100-event batch (ingest, at every segment boundary) and JSON.stringify of an 8-product
+// response (GET, before and after the GET rows).
+// Usage: npm run bench:engine   (BENCH_PRODUCTS=10000 BENCH_EVENTS=500000 for a quick run)
+import { spawnSync } from 'node:child_process';
+import v8 from 'node:v8';
+import { parseRecommendationQuery } from '../src/api/recommendation-query.js';
+import { DEFAULT_ENGINE_CONFIG } from '../src/config.js';
+import type { Product } from '../src/engine/product.js';
+import { recommend, type Recommendation } from '../src/engine/recommend.js';
+import { ShopEngine } from '../src/engine/shop-engine.js';
+import { recommendationJson } from '../src/http/render.js';
+import { workloads } from './support/engine-requests.js';
+import { timeCalls, type LatencySummary } from './support/latency.js';
+import { environment, writeResults } from './support/report.js';
+import { SyntheticEventStream } from './support/synthetic-events.js';
+import { SyntheticStore } from './support/synthetic-store.js';
+
+function bounded(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  return value;
+}
+
+const settings = {
+  products: bounded('BENCH_PRODUCTS', 100_000, 1_000, 1_000_000),
+  events: bounded('BENCH_EVENTS', 10_000_000, 10_000, 50_000_000),
+  /** Requests per GET row and pass (the engine pass and the full pass each get their own). */
+  requests: bounded('BENCH_REQUESTS', 20_000, 100, 1_000_000),
+  /** Cap on the measured seconds of each pass of a GET row. */
+  rowSeconds: bounded('BENCH_ROW_SECONDS', 5, 1, 120),
+  seed: bounded('BENCH_SEED', 1, 0, 2 ** 31),
+  /** 0: stop after the ingest and memory figures (for profiling the ingest). */
+  get: bounded('BENCH_GET', 1, 0, 1) === 1,
+  days: 60,
+  chunk: 50_000,
+};
+const segment = settings.events >= 5_000_000 ? 1_000_000 : Math.max(1, Math.round(settings.events / 10));
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc === undefined) throw new Error('run node with --expose-gc (npm run bench:engine does)');
+const log = (line: string) => process.stderr.write(line + '\n');
+const MB = 1024 * 1024;
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+// --- memory ---------------------------------------------------------------------------------
+
+interface MemoryPoint {
+  label: string;
+  afterGc: boolean;
+  rssMB: number;
+  heapUsedMB: number;
+  heapTotalMB: number;
+  externalMB: number;
+}
+
+function memory(label: string, collect: boolean): MemoryPoint {
+  if (collect) {
+    gc!();
+    gc!(); // a second pass frees what the first one's finalizers released
+  }
+  const m = process.memoryUsage();
+  return { label, afterGc: collect, rssMB: m.rss / MB, heapUsedMB: m.heapUsed / MB, heapTotalMB: m.heapTotal / MB, externalMB: m.external / MB };
+}
+
+/** The heap limit node picks on this machine without --max-old-space-size (what `npm start` gets). */
+function defaultHeapLimitMB(): number | undefined {
+  const out = spawnSync(process.execPath, ['-p', 'require("v8").getHeapStatistics().heap_size_limit'], { encoding: 'utf8' });
+  return out.status === 0 ? Number(out.stdout.trim()) / MB : undefined;
+}
+
+// --- baselines ------------------------------------------------------------------------------
+
+/** Events/s of JSON.parse of 100-event batch bodies, the wire form the ingest pipeline starts from. */
+function parseBaseline(body: string, calls: number): number {
+  const summary = timeCalls(calls, 2, Math.min(100, calls), () => JSON.parse(body));
+  return 100 / (summary.mean / 1e6);
+}
+
+function batchBody(store: SyntheticStore): string {
+  const events = new SyntheticEventStream(store).nextChunk(100).map((e) => ({ ...e, timestamp: new Date(e.timestamp).toISOString() }));
+  return JSON.stringify({ events });
+}
+
+/** JSON.stringify of an 8-product response object: the per-request cost DESIGN.md §8 says to beat. */
+function stringifyBaseline(products: readonly Product[]): LatencySummary {
+  const response = {
+    products: products.slice(0, 8).map((p, i) => ({
+      id: `gid://shopify/Product/${p.id}`,
+      title: p.title,
+      handle: p.handle,
+      image: p.image,
+      price: p.price,
+      compareAtPrice: p.compareAtPrice,
+      vendor: p.vendor,
+      score: 12.3456 / (i + 1),
+      strategy: 'bought-together',
+    })),
+    meta: { strategy: 'bought-together', modelLevel: 2, count: 8, fallback: false },
+  };
+  let bytes = 0;
+  const summary = timeCalls(settings.requests, settings.rowSeconds, 2000, () => {
+    bytes += JSON.stringify(response).length;
+  });
+  if (bytes === 0) throw new Error('unreachable');
+  return summary;
+}
+
+// --- catalog and ingest -----------------------------------------------------------------------
+
+interface Segment {
+  from: number;
+  to: number;
+  seconds: number;
+  eventsPerSec: number;
+  /** JSON.parse baseline (events/s) at the segment's start and end. */
+  parseBefore: number;
+  parseAfter: number;
+  ratio: number;
+  rssMB: number;
+  heapUsedMB: number;
+}
+
+const started = performance.now();
+/** Taken before the run: git commit and dirty state of the code measured (the lead may commit meanwhile). */
+const machine = environment();
+const store = new SyntheticStore({ products: settings.products, events: settings.events, days: settings.days, seed: settings.seed });
+const engine = new ShopEngine(DEFAULT_ENGINE_CONFIG);
+const memoryPoints: MemoryPoint[] = [memory('start (generator built)', true)];
+
+const catalogStart = performance.now();
+for (const product of store.products) engine.upsertProduct(product);
+const catalogSeconds = (performance.now() - catalogStart) / 1000;
+memoryPoints.push(memory('after catalog load', true));
+log(`catalog: ${fmt(store.products.length)} products in ${catalogSeconds.toFixed(2)} s`);
+
+const body = batchBody(store);
+const stream = new SyntheticEventStream(store);
+const segments: Segment[] = [];
+const half = Math.floor(settings.events / 2);
+let applySeconds = 0;
+let generateSeconds = 0;
+let segmentSeconds = 0;
+let segmentStart = 0;
+let parseAtStart = parseBaseline(body, 1000);
+while (stream.produced < settings.events) {
+  const boundary = Math.min(settings.events, segmentStart + segment, stream.produced < half ? half : Infinity);
+  const g0 = performance.now();
+  const chunk = stream.nextChunk(Math.min(settings.chunk, boundary - stream.produced));
+  const a0 = performance.now();
+  for (let i = 0; i < chunk.length; i++) engine.apply(chunk[i]!);
+  const a1 = performance.now();
+  generateSeconds += (a0 - g0) / 1000;
+  applySeconds += (a1 - a0) / 1000;
+  segmentSeconds += (a1 - a0) / 1000;
+  if (stream.produced === segmentStart + segment || stream.produced === settings.events) {
+    const m = process.memoryUsage();
+    const parseAtEnd = parseBaseline(body, 1000);
+    const events = stream.produced - segmentStart;
+    const eventsPerSec = events / segmentSeconds;
+    const ratio = eventsPerSec / ((parseAtStart + parseAtEnd) / 2);
+    segments.push({ from: segmentStart, to: stream.produced, seconds: segmentSeconds, eventsPerSec, parseBefore: parseAtStart, parseAfter: parseAtEnd, ratio, rssMB: m.rss / MB, heapUsedMB: m.heapUsed / MB });
+    log(`ingest ${fmt(stream.produced)}: ${fmt(eventsPerSec)} events/s (ratio ${ratio.toFixed(3)}), rss ${fmt(m.rss / MB)} MB, ${fmt((performance.now() - started) / 1000)} s elapsed`);
+    segmentStart = stream.produced;
+    segmentSeconds = 0;
+    parseAtStart = parseAtEnd;
+  }
+  if (stream.produced === half) memoryPoints.push(memory(`after ${fmt(half)} events`, true));
+}
+memoryPoints.push(memory(`after ${fmt(settings.events)} events (no GC)`, false));
+memoryPoints.push(memory(`after ${fmt(settings.events)} events`, true));
+const ingestEventsPerSec = settings.events / applySeconds;
+const parseMean = segments.reduce((sum, s) => sum + (s.parseBefore + s.parseAfter) / 2, 0) / segments.length;
+
+/** What the engine holds, to explain the memory figures. */
+function modelSizes(): Record<string, number> {
+  const models = { baskets: engine.baskets, shopperItems: engine.shopperItems, coViews: engine.coViews };
+  const out: Record<string, number> = {
+    denseIds: engine.catalog.size,
+    catalogProducts: engine.catalog.productCount,
+    shoppersWithRecentViews: engine.recentViews.shopperCount,
+  };
+  for (const [name, model] of Object.entries(models)) {
+    let entries = 0;
+    let max = 0;
+    for (let id = 0; id < engine.catalog.size; id++) {
+      const size = model.neighbors(id)?.size ?? 0;
+      entries += size;
+      max = Math.max(max, size);
+    }
+    out[`${name}NeighbourEntries`] = entries;
+    out[`${name}MaxPerProduct`] = max;
+  }
+  return out;
+}
+const sizes = modelSizes();
+
+// --- GET latency ----------------------------------------------------------------------------
+
+interface GetRow {
+  label: string;
+  engine: LatencySummary;
+  full?: LatencySummary;
+  /** Full-path p50 (engine p50 for engine-only rows) ÷ the stringify baseline's p50. */
+  ratio: number;
+  meanItems: number;
+  /** Share of returned items produced by the primary strategy (the rest is backfill). */
+  ownShare: number;
+  meanBytes: number;
+  note?: string;
+}
+
+function parsed(queries: readonly string[]) {
+  return queries.map((q) => {
+    const result = parseRecommendationQuery(q);
+    if (!result.ok) throw new Error(`${q}: ${result.error.message}`);
+    return result.query;
+  });
+}
+
+function runGets(now: number): { rows: GetRow[]; before: LatencySummary; after: LatencySummary } {
+  const before = stringifyBaseline(store.products);
+  const rows: Omit<GetRow, 'ratio'>[] = [];
+
+  /**
+   * recommend() alone over pre-parsed requests, then parse + recommend + render from raw query
+   * strings: two disjoint request lists of the same workload, so that the full pass does not
+   * find the engine pass's per-product caches already filled for exactly its products.
+   */
+  const measure = (label: string, queries: readonly string[], between?: () => void): Omit<GetRow, 'ratio'> => {
+    const split = Math.floor(queries.length / 2);
+    const requests = parsed(queries.slice(0, split));
+    const raw = queries.slice(split);
+    let items = 0;
+    let own = 0;
+    let answers = 0;
+    const tally = (r: Recommendation) => {
+      answers++;
+      items += r.items.length;
+      for (const item of r.items) if (item.strategy === r.strategy) own++;
+    };
+    const warmup = Math.min(200, Math.floor(split / 10));
+    const engineSummary = timeCalls(requests.length, settings.rowSeconds, warmup, (i) => tally(recommend(engine, requests[i]!, now)), between);
+    let bytes = 0;
+    let bodies = 0;
+    const fullSummary = timeCalls(
+      raw.length,
+      settings.rowSeconds,
+      warmup,
+      (i) => {
+        const result = parseRecommendationQuery(raw[i]!);
+        if (!result.ok) throw new Error('unreachable: the workload only has valid queries');
+        bytes += recommendationJson(recommend(engine, result.query, now)).length;
+        bodies++;
+      },
+      between,
+    );
+    log(`${label}: engine p50 ${fmt(engineSummary.p50, 1)} µs p99 ${fmt(engineSummary.p99, 1)} µs (${engineSummary.count}); full p50 ${fmt(fullSummary.p50, 1)} µs (${fullSummary.count})`);
+    return { label, engine: engineSummary, full: fullSummary, meanItems: items / answers, ownShare: items === 0 ? 0 : own / items, meanBytes: bytes / bodies };
+  };
+
+  const loads = workloads(store, stream, settings.requests * 2, settings.seed + 7);
+  for (const load of loads) rows.push(measure(load.label, load.queries));
+
+  // A catalog change that adds a product to the sale collection drops its cached member order
+  // (and every product's cached content neighbours): the next request pays for rebuilding them.
+  {
+    const big = store.bigCollection;
+    const template = store.products[0]!;
+    const request = parsed([`strategy=collection-popular&collectionId=${big.id}`])[0]!;
+    const joins = (i: number) => engine.upsertProduct({ ...template, id: String(8_000_000_000_000 + i), collections: [big.id] });
+    const summary = timeCalls(50, settings.rowSeconds * 4, 0, () => recommend(engine, request, now), joins);
+    rows.push({ label: 'collection-popular · sale, after a product joins it', engine: summary, meanItems: 8, ownShare: 1, meanBytes: 0, note: 'one upsert (untimed) before each request; engine only' });
+    log(`collection-popular after a join: p50 ${fmt(summary.p50, 1)} µs`);
+  }
+
+  // The storefront mix while events keep arriving: 10 more events applied (untimed) before each
+  // request, so cached rankings are invalidated as they are in service.
+  {
+    const auto = loads.find((l) => l.label.startsWith('auto'))!;
+    let applied = 0;
+    const row = measure('auto · storefront mix, 10 new events before each request', auto.queries, () => {
+      for (const e of stream.nextChunk(10)) engine.apply(e);
+      applied += 10;
+    });
+    row.note = `${fmt(applied)} events applied (untimed) during this row`;
+    rows.push(row);
+  }
+
+  const after = stringifyBaseline(store.products);
+  const p50 = (before.p50 + after.p50) / 2;
+  return { before, after, rows: rows.map((r) => ({ ...r, ratio: (r.full ?? r.engine).p50 / p50 })) };
+}
+
+const now = stream.lastTimestamp + 60_000;
+const gets = settings.get ? runGets(now) : undefined;
+if (gets !== undefined) memoryPoints.push(memory('after the GET rows', true));
+
+// --- report ---------------------------------------------------------------------------------
+
+function table(header: string[], body: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
+
+const heapLimit = defaultHeapLimitMB();
+const point = (label: string) => memoryPoints.find((p) => p.label === label)!;
+const catalog = point('after catalog load');
+const firstHalf = point(`after ${fmt(half)} events`);
+const all = point(`after ${fmt(settings.events)} events`);
+const growthFirst = { rssMB: firstHalf.rssMB - catalog.rssMB, heapMB: firstHalf.heapUsedMB - catalog.heapUsedMB };
+const growthSecond = { rssMB: all.rssMB - firstHalf.rssMB, heapMB: all.heapUsedMB - firstHalf.heapUsedMB };
+const millions = (n: number) => `${fmt(n / 1e6, n % 1e6 === 0 ? 0 : 2)}M`;
+
+console.log(
+  `\nSynthetic store: ${fmt(settings.products)} products, ${store.collections.length} collections (largest ${fmt(store.bigCollection.size)}), ` +
+    `${fmt(store.customerIds.length)} customers; ${fmt(settings.events)} events over ${settings.days} days, ${fmt(stream.sessions)} sessions, ${fmt(stream.orders)} orders`,
+);
+console.log(`event mix: ${Object.entries(stream.typeCounts).map(([t, c]) => `${t} ${((100 * c) / stream.produced).toFixed(1)}%`).join(', ')}`);
+console.log(`\nIngest through ShopEngine.apply (event generation excluded: ${fmt(generateSeconds, 1)} s); catalog load ${fmt(settings.products / catalogSeconds)} products/s`);
+console.log(
+  table(
+    ['events', 'events/s', 'µs/event', 'ratio', 'rss MB', 'heap MB'],
+    [
+      ...segments.map((s) => [`${millions(s.from)}-${millions(s.to)}`, fmt(s.eventsPerSec), fmt(1e6 / s.eventsPerSec, 1), s.ratio.toFixed(3), fmt(s.rssMB), fmt(s.heapUsedMB)]),
+      [`total ${millions(settings.events)}`, fmt(ingestEventsPerSec), fmt(1e6 / ingestEventsPerSec, 1), (ingestEventsPerSec / parseMean).toFixed(3), '', ''],
+      ['baseline: JSON.parse 100-event batch', fmt(parseMean), fmt(1e6 / parseMean, 2), '1.000', '', ''],
+    ],
+  ),
+);
+console.log(`(ratio = events/s ÷ events/s of JSON.parse of the same 100-event batch, measured at the segment's start and end; rss/heap at the segment's end, no GC)`);
+
+console.log('\nMemory');
+console.log(table(['point', 'rss MB', 'heap used MB', 'heap total MB', 'external MB'], memoryPoints.map((p) => [p.label + (p.afterGc ? ' (GC)' : ''), fmt(p.rssMB), fmt(p.heapUsedMB), fmt(p.heapTotalMB), fmt(p.externalMB)])));
+console.log(
+  `boundedness (after GC): events 0-${millions(half)} +${fmt(growthFirst.rssMB)} MB rss / +${fmt(growthFirst.heapMB)} MB heap; ` +
+    `${millions(half)}-${millions(settings.events)} +${fmt(growthSecond.rssMB)} MB rss / +${fmt(growthSecond.heapMB)} MB heap ` +
+    `(second/first: rss ${(growthSecond.rssMB / growthFirst.rssMB).toFixed(2)}, heap ${(growthSecond.heapMB / growthFirst.heapMB).toFixed(2)})`,
+);
+console.log(`heap limit: node's default here (npm start) ${heapLimit === undefined ? '?' : fmt(heapLimit)} MB; this run ${fmt(v8.getHeapStatistics().heap_size_limit / MB)} MB`);
+console.log(`models: ${Object.entries(sizes).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}`);
+
+if (gets !== undefined) {
+  const p50 = (gets.before.p50 + gets.after.p50) / 2;
+  console.log(`\nGET latency in process, µs (engine = recommend(); full = parseRecommendationQuery + recommend + recommendationJson)`);
+  console.log(
+    table(
+      ['request', 'n', 'eng p50', 'eng p99', 'eng max', 'full p50', 'full p99', 'full max', 'ratio', 'items', 'own', 'bytes'],
+      [
+        ...gets.rows.map((r) => [
+          r.label,
+          fmt(r.engine.count),
+          fmt(r.engine.p50, 1),
+          fmt(r.engine.p99, 1),
+          fmt(r.engine.max),
+          r.full ? fmt(r.full.p50, 1) : '-',
+          r.full ? fmt(r.full.p99, 1) : '-',
+          r.full ? fmt(r.full.max) : '-',
+          r.ratio.toFixed(2),
+          r.meanItems.toFixed(1),
+          `${Math.round(100 * r.ownShare)}%`,
+          r.meanBytes === 0 ? '-' : fmt(r.meanBytes),
+        ]),
+        ['baseline: JSON.stringify 8-product response', fmt(gets.before.count + gets.after.count), '', '', '', fmt(p50, 1), fmt(Math.max(gets.before.p99, gets.after.p99), 1), fmt(Math.max(gets.before.max, gets.after.max)), '1.00', '', '', ''],
+      ],
+    ),
+  );
+  console.log(`(ratio = full p50 ÷ stringify p50 (before ${fmt(gets.before.p50, 2)} / after ${fmt(gets.after.p50, 2)} µs); own = items from the requested strategy, the rest is backfill)`);
+  for (const r of gets.rows) if (r.note) console.log(`  ${r.label}: ${r.note}`);
+}
+
+const file = writeResults('engine-scale', {
+  settings: { ...settings, segment },
+  environment: { ...machine, execArgv: process.execArgv, defaultHeapLimitMB: heapLimit, totalSeconds: (performance.now() - started) / 1000 },
+  store: { products: settings.products, collections: store.collections, customers: store.customerIds.length, sessions: stream.sessions, orders: stream.orders, orderSizes: stream.orderSizes, typeCounts: stream.typeCounts },
+  ingest: { catalogSeconds, applySeconds, generateSeconds, eventsPerSec: ingestEventsPerSec, parseBaselineEventsPerSec: parseMean, segments },
+  memory: { points: memoryPoints, growthFirstHalf: growthFirst, growthSecondHalf: growthSecond, models: sizes },
+  get: gets === undefined ? undefined : { now, stringifyBaseline: { before: gets.before, after: gets.after }, rows: gets.rows },
+});
+console.log(`\nresults: ${file} (${fmt((performance.now() - started) / 1000)} s)`);
