@@ -7,15 +7,15 @@ import type { Producer } from './context.js';
 export const collectionPopular: Producer = ({ engine, product, collectionId, now }, pick) => {
   const collections = collectionId !== undefined ? [collectionId] : product !== undefined ? (engine.catalog.product(product)?.collections ?? []) : [];
   const tops: TopList[] = [];
-  const members: (readonly number[])[] = [];
+  const known: string[] = [];
   for (const c of collections) {
-    const ordered = engine.catalog.orderedMembers(c);
-    if (ordered.length === 0) continue;
-    members.push(ordered);
+    if (engine.catalog.members(c) === undefined) continue;
+    known.push(c);
     const top = engine.collectionTop(c);
     if (top !== undefined) tops.push(top);
   }
-  if (members.length === 0) return;
-  const scope = () => (members.length === 1 ? members[0]! : [...new Set(members.flat())].sort(engine.compareIds));
+  if (known.length === 0) return;
+  // Members in product id order are only needed past the top lists: sorted lazily (and cached).
+  const scope = () => (known.length === 1 ? engine.catalog.orderedMembers(known[0]!) : [...new Set(known.flatMap((c) => engine.catalog.orderedMembers(c)))].sort(engine.compareIds));
   offerRanked(pick, 'collection-popular', engine.popularity, now, tops, scope, engine.compareIds);
 };
