@@ -53,9 +53,10 @@ export const trending: Producer = ({ engine, now }, pick) => {
   // Products beyond the candidates have scores too when the top list is incomplete: if the
   // candidates cannot fill this answer, rank every scored product (rare: heavy filtering).
   if (!engine.trendingTop.complete) {
+    const needed = pick.limit - pick.ids.length;
     let usable = 0;
-    for (const id of ranked.ids) if (pick.accepts(id)) usable++;
-    if (usable < pick.limit - pick.ids.length) ranked = rank(engine, engine.trending.positive(), now);
+    for (const id of ranked.ids) if (pick.accepts(id) && ++usable >= needed) break;
+    if (usable < needed) ranked = rank(engine, engine.trending.positive(), now);
   }
   for (let i = 0; i < ranked.ids.length; i++) if (pick.offer(ranked.ids[i]!, ranked.scores[i]!, 'trending')) return;
   // A quiet store: the catalog's unscored products, in product id order (model level 0).
