@@ -18,6 +18,9 @@ export interface CoOccurrenceSnapshot {
   basketCount: number;
 }
 
+/** Pair weights are stored × this, as integers (1/3 of a pair is 21,845). */
+export const WEIGHT_SCALE = 65_536;
+
 export class CoOccurrence {
   readonly #neighbors: (Map<number, number> | undefined)[] = [];
   /** Ranked neighbours per item, dropped whenever the item's own pairs change. */
@@ -52,7 +55,8 @@ export class CoOccurrence {
     }
     if (basket.length === 0) this.#basketCount++;
     this.#itemBaskets[item] = (this.#itemBaskets[item] ?? 0) + 1;
-    const weight = this.sliding ? 1 / Math.max(1, basket.length) : 1;
+    // Integer weights keep map values small integers (no boxed doubles: far less GC at scale).
+    const weight = this.sliding ? Math.round(WEIGHT_SCALE / Math.max(1, basket.length)) : WEIGHT_SCALE;
     for (const other of basket) {
       this.#bump(item, other, weight);
       this.#bump(other, item, weight);
@@ -62,10 +66,14 @@ export class CoOccurrence {
 
   /** Jaccard index of two items' groups: together / (groups of a + groups of b − together). */
   jaccard(a: number, together: number, b: number): number {
-    return together / (this.basketsOf(a) + this.basketsOf(b) - together);
+    const count = together / WEIGHT_SCALE;
+    return count / (this.basketsOf(a) + this.basketsOf(b) - count);
   }
 
-  /** Neighbour → co-occurrence count (weighted for sliding groups); valid until the next add. */
+  /**
+   * Neighbour → co-occurrence count × WEIGHT_SCALE (weighted for sliding groups); valid until the
+   * next add. Divide by WEIGHT_SCALE for a count.
+   */
   neighbors(item: number): ReadonlyMap<number, number> | undefined {
     return this.#neighbors[item];
   }
@@ -81,7 +89,7 @@ export class CoOccurrence {
     const map = this.#neighbors[item];
     if (map === undefined) return undefined;
     const scored: [number, number][] = [];
-    for (const [id, together] of map) scored.push([id, score(together, this.basketsOf(id))]);
+    for (const [id, together] of map) scored.push([id, score(together / WEIGHT_SCALE, this.basketsOf(id))]);
     scored.sort((a, b) => b[1] - a[1] || tieBreak(a[0], b[0]));
     ranked = { ids: scored.map((entry) => entry[0]), scores: scored.map((entry) => entry[1]) };
     this.#ranked[item] = ranked;
@@ -106,6 +114,11 @@ export class CoOccurrence {
     });
     for (const [key, items] of snapshot.baskets) this.#baskets.restore(key, [...items]);
     this.#basketCount = snapshot.basketCount;
+  }
+
+  /** How often two items were together (weighted for sliding groups); 0 if never or pruned. */
+  together(a: number, b: number): number {
+    return (this.#neighbors[a]?.get(b) ?? 0) / WEIGHT_SCALE;
   }
 
   /** Number of baskets `item` was in. */
