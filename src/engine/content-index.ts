@@ -43,6 +43,10 @@ export class ContentIndex {
   #products = 0;
   #version = 0;
   readonly #cache = new Map<number, { version: number; neighbors: ContentNeighbors }>();
+  /** Vector norms and feature weights at #normsVersion: both depend on every product's features. */
+  readonly #norms = new Map<number, number>();
+  readonly #weights = new Map<string, number>();
+  #normsVersion = -1;
 
   index(dense: number, product: Product): void {
     this.remove(dense);
@@ -81,18 +85,36 @@ export class ContentIndex {
     return neighbors;
   }
 
-  #weight(feature: string): number {
-    const df = this.#postings.get(feature)?.size ?? 0;
-    return df === 0 ? 0 : KIND_WEIGHT[feature[0]!]! * Math.log(1 + this.#products / df);
+  #freshen(): void {
+    if (this.#normsVersion === this.#version) return;
+    this.#norms.clear();
+    this.#weights.clear();
+    this.#normsVersion = this.#version;
   }
 
-  #norm(features: readonly string[]): number {
-    let sum = 0;
-    for (const f of features) sum += this.#weight(f) ** 2;
-    return Math.sqrt(sum);
+  #weight(feature: string): number {
+    let weight = this.#weights.get(feature);
+    if (weight === undefined) {
+      const df = this.#postings.get(feature)?.size ?? 0;
+      weight = df === 0 ? 0 : KIND_WEIGHT[feature[0]!]! * Math.log(1 + this.#products / df);
+      this.#weights.set(feature, weight);
+    }
+    return weight;
+  }
+
+  #norm(dense: number): number {
+    let norm = this.#norms.get(dense);
+    if (norm === undefined) {
+      let sum = 0;
+      for (const f of this.#features[dense]!) sum += this.#weight(f) ** 2;
+      norm = Math.sqrt(sum);
+      this.#norms.set(dense, norm);
+    }
+    return norm;
   }
 
   #compute(dense: number, features: readonly string[], tieBreak: (a: number, b: number) => number): ContentNeighbors {
+    this.#freshen();
     const dot = new Map<number, number>();
     const common: string[] = [];
     for (const f of features) {
@@ -109,9 +131,9 @@ export class ContentIndex {
       const w2 = this.#weight(f) ** 2;
       for (const [other, value] of dot) if (posting.has(other)) dot.set(other, value + w2);
     }
-    const norm = this.#norm(features);
+    const norm = this.#norm(dense);
     const scored: [number, number][] = [];
-    for (const [other, value] of dot) scored.push([other, value / (norm * this.#norm(this.#features[other]!))]);
+    for (const [other, value] of dot) scored.push([other, value / (norm * this.#norm(other))]);
     scored.sort((a, b) => b[1] - a[1] || tieBreak(a[0], b[0]));
     const kept = scored.slice(0, KEPT);
     return { ids: kept.map((e) => e[0]), scores: kept.map((e) => e[1]) };
