@@ -88,7 +88,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
 
   const demo = demoKeys ? createDemoStorefront(options.demoDir ?? defaultDemoDir(), demoKeys.publicKey) : undefined;
   const resolveKey = keyResolver(shops);
-  const stream = new StreamServer({ config, resolveKey, engines, pipeline, clock });
+  const stream = new StreamServer({ config, resolveKey, engines, pipeline, catalog, clock });
   const http = await startHttpServer({ config, resolveKey, engines, pipeline, catalog, clock, demo }, stream.routes);
   const pruneTimer = setInterval(() => {
     eventLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`));

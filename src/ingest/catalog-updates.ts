@@ -3,22 +3,35 @@ import type { Product } from '../engine/product.js';
 import type { CatalogStore } from '../store/catalog-store.js';
 import type { ShopEngines } from './shop-engines.js';
 
+/** Called after a shop's catalog changed (committed and applied), e.g. to refresh live lists. */
+export type CatalogListener = (shopId: string) => void;
+
 export class CatalogUpdates {
+  readonly #listeners: CatalogListener[] = [];
+
   constructor(
     readonly store: CatalogStore,
     readonly engines: ShopEngines,
   ) {}
 
+  onChanged(listener: CatalogListener): void {
+    this.#listeners.push(listener);
+  }
+
   async upsert(shopId: string, products: readonly Product[]): Promise<void> {
     await this.store.put(shopId, products);
     const engine = this.engines.get(shopId);
     for (const product of products) engine.upsertProduct(product);
+    for (const listener of this.#listeners) listener(shopId);
   }
 
   /** Resolves false when the shop has no such product. */
   async remove(shopId: string, productId: string): Promise<boolean> {
     const removed = await this.store.remove(shopId, productId);
-    if (removed) this.engines.get(shopId).removeProduct(productId);
+    if (removed) {
+      this.engines.get(shopId).removeProduct(productId);
+      for (const listener of this.#listeners) listener(shopId);
+    }
     return removed;
   }
 

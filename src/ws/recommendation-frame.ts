@@ -19,6 +19,7 @@ export function recommendationFrame(sub: string, result: Recommendation, binary:
  */
 export function listSignature(result: Recommendation): string {
   let signature = `${result.strategy}|${result.modelLevel}|`;
-  for (const item of result.items) signature += `${item.product.id}>${item.strategy},`;
+  // updatedAt: a renamed or repriced product is a change worth pushing too.
+  for (const item of result.items) signature += `${item.product.id}@${item.product.updatedAt}>${item.strategy},`;
   return signature;
 }

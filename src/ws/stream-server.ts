@@ -7,6 +7,7 @@ import { authenticate, type KeyResolver } from '../http/auth.js';
 import { Exchange, readRequest, toAppError } from '../http/exchange.js';
 import { Lifecycle } from '../http/lifecycle.js';
 import { route } from '../http/route.js';
+import type { CatalogUpdates } from '../ingest/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
 import { BackpressurePolicy } from './backpressure.js';
@@ -21,6 +22,8 @@ export interface StreamDeps {
   resolveKey: KeyResolver;
   engines: ShopEngines;
   pipeline: EventPipeline;
+  /** When given, catalog changes refresh live lists as events do. */
+  catalog?: CatalogUpdates;
   clock: () => number;
 }
 
@@ -57,6 +60,8 @@ export class StreamServer {
     });
     this.#context = { pipeline: deps.pipeline, registry: this.#registry, lifecycle: this.#lifecycle, clock: deps.clock, maxInFlight: ws.maxInFlight };
     deps.pipeline.onApplied((shopId) => this.#registry.changed(shopId));
+    // A product renamed, repriced, made unavailable or deleted changes live lists too.
+    deps.catalog?.onChanged((shopId) => this.#registry.changed(shopId));
   }
 
   /** startHttpServer's extraRoutes hook: the WebSocket route under /api and BASE_PATH/api. */

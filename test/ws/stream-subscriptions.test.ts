@@ -53,6 +53,21 @@ describe('stream subscriptions', () => {
     expect({ products: push.products, meta: push.meta }).toEqual(await recommendations(t, 'strategy=trending&limit=3'));
   });
 
+  test('When the catalog changes a listed product, then the subscriber gets a push with the new fields, and one without it when it goes away', async () => {
+    const client = await open();
+    const { sub } = await client.request({ op: 'subscribe', ref: 1, query: { strategy: 'trending', limit: 3 } });
+
+    await putProducts(t, [wireProduct('2', { title: 'Renamed Two', price: '12.50' })]);
+    const renamed = await client.next(isPush(sub), 3_000);
+    expect(renamed.products[1]).toMatchObject({ id: 'gid://shopify/Product/2', title: 'Renamed Two', price: '12.50' });
+
+    const res = await t.fetch('/api/products/1', { method: 'DELETE', key: t.shop.secretKey });
+    expect(res.status).toBe(200);
+    const removed = await client.next(isPush(sub), 3_000);
+    expect(productIds(removed)).not.toContain('1');
+    expect({ products: removed.products, meta: removed.meta }).toEqual(await recommendations(t, 'strategy=trending&limit=3'));
+  });
+
   test('When an event does not change the list, then no push comes', async () => {
     const client = await open();
     const { sub } = await client.request({ op: 'subscribe', ref: 1, query: { strategy: 'trending', limit: 2 } });
