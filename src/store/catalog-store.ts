@@ -1,6 +1,6 @@
 // Durable catalog: each shop's products under [shopId, productId].
 import type { Product } from '../engine/product.js';
-import { commitDurably, type Databases } from './database.js';
+import { commitDurably, shopIdsOf, shopRange, type Databases } from './database.js';
 
 export class CatalogStore {
   constructor(readonly dbs: Databases) {}
@@ -21,19 +21,10 @@ export class CatalogStore {
   }
 
   *readShop(shopId: string): Iterable<Product> {
-    for (const { value } of this.dbs.products.getRange({ start: [shopId, ''], end: [shopId, '\uffff'] })) yield value;
+    for (const { value } of this.dbs.products.getRange(shopRange(shopId))) yield value;
   }
 
-  *shopIds(): Iterable<string> {
-    let last: string | undefined;
-    for (const key of this.dbs.products.getKeys()) {
-      if (key[0] === last) continue;
-      last = key[0];
-      yield last;
-    }
-  }
-
-  *readAll(): Iterable<{ shopId: string; product: Product }> {
-    for (const { key, value } of this.dbs.products.getRange()) yield { shopId: key[0], product: value };
+  shopIds(): Iterable<string> {
+    return shopIdsOf(this.dbs.products);
   }
 }

@@ -64,6 +64,26 @@ export function openDatabases(path: string): Databases {
   };
 }
 
+/** Past every second key element: '\uffff' sorts after any id or ULID. */
+const KEY_END = '\uffff';
+
+/** The key range of one shop in a [shopId, id] database, from `afterId` on (inclusive: callers skip it). */
+export function shopRange(shopId: string, afterId = ''): { start: [string, string]; end: [string, string] } {
+  return { start: [shopId, afterId], end: [shopId, KEY_END] };
+}
+
+/** Distinct shops of a [shopId, id] database: one seek per shop, not a scan of every key. */
+export function* shopIdsOf(db: Database<unknown, [string, string]>): Iterable<string> {
+  let start: [string, string] | undefined;
+  for (;;) {
+    let next: [string, string] | undefined;
+    for (const key of db.getKeys(start === undefined ? { limit: 1 } : { start, limit: 1 })) next = key;
+    if (next === undefined) return;
+    yield next[0];
+    start = [next[0], KEY_END];
+  }
+}
+
 /**
  * Runs `write` in one transaction and resolves once it is committed and flushed to disk.
  * Concurrent callers in one event-loop turn share a commit and a sync (group commit).

@@ -1,7 +1,7 @@
 // The durable, append-only event log of every shop (DESIGN.md §7: the engine never knows which
 // log implementation it replays from). Also the messageId dedup index, written in the same commit.
 import type { TrackedEvent } from '../api/event.js';
-import { commitDurably, type Databases } from './database.js';
+import { commitDurably, shopIdsOf, shopRange, type Databases } from './database.js';
 
 export interface LoggedEvent {
   shopId: string;
@@ -14,8 +14,6 @@ export interface EventLog {
   append(shopId: string, entries: readonly { eventId: string; event: TrackedEvent }[], receivedAt: number): Promise<void>;
   /** The eventId already stored under a messageId no older than `since` (epoch ms). */
   findByMessageId(shopId: string, messageId: string, since: number): string | undefined;
-  /** Every stored event, shop by shop, in arrival order. */
-  readAll(): Iterable<LoggedEvent>;
   /** One shop's events in arrival order, after `afterEventId` when given. */
   readShop(shopId: string, afterEventId?: string): Iterable<LoggedEvent>;
   /** Shops that have events. */
@@ -42,28 +40,15 @@ export class LmdbEventLog implements EventLog {
     return record !== undefined && record.at >= since ? record.eventId : undefined;
   }
 
-  *readAll(): Iterable<LoggedEvent> {
-    for (const { key, value } of this.dbs.events.getRange()) {
-      yield { shopId: key[0], eventId: key[1], event: value };
-    }
-  }
-
   *readShop(shopId: string, afterEventId?: string): Iterable<LoggedEvent> {
-    // '\uffff' sorts after every ULID: the end of the shop's key range.
-    const range = this.dbs.events.getRange({ start: [shopId, afterEventId ?? ''], end: [shopId, '\uffff'] });
-    for (const { key, value } of range) {
+    for (const { key, value } of this.dbs.events.getRange(shopRange(shopId, afterEventId))) {
       if (key[1] === afterEventId) continue;
       yield { shopId, eventId: key[1], event: value };
     }
   }
 
-  *shopIds(): Iterable<string> {
-    let last: string | undefined;
-    for (const key of this.dbs.events.getKeys()) {
-      if (key[0] === last) continue;
-      last = key[0];
-      yield last;
-    }
+  shopIds(): Iterable<string> {
+    return shopIdsOf(this.dbs.events);
   }
 
   async pruneDedup(before: number): Promise<number> {
