@@ -24,20 +24,8 @@ import { detectPinning, pinSelfToLoadCpu } from './support/pinning.js';
 import { Bracketed, NOISY_PERCENT } from './support/bracketed.js';
 import { environment, table, writeResults, type Row } from './support/report.js';
 import { benchSettings, flag } from './support/settings.js';
-import type { WorkloadSample } from './support/workload-sample.js';
+import type { ServiceInfo, WorkloadSample } from './support/workload-sample.js';
 import { runWrk, wrkAvailable } from './support/wrk-run.js';
-
-interface ServiceInfo {
-  port: number;
-  mode: string;
-  filesystem?: string;
-  shopId: string;
-  publicKey: string;
-  products: number;
-  events: number;
-  setupMs: number;
-  sample: WorkloadSample;
-}
 
 interface RecommendationBody {
   products: { strategy: string }[];

@@ -12,7 +12,7 @@ import { startService } from '../src/service.js';
 import { generateKey } from '../src/store/shop-store.js';
 import { announceReady, assertNativeUws, stopOnSignalOrOrphan } from './support/ready-line.js';
 import { flag } from './support/settings.js';
-import { prng, spread, type WorkloadSample } from './support/workload-sample.js';
+import { prng, spread, type ServiceInfo, type WorkloadSample } from './support/workload-sample.js';
 
 const SAMPLE_SIZE = 32;
 const log = (line: string) => process.stderr.write(`[service] ${line}\n`);
@@ -128,7 +128,7 @@ async function main(): Promise<void> {
     target = { ...bootstrapShop, sample: await fillBootstrapShop(base, bootstrapShop) };
   }
   const engine = service.engines.get(target.shopId);
-  announceReady({
+  const info: ServiceInfo = {
     port: service.port,
     mode,
     dataDir,
@@ -140,7 +140,8 @@ async function main(): Promise<void> {
     events: engine.eventCount,
     setupMs: Math.round(performance.now() - started),
     sample: target.sample,
-  });
+  };
+  announceReady({ ...info });
 }
 
 main().catch((error: unknown) => {

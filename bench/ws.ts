@@ -13,20 +13,8 @@ import { batchBodies, EVENTS_BATCH, EVENTS_PER_BATCH, ID_PLACEHOLDER } from './s
 import { detectPinning, pinSelfToLoadCpu } from './support/pinning.js';
 import { environment, table, writeResults, type Row } from './support/report.js';
 import { benchSettings, flag } from './support/settings.js';
-import type { WorkloadSample } from './support/workload-sample.js';
+import type { ServiceInfo } from './support/workload-sample.js';
 import { runWs, type WsLoadResult } from './support/ws-run.js';
-
-interface ServiceInfo {
-  port: number;
-  mode: string;
-  filesystem?: string;
-  shopId: string;
-  publicKey: string;
-  products: number;
-  events: number;
-  setupMs: number;
-  sample: WorkloadSample;
-}
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const settings = benchSettings();

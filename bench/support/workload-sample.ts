@@ -8,6 +8,21 @@ export interface WorkloadSample {
   sessionIds: string[];
 }
 
+/** What bench/service-server.ts announces on its ready line. */
+export interface ServiceInfo {
+  port: number;
+  mode: string;
+  dataDir: string;
+  filesystem?: string;
+  shopId: string;
+  publicKey: string;
+  secretKey: string;
+  products: number;
+  events: number;
+  setupMs: number;
+  sample: WorkloadSample;
+}
+
 /** Spreads `count` picks evenly over `items` (deterministic, keeps the order). */
 export function spread<T>(items: readonly T[], count: number): T[] {
   if (items.length <= count) return [...items];
