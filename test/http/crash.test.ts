@@ -87,14 +87,19 @@ describe('crash and signals', () => {
     expect(status).toBe(200);
   }
 
-  test('When the server is killed with SIGKILL right after the last ack, then every acked event is there after restart', async () => {
+  /** A server on a fresh data dir with a catalog, after a burst of acknowledged events. */
+  async function serverAfterBurst() {
     const dataDir = tempDataDir();
     dirs.push(dataDir);
     const shop = newShop();
     const first = await start(dataDir, shop);
     await loadCatalog(first, shop);
-
     const acked = await burst(first, shop);
+    return { dataDir, shop, first, acked };
+  }
+
+  test('When the server is killed with SIGKILL right after the last ack, then every acked event is there after restart', async () => {
+    const { dataDir, shop, first, acked } = await serverAfterBurst();
     first.process.kill('SIGKILL');
     const exit = await first.exited;
 
@@ -106,13 +111,7 @@ describe('crash and signals', () => {
   });
 
   test('When the server gets SIGTERM, then it exits 0 and every acked event is there after restart', async () => {
-    const dataDir = tempDataDir();
-    dirs.push(dataDir);
-    const shop = newShop();
-    const first = await start(dataDir, shop);
-    await loadCatalog(first, shop);
-    const acked = await burst(first, shop);
-
+    const { dataDir, shop, first, acked } = await serverAfterBurst();
     first.process.kill('SIGTERM');
     const exit = await first.exited;
 
