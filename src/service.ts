@@ -76,17 +76,14 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const catalog = new CatalogUpdates(catalogStore, engines);
 
   await bootstrapShop(config, shops, log);
-  const demoKeys = config.demo
-    ? await seedDemoStore(
-        { shops, catalog, pipeline, gidPlatform: config.engine.gidPlatform },
-        options.demoDir ?? defaultDemoDir(),
-        path.join(config.dataDir, 'demo-keys.json'),
-        clock(),
-        log,
-      )
-    : undefined;
-
-  const demo = demoKeys ? createDemoStorefront(options.demoDir ?? defaultDemoDir(), demoKeys.publicKey) : undefined;
+  let demoKeys: DemoKeys | undefined;
+  let demo: ReturnType<typeof createDemoStorefront> | undefined;
+  if (config.demo) {
+    const demoDir = options.demoDir ?? defaultDemoDir();
+    const seedDeps = { shops, catalog, pipeline, gidPlatform: config.engine.gidPlatform };
+    demoKeys = await seedDemoStore(seedDeps, demoDir, path.join(config.dataDir, 'demo-keys.json'), clock(), log);
+    demo = createDemoStorefront(demoDir, demoKeys.publicKey);
+  }
   const resolveKey = keyResolver(shops);
   const stream = new StreamServer({ config, resolveKey, engines, pipeline, catalog, clock });
   const http = await startHttpServer({ config, resolveKey, engines, pipeline, catalog, clock, demo }, stream.routes);

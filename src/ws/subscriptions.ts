@@ -2,7 +2,6 @@
 // recompute per change, one encoded frame published to all of them. After events are applied to a
 // shop, each of its topics is recomputed at most once per PUSH_INTERVAL_MS (leading edge, plus a
 // trailing run so the last change is never lost) and published only when the list changed.
-import type { TemplatedApp } from 'uWebSockets.js';
 import type { RecommendationQuery } from '../api/recommendation-query.js';
 import { recommend, type Recommendation } from '../engine/recommend.js';
 import { AppError } from '../errors.js';
