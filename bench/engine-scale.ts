@@ -183,13 +183,13 @@ function modelSizes(): Record<string, number> {
   const out: Record<string, number> = {
     denseIds: engine.catalog.size,
     catalogProducts: engine.catalog.productCount,
-    shoppersWithRecentViews: engine.recentViews.shopperCount,
+    shoppers: engine.shoppers.size,
   };
   for (const [name, model] of Object.entries(models)) {
     let entries = 0;
     let max = 0;
     for (let id = 0; id < engine.catalog.size; id++) {
-      const size = model.neighbors(id)?.size ?? 0;
+      const size = model.pairs.size(id);
       entries += size;
       max = Math.max(max, size);
     }

@@ -22,13 +22,21 @@ export interface EngineConfig {
   topListSize: number;
   /** Half-life of a shopper's affinity to a product, in ms. */
   affinityHalfLifeMs: number;
-  /** Products remembered per shopper for personalization. */
+  /** Products remembered per shopper for personalization (at most 255). */
   historyPerShopper: number;
-  /** Neighbours kept per product in item-to-item models (bought-together). */
+  /** Purchases remembered per shopper, never recommended back to them unless repurchasable. */
+  purchasesPerShopper: number;
+  /** A shopper's newest products that each new product pairs with (the shopper similarity behind personalized). */
+  pairingWindow: number;
+  /** Neighbours kept per product in each item-to-item model (at most 127; rows buffer twice as many). */
   maxNeighbors: number;
+  /** Half-life of basket pair weights (bought-together), in ms. */
+  pairHalfLifeMs: number;
   /** Shoppers whose histories and dismissals are kept per shop; the least recently active go first. */
   maxShoppers: number;
-  /** Products kept per shopper in the recently-viewed history. */
+  /** Open baskets (orders, carts) kept per shop for pairing; the least recently added-to go first. */
+  maxBaskets: number;
+  /** Products kept per shopper in the recently-viewed history (at most 255). */
   recentViewsPerShopper: number;
   /** How long a dismissal hides a product from that shopper, in ms. */
   dismissTtlMs: number;
@@ -79,10 +87,14 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   popularityHalfLifeMs: 14 * DAY_MS,
   topListSize: 256,
   maxShoppers: 200_000,
-  maxNeighbors: 200,
+  maxBaskets: 50_000,
+  maxNeighbors: 64,
+  pairHalfLifeMs: 120 * DAY_MS,
   affinityHalfLifeMs: 30 * DAY_MS,
-  historyPerShopper: 200,
-  recentViewsPerShopper: 50,
+  historyPerShopper: 64,
+  purchasesPerShopper: 500,
+  pairingWindow: 30,
+  recentViewsPerShopper: 30,
   dismissTtlMs: 30 * DAY_MS,
   gidPlatform: 'shopify',
 });

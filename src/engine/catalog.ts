@@ -19,6 +19,8 @@ export class Catalog {
   readonly #denseById = new Map<string, number>();
   readonly #ids: string[] = [];
   readonly #products: (Product | undefined)[] = [];
+  /** 1 where the dense id is a catalog product marked available: the hot check of every answer. */
+  #available = new Uint8Array(1024);
   readonly #members = new Map<string, Set<number>>();
   #productCount = 0;
   /** Products in id order, built on demand and dropped when a product comes or goes. */
@@ -57,6 +59,11 @@ export class Catalog {
 
   product(dense: number): Product | undefined {
     return this.#products[dense];
+  }
+
+  /** Whether the dense id is a catalog product that can be recommended. */
+  isAvailable(dense: number): boolean {
+    return dense < this.#available.length && this.#available[dense] === 1;
   }
 
   get(id: string): Product | undefined {
@@ -119,6 +126,7 @@ export class Catalog {
       this.#ordered = undefined;
     }
     this.#products[dense] = product;
+    this.#setAvailable(dense, product.available);
     const old = before?.collections ?? [];
     const added = product.collections.filter((c) => !old.includes(c));
     const removed = old.filter((c) => !product.collections.includes(c));
@@ -138,10 +146,22 @@ export class Catalog {
     const product = dense === undefined ? undefined : this.#products[dense];
     if (dense === undefined || product === undefined) return undefined;
     this.#products[dense] = undefined;
+    this.#setAvailable(dense, false);
     this.#productCount--;
     this.#ordered = undefined;
     for (const c of product.collections) this.#leave(c, dense);
     return { dense, added: [], removed: product.collections };
+  }
+
+  #setAvailable(dense: number, available: boolean): void {
+    if (dense >= this.#available.length) {
+      let size = this.#available.length;
+      while (size <= dense) size *= 2;
+      const grown = new Uint8Array(size);
+      grown.set(this.#available);
+      this.#available = grown;
+    }
+    this.#available[dense] = available ? 1 : 0;
   }
 
   #leave(collectionId: string, dense: number): void {

@@ -1,145 +1,139 @@
-// Items that occur together in groups — baskets (an order, a session's cart) or a shopper's
-// history: per item, a capped map of neighbour → count, updated as each item joins a group.
-// Memory grows with items × maxNeighbors, never with events: a map past 2·maxNeighbors is pruned
-// back to its strongest maxNeighbors.
-import { ShopperMap } from './shopper-map.js';
+// Items that occur together in groups — baskets (an order, a session's cart) or a shopper's recent
+// history: per item a fixed-capacity neighbour row (NeighborTable: the strongest K kept), the
+// number of groups each item joined, and the bounded table of open groups. Memory grows with
+// items × K and the group bound, never with events. Pair weights may decay with time (forward
+// decay against a landmark, as DecayedScores does), so that last month's pairs outrank last year's.
+import type { ChangeClock } from './change-stamps.js';
+import { Stamps } from './change-stamps.js';
+import type { GroupTable, GroupTableSnapshot } from './group-table.js';
+import { NeighborTable, type NeighborTableData } from './neighbor-table.js';
+import { bytesOf, fromBytes, grownTo } from './typed-arrays.js';
 
-/** An item's neighbours ranked best first, with their scores. */
-export interface RankedNeighbors {
-  readonly ids: readonly number[];
-  readonly scores: readonly number[];
-}
+/** Past this exponent of 2 pair weights are re-based (float32 reaches 2^127; counts need room too). */
+const MAX_EXPONENT = 64;
 
 export interface CoOccurrenceSnapshot {
-  /** Per dense id: its neighbour → count entries in map order, or null. */
-  neighbors: ([number, number][] | null)[];
-  itemBaskets: number[];
-  baskets: [string, number[]][];
-  basketCount: number;
+  pairs: NeighborTableData;
+  /** Landmark of decayed pair weights (epoch ms), null before the first pair. */
+  landmark: number | null;
+  /** Groups each item joined, by dense id (Float64Array bytes). */
+  itemGroups: Uint8Array;
+  /** The open groups, by slot (their slot table is restored by its owner). */
+  groups: GroupTableSnapshot;
+  groupCount: number;
 }
 
-/** Pair weights are stored × this, as integers (1/3 of a pair is 21,845). */
-export const WEIGHT_SCALE = 65_536;
-
 export class CoOccurrence {
-  readonly #neighbors: (Map<number, number> | undefined)[] = [];
-  /** Ranked neighbours per item, dropped whenever the item's own pairs change. */
-  readonly #ranked: (RankedNeighbors | undefined)[] = [];
-  /** Baskets each item was in. */
-  readonly #itemBaskets: number[] = [];
-  readonly #baskets: ShopperMap<number[]>;
-  #basketCount = 0;
+  readonly pairs: NeighborTable;
+  /** Groups each item joined (a sliding group counts again each time an item re-enters it). */
+  #itemGroups = new Float64Array(0);
+  #groupCount = 0;
+  /** Per item: the last change of its neighbour row or of its group count. */
+  readonly stamps: Stamps;
+  /** 1 / half-life of pair weights in ms; 0: weights do not decay. */
+  readonly #decayPerMs: number;
+  #landmark: number | undefined;
 
   /**
-   * @param maxBasketItems items a group pairs at most: a full basket ignores further items
-   *   (bulk orders say little), a `sliding` group (a shopper's history) forgets its oldest item
-   *   and weighs each new pair by 1/(items already in the group), as RP3β does: a shopper who
-   *   touched hundreds of products says less about each pair than one who touched three.
+   * @param groups the open groups; their capacity is the items a group pairs at most: a full
+   *   basket ignores further items (bulk orders say little), a `sliding` group (a shopper's
+   *   history) forgets its oldest item and weighs each new pair by 1/(items already in the
+   *   group), as RP3β does: a shopper who touched many products says less about each pair than
+   *   one who touched three.
+   * @param pairHalfLifeMs half-life of pair weights; undefined: they never decay
    */
   constructor(
-    readonly maxNeighbors: number,
-    maxBaskets: number,
-    readonly maxBasketItems: number,
+    clock: ChangeClock,
+    readonly groups: GroupTable,
+    maxNeighbors: number,
     readonly sliding = false,
+    pairHalfLifeMs?: number,
   ) {
-    this.#baskets = new ShopperMap(maxBaskets, () => []);
+    this.pairs = new NeighborTable(maxNeighbors);
+    this.stamps = new Stamps(clock);
+    this.#decayPerMs = pairHalfLifeMs === undefined ? 0 : 1 / pairHalfLifeMs;
   }
 
-  /** Adds `item` to the basket `basketKey`; a repeat of an item in the same basket counts once. */
-  add(basketKey: string, item: number): void {
-    const basket = this.#baskets.touch(basketKey);
-    if (basket.includes(item)) return;
-    if (basket.length >= this.maxBasketItems) {
+  /** Adds `item` to the group in `slot` at event time `t`; a repeat of an item still in the group counts once. */
+  add(slot: number, item: number, t: number): void {
+    const groups = this.groups;
+    if (groups.has(slot, item)) return;
+    if (groups.size(slot) >= groups.capacity) {
       if (!this.sliding) return;
-      basket.shift();
+      groups.shift(slot);
     }
-    if (basket.length === 0) this.#basketCount++;
-    this.#itemBaskets[item] = (this.#itemBaskets[item] ?? 0) + 1;
-    // Integer weights keep map values small integers (no boxed doubles: far less GC at scale).
-    const weight = this.sliding ? Math.round(WEIGHT_SCALE / Math.max(1, basket.length)) : WEIGHT_SCALE;
-    for (const other of basket) {
-      this.#bump(item, other, weight);
-      this.#bump(other, item, weight);
+    const size = groups.size(slot);
+    if (size === 0) this.#groupCount++;
+    this.#itemGroups = grownTo(this.#itemGroups, item + 1);
+    this.#itemGroups[item]++;
+    this.stamps.mark(item);
+    const weight = (this.sliding ? 1 / Math.max(1, size) : 1) * this.#growth(t);
+    const start = groups.start(slot);
+    for (let i = start; i < start + size; i++) {
+      const other = groups.items[i]!;
+      this.pairs.add(item, other, weight);
+      this.pairs.add(other, item, weight);
+      this.stamps.mark(other);
     }
-    basket.push(item);
+    groups.push(slot, item);
+  }
+
+  /**
+   * How often two items were together as stored: weighted for sliding groups, and in units of the
+   * landmark when weights decay (multiply by scaleAt(now) for a decayed count); 0 if never or pruned.
+   */
+  together(a: number, b: number): number {
+    return this.pairs.weight(a, b);
+  }
+
+  /** Multiply a stored pair weight by this for its decayed weight at `now` (1 when weights do not decay). */
+  scaleAt(now: number): number {
+    return this.#decayPerMs === 0 || this.#landmark === undefined ? 1 : 2 ** ((this.#landmark - now) * this.#decayPerMs);
+  }
+
+  /** Number of groups `item` joined. */
+  groupsOf(item: number): number {
+    return item < this.#itemGroups.length ? this.#itemGroups[item]! : 0;
   }
 
   /** Jaccard index of two items' groups: together / (groups of a + groups of b − together). */
   jaccard(a: number, together: number, b: number): number {
-    const count = together / WEIGHT_SCALE;
-    return count / (this.basketsOf(a) + this.basketsOf(b) - count);
+    return together / (this.groupsOf(a) + this.groupsOf(b) - together);
   }
 
-  /**
-   * Neighbour → co-occurrence count × WEIGHT_SCALE (weighted for sliding groups); valid until the
-   * next add. Divide by WEIGHT_SCALE for a count.
-   */
-  neighbors(item: number): ReadonlyMap<number, number> | undefined {
-    return this.#neighbors[item];
-  }
-
-  /**
-   * The item's neighbours ranked by `score(together, candidateBaskets)`, ties by `tieBreak`.
-   * Cached until one of the item's own pairs changes: a candidate's basket count that moved
-   * since (through other baskets) refreshes with the item's next pair. Valid until the next add.
-   */
-  ranked(item: number, score: (together: number, candidateBaskets: number) => number, tieBreak: (a: number, b: number) => number): RankedNeighbors | undefined {
-    let ranked = this.#ranked[item];
-    if (ranked !== undefined) return ranked;
-    const map = this.#neighbors[item];
-    if (map === undefined) return undefined;
-    const scored: [number, number][] = [];
-    for (const [id, together] of map) scored.push([id, score(together / WEIGHT_SCALE, this.basketsOf(id))]);
-    scored.sort((a, b) => b[1] - a[1] || tieBreak(a[0], b[0]));
-    ranked = { ids: scored.map((entry) => entry[0]), scores: scored.map((entry) => entry[1]) };
-    this.#ranked[item] = ranked;
-    return ranked;
+  get groupCount(): number {
+    return this.#groupCount;
   }
 
   snapshot(): CoOccurrenceSnapshot {
+    let used = this.#itemGroups.length;
+    while (used > 0 && this.#itemGroups[used - 1] === 0) used--;
     return {
-      neighbors: Array.from(this.#neighbors, (map) => (map === undefined ? null : [...map])),
-      itemBaskets: Array.from(this.#itemBaskets, (n) => n ?? 0),
-      baskets: [...this.#baskets.entries()],
-      basketCount: this.#basketCount,
+      pairs: this.pairs.export(),
+      landmark: this.#landmark ?? null,
+      itemGroups: bytesOf(this.#itemGroups.subarray(0, used)),
+      groups: this.groups.snapshot(),
+      groupCount: this.#groupCount,
     };
   }
 
   restore(snapshot: CoOccurrenceSnapshot): void {
-    snapshot.neighbors.forEach((entries, item) => {
-      if (entries !== null) this.#neighbors[item] = new Map(entries);
-    });
-    snapshot.itemBaskets.forEach((n, item) => {
-      if (n > 0) this.#itemBaskets[item] = n;
-    });
-    for (const [key, items] of snapshot.baskets) this.#baskets.restore(key, [...items]);
-    this.#basketCount = snapshot.basketCount;
+    this.pairs.import(snapshot.pairs);
+    this.#landmark = snapshot.landmark ?? undefined;
+    this.#itemGroups = fromBytes(Float64Array, snapshot.itemGroups);
+    this.groups.restore(snapshot.groups);
+    this.#groupCount = snapshot.groupCount;
   }
 
-  /** How often two items were together (weighted for sliding groups); 0 if never or pruned. */
-  together(a: number, b: number): number {
-    return (this.#neighbors[a]?.get(b) ?? 0) / WEIGHT_SCALE;
-  }
-
-  /** Number of baskets `item` was in. */
-  basketsOf(item: number): number {
-    return this.#itemBaskets[item] ?? 0;
-  }
-
-  get basketCount(): number {
-    return this.#basketCount;
-  }
-
-  #bump(item: number, other: number, weight: number): void {
-    let map = this.#neighbors[item];
-    if (map === undefined) this.#neighbors[item] = map = new Map();
-    map.set(other, (map.get(other) ?? 0) + weight);
-    this.#ranked[item] = undefined;
-    if (map.size > 2 * this.maxNeighbors) this.#prune(item, map);
-  }
-
-  #prune(item: number, map: Map<number, number>): void {
-    const kept = [...map].sort((a, b) => b[1] - a[1]).slice(0, this.maxNeighbors);
-    this.#neighbors[item] = new Map(kept);
+  /** The forward-decay factor of a pair at time t: 2^((t − landmark)/half-life), re-basing far from the landmark. */
+  #growth(t: number): number {
+    if (this.#decayPerMs === 0) return 1;
+    if (this.#landmark === undefined) this.#landmark = t;
+    const exponent = (t - this.#landmark) * this.#decayPerMs;
+    if (exponent <= MAX_EXPONENT) return 2 ** exponent;
+    // Float32 weights hold up to 2^127: move the landmark to t and shrink every weight to match.
+    this.pairs.scale(2 ** -exponent);
+    this.#landmark = t;
+    return 1;
   }
 }

@@ -1,21 +1,24 @@
-// Products a shopper dismissed, hidden from that shopper for `ttlMs` after the dismissal.
-import { ShopperMap, type ShopperKey } from './shopper-map.js';
+// Products a shopper dismissed, hidden from that shopper for `ttlMs` after the dismissal. Few
+// shoppers dismiss anything: a small Map per slot that has dismissals, none for the others.
+import type { LruSlots } from './lru-slots.js';
 
 /** Dismissals kept per shopper; the oldest go first past this. */
 const MAX_PER_SHOPPER = 200;
 
 export class Dismissals {
-  readonly #byShopper: ShopperMap<Map<number, number>>;
+  /** Per slot: dense id → time of its latest dismissal, in the order recorded. */
+  readonly #bySlot = new Map<number, Map<number, number>>();
 
   constructor(
+    readonly slots: LruSlots,
     readonly ttlMs: number,
-    maxShoppers: number,
   ) {
-    this.#byShopper = new ShopperMap(maxShoppers, () => new Map());
+    slots.onReuse((slot) => this.#bySlot.delete(slot));
   }
 
-  record(key: ShopperKey, id: number, t: number): void {
-    const dismissed = this.#byShopper.touch(key);
+  record(slot: number, id: number, t: number): void {
+    let dismissed = this.#bySlot.get(slot);
+    if (dismissed === undefined) this.#bySlot.set(slot, (dismissed = new Map()));
     const previous = dismissed.get(id);
     if (previous !== undefined && previous >= t) return;
     dismissed.delete(id);
@@ -23,18 +26,20 @@ export class Dismissals {
     if (dismissed.size > MAX_PER_SHOPPER) dismissed.delete(dismissed.keys().next().value!);
   }
 
-  snapshot(): [ShopperKey, [number, number][]][] {
-    return [...this.#byShopper.entries()].map(([key, map]) => [key, [...map]]);
-  }
-
-  restore(snapshot: readonly [ShopperKey, [number, number][]][]): void {
-    for (const [key, entries] of snapshot) this.#byShopper.restore(key, new Map(entries));
-  }
-
-  /** Dense ids the shopper dismissed within the ttl before `now`. */
-  hiddenFor(key: ShopperKey, now: number, into: Set<number>): void {
-    const dismissed = this.#byShopper.get(key);
+  /** Calls `hide` with each product the slot's shopper dismissed within the ttl before `now`. */
+  hiddenFor(slot: number, now: number, hide: (id: number) => void): void {
+    const dismissed = slot < 0 ? undefined : this.#bySlot.get(slot);
     if (dismissed === undefined) return;
-    for (const [id, t] of dismissed) if (now - t < this.ttlMs) into.add(id);
+    for (const [id, t] of dismissed) if (now - t < this.ttlMs) hide(id);
+  }
+
+  /** [slot, [id, time][]] of every slot with dismissals: what a snapshot stores. */
+  snapshot(): [number, [number, number][]][] {
+    return Array.from(this.#bySlot, ([slot, map]) => [slot, [...map]]);
+  }
+
+  /** Restores a snapshot taken with the same slots (restore the slots first). */
+  restore(snapshot: readonly [number, [number, number][]][]): void {
+    for (const [slot, entries] of snapshot) this.#bySlot.set(slot, new Map(entries));
   }
 }

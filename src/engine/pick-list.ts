@@ -1,6 +1,7 @@
 // Collects a response's items in order, skipping what must never be returned (blocked ids,
 // products missing from the catalog or unavailable) and anything already picked.
 import type { Catalog } from './catalog.js';
+import type { DenseSet } from './dense-set.js';
 import { STRATEGY_LEVEL, type ModelLevel, type Strategy } from './strategy.js';
 
 export class PickList {
@@ -16,16 +17,21 @@ export class PickList {
   constructor(
     readonly limit: number,
     readonly catalog: Catalog,
-    readonly blocked: Set<number>,
+    readonly blocked: DenseSet,
   ) {}
 
   get full(): boolean {
     return this.ids.length >= this.limit;
   }
 
+  /** Items still wanted. */
+  get remaining(): number {
+    return this.limit - this.ids.length;
+  }
+
   /** Whether `id` could still be picked. */
   accepts(id: number): boolean {
-    return !this.blocked.has(id) && this.catalog.product(id)?.available === true;
+    return !this.blocked.has(id) && this.catalog.isAvailable(id);
   }
 
   /**

@@ -2,7 +2,8 @@
 // chain into one pick list, label each item with the strategy that produced it.
 import { PickList } from './pick-list.js';
 import type { Product } from './product.js';
-import { shopperKeys, type ShopEngine } from './shop-engine.js';
+import type { ShopEngine } from './shop-engine.js';
+import { shopperKeys } from './shopper-keys.js';
 import type { Producer, StrategyContext } from './strategies/context.js';
 import { boughtTogether } from './strategies/bought-together.js';
 import { collectionPopular } from './strategies/collection-popular.js';
@@ -60,28 +61,36 @@ const PRODUCERS: Partial<Record<Strategy, Producer>> = {
   'recently-viewed': recentlyViewed,
 };
 
-export function chooseStrategy(engine: ShopEngine, request: RecommendationRequest): Strategy {
+/** The request's shopper slots in the engine, customer first (-1 for a shopper it holds nothing for). */
+function shopperSlots(engine: ShopEngine, request: RecommendationRequest): number[] {
+  return shopperKeys(request.customerId, request.sessionId).map((key) => engine.shopperSlot(key));
+}
+
+/** The strategy that answers a request (DESIGN.md §4 "Auto strategy"). */
+export function chooseStrategy(engine: ShopEngine, request: RecommendationRequest, shoppers = shopperSlots(engine, request)): Strategy {
   if (request.strategy !== undefined) return request.strategy;
   if (request.productId !== undefined) return 'bought-together';
   if (request.collectionId !== undefined) return 'collection-popular';
-  if (engine.hasHistory(shopperKeys(request.customerId, request.sessionId))) return 'personalized';
+  if (shoppers.some((slot) => engine.hasHistory(slot))) return 'personalized';
   return 'trending';
 }
 
 export function recommend(engine: ShopEngine, request: RecommendationRequest, now: number): Recommendation {
-  const strategy = chooseStrategy(engine, request);
-  const shoppers = shopperKeys(request.customerId, request.sessionId);
+  const shoppers = shopperSlots(engine, request);
+  const strategy = chooseStrategy(engine, request, shoppers);
   const product = request.productId === undefined ? undefined : engine.catalog.denseOf(request.productId);
 
-  const blocked = new Set<number>();
+  const blocked = engine.scratch.blocked;
+  blocked.clear();
   if (product !== undefined) blocked.add(product);
   for (const id of request.exclude) {
     const dense = engine.catalog.denseOf(id);
     if (dense !== undefined) blocked.add(dense);
   }
-  for (const key of shoppers) engine.dismissals.hiddenFor(key, now, blocked);
+  const block = (id: number) => blocked.add(id);
+  for (const slot of shoppers) engine.dismissals.hiddenFor(slot, now, block);
   // A personalized answer never offers what the shopper already bought, backfill included.
-  if (strategy === 'personalized') for (const key of shoppers) engine.boughtBy(key, blocked);
+  if (strategy === 'personalized') for (const slot of shoppers) engine.boughtBy(slot, block);
 
   const context: StrategyContext = { engine, product, collectionId: request.collectionId, shoppers, now };
   const pick = new PickList(request.limit, engine.catalog, blocked);

@@ -1,16 +1,25 @@
 // All in-memory model state of one shop and the one place events and catalog changes enter it.
 // Pure and synchronous: time comes from the event, never from a clock.
+// Memory is bounded whatever the number of events: products × neighbours kept per model, and one
+// table of at most maxShoppers shoppers (customers and sessions, least recently active dropped
+// first) holding their affinities, recent views, pairing windows and dismissals.
 import type { EngineConfig } from '../config.js';
 import { Catalog } from './catalog.js';
+import { ChangeClock, Stamps } from './change-stamps.js';
 import { CoOccurrence, type CoOccurrenceSnapshot } from './co-occurrence.js';
 import { ContentIndex } from './content-index.js';
 import { DecayedScores, type DecayedScoresSnapshot } from './decayed-scores.js';
+import { DenseSet } from './dense-set.js';
 import { Dismissals } from './dismissals.js';
 import type { EngineEvent } from './event.js';
+import { GroupTable } from './group-table.js';
+import { LruSlots, type LruSlotsSnapshot } from './lru-slots.js';
 import type { Product } from './product.js';
-import { RecentViews } from './recent-views.js';
-import { ShopperAffinities } from './shopper-affinity.js';
-import { customerKey, sessionKey, type ShopperKey } from './shopper-map.js';
+import { RecentViews, type RecentViewsSnapshot } from './recent-views.js';
+import { ScoreBoard } from './score-board.js';
+import { ShopperAffinities, type AffinitySnapshot } from './shopper-affinity.js';
+import { customerKey, sessionKey, type ShopperKey } from './shopper-keys.js';
+import { TopK } from './top-k.js';
 import { TopList } from './top-list.js';
 
 /**
@@ -18,51 +27,84 @@ import { TopList } from './top-list.js';
  * engine that answers exactly as the one it was taken from. `config` must match the engine's.
  */
 export interface EngineSnapshot {
-  version: 1;
+  version: 3;
   /** JSON of the engine config it was taken with: a snapshot of another config is not used. */
   config: string;
   ids: string[];
   eventCount: number;
+  /** The change clock: stamps after a restore continue from it. */
+  changes: number;
   trending: DecayedScoresSnapshot;
   popularity: DecayedScoresSnapshot;
-  recentViews: [string, number[], number[]][];
-  dismissals: [string, [number, number][]][];
+  shoppers: LruSlotsSnapshot;
+  basketSlots: LruSlotsSnapshot;
+  recentViews: RecentViewsSnapshot;
+  dismissals: [number, [number, number][]][];
+  affinities: AffinitySnapshot;
   baskets: CoOccurrenceSnapshot;
   shopperItems: CoOccurrenceSnapshot;
   coViews: CoOccurrenceSnapshot;
-  affinities: [string, [number, number][], number[], number][];
 }
+
+/** Scratch space of one answer, reused by every answer of the shop (answers are computed one at a time). */
+export interface AnswerScratch {
+  readonly board: ScoreBoard;
+  /** The answer's candidates. */
+  readonly top: TopK;
+  /** Personalized's strongest affinities. */
+  readonly seeds: TopK;
+  /** Ids the answer must not return (context, exclude, dismissed, bought, picked). */
+  readonly blocked: DenseSet;
+}
+
+/** Products of one session that pair with a newly viewed one (the most recent ones). */
+const SESSION_VIEW_WINDOW = 20;
+/** Items past this many in one basket are not paired (bulk orders say little about affinity). */
+const MAX_BASKET_ITEMS = 100;
 
 export class ShopEngine {
   readonly catalog = new Catalog();
+  /** Counts changes; models stamp what each change touched (the answer cache's versions). */
+  readonly clock = new ChangeClock();
   /** Store-wide trending: weighted counts decayed with the trending half-life. */
   readonly trending: DecayedScores;
   readonly trendingTop: TopList;
   /** Longer-memory popularity, ranked within each collection. */
   readonly popularity: DecayedScores;
   readonly #collectionTops = new Map<string, TopList>();
+  /** Every shopper with state, customers ('c:' keys) and sessions ('s:' keys) alike. */
+  readonly shoppers: LruSlots;
+  /** Per shopper slot: the last change of anything the shopper's answers read. */
+  readonly shopperStamps: Stamps;
   readonly recentViews: RecentViews;
   readonly dismissals: Dismissals;
+  readonly affinities: ShopperAffinities;
+  /** Open orders and carts. */
+  readonly basketSlots: LruSlots;
   /** Products together in an order (metadata.orderId) or in one session's cart. */
   readonly baskets: CoOccurrence;
   /** Products together in one shopper's recent history: the similarity behind personalized. */
   readonly shopperItems: CoOccurrence;
-  readonly affinities: ShopperAffinities;
   /** Products viewed or clicked in the same session: the behaviour behind similar. */
   readonly coViews: CoOccurrence;
   readonly content = new ContentIndex();
+  readonly scratch: AnswerScratch;
   #eventCount = 0;
 
   constructor(readonly config: EngineConfig) {
     this.trending = new DecayedScores(config.trendingHalfLifeMs);
     this.trendingTop = new TopList(this.trending, config.topListSize, this.compareIds);
     this.popularity = new DecayedScores(config.popularityHalfLifeMs);
-    this.recentViews = new RecentViews(config.recentViewsPerShopper, config.maxShoppers);
-    this.dismissals = new Dismissals(config.dismissTtlMs, config.maxShoppers);
-    this.baskets = new CoOccurrence(config.maxNeighbors, config.maxShoppers, MAX_BASKET_ITEMS);
-    this.shopperItems = new CoOccurrence(config.maxNeighbors, config.maxShoppers, config.historyPerShopper, true);
-    this.affinities = new ShopperAffinities(config.affinityHalfLifeMs, config.historyPerShopper, config.maxShoppers);
-    this.coViews = new CoOccurrence(config.maxNeighbors, config.maxShoppers, SESSION_VIEW_WINDOW, true);
+    this.shoppers = new LruSlots(config.maxShoppers);
+    this.shopperStamps = new Stamps(this.clock);
+    this.recentViews = new RecentViews(this.shoppers, config.recentViewsPerShopper);
+    this.dismissals = new Dismissals(this.shoppers, config.dismissTtlMs);
+    this.affinities = new ShopperAffinities(this.shoppers, config.affinityHalfLifeMs, config.historyPerShopper, config.purchasesPerShopper);
+    this.basketSlots = new LruSlots(config.maxBaskets);
+    this.baskets = new CoOccurrence(this.clock, new GroupTable(this.basketSlots, MAX_BASKET_ITEMS), config.maxNeighbors, false, config.pairHalfLifeMs);
+    this.shopperItems = new CoOccurrence(this.clock, new GroupTable(this.shoppers, config.pairingWindow), config.maxNeighbors, true);
+    this.coViews = new CoOccurrence(this.clock, new GroupTable(this.shoppers, SESSION_VIEW_WINDOW), config.maxNeighbors, true);
+    this.scratch = { board: new ScoreBoard(), top: new TopK(this.compareIds), seeds: new TopK(this.compareIds), blocked: new DenseSet() };
   }
 
   /** Tie order of every ranking: by product id, whatever order things arrived in. */
@@ -74,59 +116,75 @@ export class ShopEngine {
 
   snapshot(): EngineSnapshot {
     return {
-      version: 1,
+      version: 3,
       config: JSON.stringify(this.config),
       ids: [...this.catalog.internedIds()],
       eventCount: this.#eventCount,
+      changes: this.clock.now,
       trending: this.trending.snapshot(),
       popularity: this.popularity.snapshot(),
+      shoppers: this.shoppers.snapshot(),
+      basketSlots: this.basketSlots.snapshot(),
       recentViews: this.recentViews.snapshot(),
       dismissals: this.dismissals.snapshot(),
+      affinities: this.affinities.snapshot(),
       baskets: this.baskets.snapshot(),
       shopperItems: this.shopperItems.snapshot(),
       coViews: this.coViews.snapshot(),
-      affinities: this.affinities.snapshot(),
     };
   }
 
   /** An engine rebuilt from a snapshot, before its catalog is upserted; undefined if the config differs. */
   static restore(config: EngineConfig, snapshot: EngineSnapshot): ShopEngine | undefined {
-    if (snapshot.version !== 1 || snapshot.config !== JSON.stringify(config)) return undefined;
+    if (snapshot.version !== 3 || snapshot.config !== JSON.stringify(config)) return undefined;
     const engine = new ShopEngine(config);
     engine.catalog.restoreIds(snapshot.ids);
     engine.#eventCount = snapshot.eventCount;
+    engine.clock.restore(snapshot.changes);
     engine.trending.restore(snapshot.trending);
     engine.popularity.restore(snapshot.popularity);
     engine.trendingTop.rebuild(engine.trending.positive());
+    engine.shoppers.restore(snapshot.shoppers);
+    engine.basketSlots.restore(snapshot.basketSlots);
     engine.recentViews.restore(snapshot.recentViews);
     engine.dismissals.restore(snapshot.dismissals);
+    engine.affinities.restore(snapshot.affinities);
     engine.baskets.restore(snapshot.baskets);
     engine.shopperItems.restore(snapshot.shopperItems);
     engine.coViews.restore(snapshot.coViews);
-    engine.affinities.restore(snapshot.affinities);
     return engine;
   }
 
   apply(event: EngineEvent): void {
     this.#eventCount++;
+    this.clock.tick();
     const id = this.catalog.intern(event.productId);
     const t = event.timestamp;
-    const keys = shopperKeys(event.customerId, event.sessionId);
+    const customer = event.customerId ? customerKey(event.customerId) : undefined;
+    const session = event.sessionId ? sessionKey(event.sessionId) : undefined;
     if (event.type === 'dismiss') {
-      for (const key of keys) this.dismissals.record(key, id, t);
+      if (customer !== undefined) this.dismissals.record(this.#touch(customer), id, t);
+      if (session !== undefined) this.dismissals.record(this.#touch(session), id, t);
       return;
     }
     if (event.type === 'view' || event.type === 'click') {
-      for (const key of keys) this.recentViews.record(key, id, t);
-      this.coViews.add(sessionKey(event.sessionId), id);
+      if (customer !== undefined) this.recentViews.record(this.#touch(customer), id, t);
+      if (session !== undefined) {
+        const slot = this.#touch(session);
+        this.recentViews.record(slot, id, t);
+        this.coViews.add(slot, id, t);
+      }
     }
-    if (event.type === 'purchase' || event.type === 'add_to_cart') this.baskets.add(basketKey(event), id);
+    if (event.type === 'purchase' || event.type === 'add_to_cart') this.baskets.add(this.basketSlots.touch(basketKey(event)), id, t);
     const weight = this.config.eventWeights[event.type];
     if (weight <= 0) return;
     // The customer's history when logged in, else the session's: one shopper, one history.
-    const shopper = keys[0]!;
-    this.affinities.record(shopper, id, weight, t, event.type === 'purchase');
-    this.shopperItems.add(shopper, id);
+    const shopperKey = customer ?? session;
+    if (shopperKey !== undefined) {
+      const shopper = this.#touch(shopperKey);
+      this.affinities.record(shopper, id, weight, t, event.type === 'purchase');
+      this.shopperItems.add(shopper, id, t);
+    }
     this.trending.add(id, weight, t);
     this.trendingTop.touch(id);
     this.popularity.add(id, weight, t);
@@ -134,6 +192,7 @@ export class ShopEngine {
   }
 
   upsertProduct(product: Product): void {
+    this.clock.tick();
     const change = this.catalog.upsert(product);
     this.content.index(change.dense, product);
     for (const c of change.removed) this.#collectionTops.get(c)?.remove(change.dense);
@@ -145,6 +204,7 @@ export class ShopEngine {
   removeProduct(id: string): boolean {
     const change = this.catalog.remove(id);
     if (change === undefined) return false;
+    this.clock.tick();
     this.content.remove(change.dense);
     for (const c of change.removed) this.#collectionTops.get(c)?.remove(change.dense);
     return true;
@@ -155,16 +215,28 @@ export class ShopEngine {
     return this.#collectionTops.get(collectionId);
   }
 
-  /** Whether the shopper has any behaviour the personal strategies can use. */
-  hasHistory(keys: readonly ShopperKey[]): boolean {
-    return keys.some((key) => (this.affinities.get(key)?.items.size ?? 0) > 0 || (this.recentViews.get(key)?.ids.length ?? 0) > 0);
+  /** The shopper's slot, or -1 when the engine holds nothing for the key. */
+  shopperSlot(key: ShopperKey): number {
+    return this.shoppers.slotOf(key);
   }
 
-  /** Adds to `into` the products the shopper bought that the catalog does not mark repurchasable. */
-  boughtBy(key: ShopperKey, into: Set<number>): void {
-    for (const id of this.affinities.get(key)?.purchased ?? []) {
-      if (this.catalog.product(id)?.repurchasable !== true) into.add(id);
-    }
+  /** Whether the shopper in `slot` has any behaviour the personal strategies can use. */
+  hasHistory(slot: number): boolean {
+    return this.affinities.size(slot) > 0 || this.recentViews.size(slot) > 0;
+  }
+
+  /** Calls `block` with each product the shopper bought that the catalog does not mark repurchasable. */
+  boughtBy(slot: number, block: (id: number) => void): void {
+    this.affinities.purchasesOf(slot, (id) => {
+      if (this.catalog.product(id)?.repurchasable !== true) block(id);
+    });
+  }
+
+  /** The shopper's slot, created if new, marked most recently active and changed now. */
+  #touch(key: ShopperKey): number {
+    const slot = this.shoppers.touch(key);
+    this.shopperStamps.mark(slot);
+    return slot;
   }
 
   #collectionTop(collectionId: string): TopList {
@@ -177,22 +249,8 @@ export class ShopEngine {
   }
 }
 
-/** Products of one session that pair with a newly viewed one (the most recent ones). */
-const SESSION_VIEW_WINDOW = 20;
-
-/** Items past this many in one basket are not paired (bulk orders say little about affinity). */
-const MAX_BASKET_ITEMS = 100;
-
 /** An order when the event names one, else the session's cart. */
 function basketKey(event: EngineEvent): string {
   const orderId = event.metadata?.orderId;
   return typeof orderId === 'string' || typeof orderId === 'number' ? 'o:' + orderId : 'c:' + event.sessionId;
-}
-
-/** A shopper's keys, the customer first (its history is the richer one). */
-export function shopperKeys(customerId: string | undefined, sessionId: string | undefined): ShopperKey[] {
-  const keys: ShopperKey[] = [];
-  if (customerId) keys.push(customerKey(customerId));
-  if (sessionId) keys.push(sessionKey(sessionId));
-  return keys;
 }

@@ -1,63 +1,132 @@
 // Each shopper's affinity to the products they interacted with: type-weighted and time-decayed
-// (forward decay against one landmark per shop, so values compare across shoppers and time),
-// and the products they bought. Bounded: `perShopper` products each, the weakest dropped first.
-import { ShopperMap, type ShopperKey } from './shopper-map.js';
+// (forward decay against one landmark per shopper, re-based when far), and the products they
+// bought. Per shopper slot: `perShopper` (product, value) entries in the order they came, the
+// weakest dropped first when full, and the last `purchasesPerShopper` distinct purchases (kept
+// only for shoppers who bought). Values are float32 (ample for ranking); memory is
+// slots × 8·perShopper bytes plus 4 bytes per purchase held.
+import type { LruSlots } from './lru-slots.js';
+import { SlotIdLists } from './slot-id-lists.js';
+import { bytesOf, fromBytes, grownTo } from './typed-arrays.js';
 
-export interface Affinity {
-  /** Dense product id → weight·2^((t − landmark)/halfLife), summed. */
-  readonly items: Map<number, number>;
-  readonly purchased: Set<number>;
+/** Past this exponent of 2 a shopper's values are re-based (float32 reaches 2^127). */
+const MAX_EXPONENT = 64;
+
+export interface AffinitySnapshot {
+  items: Uint8Array;
+  values: Uint8Array;
+  fill: Uint8Array;
+  landmarks: Uint8Array;
+  purchases: [number, Uint8Array][];
 }
 
-/** Past this exponent values would overflow; decay is re-based for that shopper. */
-const MAX_EXPONENT = 600;
-
 export class ShopperAffinities {
-  readonly #shoppers: ShopperMap<Affinity & { landmark: number }>;
   readonly #perMs: number;
+  #items = new Int32Array(0);
+  #values = new Float32Array(0);
+  #fill = new Uint8Array(0);
+  /** Per slot: epoch ms the values are relative to (NaN before the first event). */
+  #landmarks = new Float64Array(0);
+  readonly #purchases: SlotIdLists;
 
+  /** @param perShopper at most 255 */
   constructor(
+    readonly slots: LruSlots,
     readonly halfLifeMs: number,
     readonly perShopper: number,
-    maxShoppers: number,
+    purchasesPerShopper: number,
   ) {
+    if (perShopper < 1 || perShopper > 255) throw new RangeError('affinities per shopper must be 1-255');
     this.#perMs = 1 / halfLifeMs;
-    this.#shoppers = new ShopperMap(maxShoppers, () => ({ items: new Map(), purchased: new Set(), landmark: Number.NaN }));
+    this.#purchases = new SlotIdLists(slots, purchasesPerShopper);
+    slots.onReuse((slot) => {
+      if (slot < this.#fill.length) this.#fill[slot] = 0;
+    });
   }
 
-  record(key: ShopperKey, item: number, weight: number, t: number, purchase: boolean): void {
-    const affinity = this.#shoppers.touch(key);
-    if (Number.isNaN(affinity.landmark)) affinity.landmark = t;
-    let exponent = (t - affinity.landmark) * this.#perMs;
+  record(slot: number, item: number, weight: number, t: number, purchase: boolean): void {
+    this.#ensure(slot);
+    const start = slot * this.perShopper;
+    let size = this.#fill[slot]!;
+    if (size === 0) this.#landmarks[slot] = t;
+    let exponent = (t - this.#landmarks[slot]!) * this.#perMs;
     if (exponent > MAX_EXPONENT) {
       const factor = 2 ** -exponent;
-      for (const [id, value] of affinity.items) affinity.items.set(id, value * factor);
-      affinity.landmark = t;
+      for (let k = 0; k < size; k++) this.#values[start + k] *= factor;
+      this.#landmarks[slot] = t;
       exponent = 0;
     }
-    if (purchase) affinity.purchased.add(item);
-    affinity.items.set(item, (affinity.items.get(item) ?? 0) + weight * 2 ** exponent);
-    if (affinity.items.size > this.perShopper) this.#dropWeakest(affinity.items);
-  }
-
-  snapshot(): [ShopperKey, [number, number][], number[], number][] {
-    return [...this.#shoppers.entries()].map(([key, a]) => [key, [...a.items], [...a.purchased], a.landmark]);
-  }
-
-  restore(snapshot: readonly [ShopperKey, [number, number][], number[], number][]): void {
-    for (const [key, items, purchased, landmark] of snapshot) {
-      this.#shoppers.restore(key, { items: new Map(items), purchased: new Set(purchased), landmark });
+    if (purchase) this.#purchases.add(slot, item);
+    const value = weight * 2 ** exponent;
+    const values = this.#values;
+    for (let k = 0; k < size; k++) {
+      if (this.#items[start + k] === item) {
+        values[start + k] += value;
+        return;
+      }
     }
+    if (size === this.perShopper) {
+      // Full: the weakest goes (the first of equals), the newcomer too when it is weaker still.
+      let weakest = 0;
+      for (let k = 1; k < size; k++) if (values[start + k]! < values[start + weakest]!) weakest = k;
+      if (Math.fround(value) < values[start + weakest]!) return;
+      this.#items.copyWithin(start + weakest, start + weakest + 1, start + size);
+      values.copyWithin(start + weakest, start + weakest + 1, start + size);
+      size--;
+    }
+    this.#items[start + size] = item;
+    values[start + size] = value;
+    this.#fill[slot] = size + 1;
   }
 
-  get(key: ShopperKey): Affinity | undefined {
-    return this.#shoppers.get(key);
+  /** Products with an affinity in the slot. */
+  size(slot: number): number {
+    return slot >= 0 && slot < this.#fill.length ? this.#fill[slot]! : 0;
   }
 
-  #dropWeakest(items: Map<number, number>): void {
-    let weakest = -1;
-    let min = Infinity;
-    for (const [id, value] of items) if (value < min) (min = value), (weakest = id);
-    items.delete(weakest);
+  /** The slot's products are `items[start(slot) + k]`, their values `values[start(slot) + k]`, k < size(slot). */
+  start(slot: number): number {
+    return slot * this.perShopper;
+  }
+
+  get items(): Int32Array {
+    return this.#items;
+  }
+
+  get values(): Float32Array {
+    return this.#values;
+  }
+
+  /** Calls `into.add` with each product the slot's shopper bought (the most recent purchasesPerShopper). */
+  purchasesOf(slot: number, into: (item: number) => void): void {
+    this.#purchases.forEach(slot, into);
+  }
+
+  snapshot(): AffinitySnapshot {
+    return {
+      items: bytesOf(this.#items.slice()),
+      values: bytesOf(this.#values.slice()),
+      fill: this.#fill.slice(),
+      landmarks: bytesOf(this.#landmarks.slice()),
+      purchases: this.#purchases.snapshot(),
+    };
+  }
+
+  /** Restores a snapshot taken with the same slots (restore the slots first). */
+  restore(snapshot: AffinitySnapshot): void {
+    this.#items = fromBytes(Int32Array, snapshot.items);
+    this.#values = fromBytes(Float32Array, snapshot.values);
+    this.#fill = snapshot.fill.slice();
+    this.#landmarks = fromBytes(Float64Array, snapshot.landmarks);
+    this.#purchases.restore(snapshot.purchases);
+  }
+
+  #ensure(slot: number): void {
+    if (slot < this.#fill.length) return;
+    const max = this.slots.maxSlots;
+    this.#fill = grownTo(this.#fill, slot + 1, max);
+    const slots = this.#fill.length;
+    this.#landmarks = grownTo(this.#landmarks, slots);
+    this.#items = grownTo(this.#items, slots * this.perShopper);
+    this.#values = grownTo(this.#values, slots * this.perShopper);
   }
 }

@@ -1,6 +1,10 @@
 // Builders shared by the engine tests: products, events and a fresh ShopEngine, all with fixed times.
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from '../../src/config.js';
+import { ChangeClock } from '../../src/engine/change-stamps.js';
+import { CoOccurrence } from '../../src/engine/co-occurrence.js';
 import type { EngineEvent, EventType } from '../../src/engine/event.js';
+import { GroupTable } from '../../src/engine/group-table.js';
+import { LruSlots } from '../../src/engine/lru-slots.js';
 import type { Product } from '../../src/engine/product.js';
 import { recommend, type Recommendation, type RecommendationRequest } from '../../src/engine/recommend.js';
 import { ShopEngine } from '../../src/engine/shop-engine.js';
@@ -50,4 +54,11 @@ export function idsOf(recommendation: Recommendation): string[] {
 
 export function strategiesOf(recommendation: Recommendation): string[] {
   return recommendation.items.map((item) => item.strategy);
+}
+
+/** A co-occurrence model over its own group slots, fed by group key as the engine does (touch, then add). */
+export function keyedModel(kept: number, maxGroups: number, maxGroupItems: number, sliding = false, halfLifeMs?: number) {
+  const slots = new LruSlots(maxGroups);
+  const model = new CoOccurrence(new ChangeClock(), new GroupTable(slots, maxGroupItems), kept, sliding, halfLifeMs);
+  return { model, add: (key: string, item: number, t: number) => model.add(slots.touch(key), item, t) };
 }

@@ -1,15 +1,14 @@
 // What a strategy producer sees of one request, and the producer signature every strategy implements.
 import type { PickList } from '../pick-list.js';
 import type { ShopEngine } from '../shop-engine.js';
-import type { ShopperKey } from '../shopper-map.js';
 
 export interface StrategyContext {
   readonly engine: ShopEngine;
   /** Dense id of the context product, when the request names one the engine knows. */
   readonly product?: number;
   readonly collectionId?: string;
-  /** The shopper's keys, customer first. */
-  readonly shoppers: readonly ShopperKey[];
+  /** The shopper's slots in engine.shoppers, customer first; -1 for one the engine holds nothing for. */
+  readonly shoppers: readonly number[];
   readonly now: number;
 }
 

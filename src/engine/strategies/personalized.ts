@@ -4,47 +4,55 @@
 // and J_basket that of the orders or carts holding both. Products the shopper bought (unless the
 // catalog marks them repurchasable) never come back: recommend() blocks them for the whole
 // answer. On the Online Retail protocol (bench/quality) this scores nDCG@10 0.095; plain
-// SAR-Jaccard under the same memory bounds scored 0.081. Work per answer: ≤ 50 seeds × 60
-// shopper-similar neighbours (cached rankings) plus their few basket neighbours.
+// SAR-Jaccard under the same memory bounds scored 0.081.
+// Work per answer: ≤ 50 seeds × (two neighbour rows of ≤ K entries) on a score board, then a
+// top-k heap over the candidates touched.
 import type { CoOccurrence } from '../co-occurrence.js';
+import type { ScoreBoard } from '../score-board.js';
 import type { Producer } from './context.js';
 
 /** Affinity products used per request, strongest first: bounds the work of one answer. */
 const MAX_SEEDS = 50;
-/** Shopper-similar neighbours taken per seed (offline: 60 scores as all 400 do). */
-const NEIGHBORS_PER_SEED = 60;
 /** Weight of same-basket similarity next to same-shopper similarity (tuned offline). */
 const BASKET_WEIGHT = 0.1;
 
-function spread(scores: Map<number, number>, similarity: CoOccurrence, item: number, weight: number): void {
-  const neighbors = similarity.neighbors(item);
-  if (neighbors === undefined) return;
-  for (const [j, together] of neighbors) scores.set(j, (scores.get(j) ?? 0) + weight * similarity.jaccard(item, together, j));
-}
-
-/** Adds each seed's best `limit` neighbours by Jaccard, from a per-item ranking cached until its pairs change. */
-function spreadTop(scores: Map<number, number>, similarity: CoOccurrence, item: number, weight: number, limit: number, tieBreak: (a: number, b: number) => number): void {
-  const own = similarity.basketsOf(item);
-  const ranked = similarity.ranked(item, (together, candidate) => together / (own + candidate - together), tieBreak);
-  if (ranked === undefined) return;
-  const n = Math.min(limit, ranked.ids.length);
-  for (let k = 0; k < n; k++) {
-    const j = ranked.ids[k]!;
-    scores.set(j, (scores.get(j) ?? 0) + weight * ranked.scores[k]!);
+/** Adds weight × Jaccard(item, j) for every neighbour j in the item's row (pair weights × `scale` at now). */
+function spread(board: ScoreBoard, similarity: CoOccurrence, item: number, weight: number, scale: number): void {
+  const pairs = similarity.pairs;
+  const start = pairs.start(item);
+  const weightStart = pairs.weightStart(item);
+  const own = similarity.groupsOf(item);
+  for (let k = 0; k < pairs.size(item); k++) {
+    const j = pairs.ids[start + k]!;
+    const together = pairs.weights[weightStart + k]! * scale;
+    board.add(j, (weight * together) / (own + similarity.groupsOf(j) - together));
   }
 }
 
-export const personalized: Producer = ({ engine, shoppers }, pick) => {
-  const affinity = shoppers.map((key) => engine.affinities.get(key)).find((a) => a !== undefined && a.items.size > 0);
-  if (affinity === undefined) return;
-  const seeds = [...affinity.items].sort((a, b) => b[1] - a[1]).slice(0, MAX_SEEDS);
-  const strongest = seeds[0]![1];
-  const scores = new Map<number, number>();
-  for (const [item, value] of seeds) {
-    const weight = value / strongest; // relative affinity: scores stay readable at any decay state
-    spreadTop(scores, engine.shopperItems, item, weight, NEIGHBORS_PER_SEED, engine.compareIds);
-    spread(scores, engine.baskets, item, BASKET_WEIGHT * weight);
+export const personalized: Producer = ({ engine, shoppers, now }, pick) => {
+  // The customer's affinities when there are any, else the session's.
+  const affinities = engine.affinities;
+  const slot = shoppers.find((s) => affinities.size(s) > 0);
+  if (slot === undefined) return;
+  const { board, top, seeds } = engine.scratch;
+  seeds.reset(MAX_SEEDS);
+  const start = affinities.start(slot);
+  for (let k = 0; k < affinities.size(slot); k++) seeds.offer(affinities.items[start + k]!, affinities.values[start + k]!);
+  const seedCount = seeds.sort();
+  const strongest = seeds.scoreAt(0);
+  const basketScale = engine.baskets.scaleAt(now);
+  for (let s = 0; s < seedCount; s++) {
+    const item = seeds.idAt(s);
+    const weight = seeds.scoreAt(s) / strongest; // relative affinity: scores stay readable at any decay state
+    spread(board, engine.shopperItems, item, weight, 1);
+    spread(board, engine.baskets, item, BASKET_WEIGHT * weight, basketScale);
   }
-  const ranked = [...scores].sort((a, b) => b[1] - a[1] || engine.compareIds(a[0], b[0]));
-  for (const [id, score] of ranked) if (pick.offer(id, score, 'personalized')) return;
+  top.reset(pick.remaining);
+  for (let i = 0; i < board.touchedCount; i++) {
+    const id = board.touchedAt(i);
+    if (pick.accepts(id)) top.offer(id, board.score(id));
+  }
+  board.clear();
+  const count = top.sort();
+  for (let r = 0; r < count; r++) pick.offer(top.idAt(r), top.scoreAt(r), 'personalized');
 };

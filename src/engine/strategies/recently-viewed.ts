@@ -5,12 +5,14 @@ import type { Producer } from './context.js';
 const RECENCY_HALF_LIFE_MS = 7 * 86_400_000;
 
 export const recentlyViewed: Producer = ({ engine, shoppers, now }, pick) => {
-  for (const key of shoppers) {
-    const history = engine.recentViews.get(key);
-    if (history === undefined || history.ids.length === 0) continue;
-    for (let i = 0; i < history.ids.length; i++) {
-      const score = 2 ** (-Math.max(0, now - history.times[i]!) / RECENCY_HALF_LIFE_MS);
-      if (pick.offer(history.ids[i]!, score, 'recently-viewed')) return;
+  const views = engine.recentViews;
+  for (const slot of shoppers) {
+    const size = views.size(slot);
+    if (size === 0) continue;
+    const start = views.start(slot);
+    for (let k = 0; k < size; k++) {
+      const score = 2 ** (-Math.max(0, now - views.times[start + k]!) / RECENCY_HALF_LIFE_MS);
+      if (pick.offer(views.ids[start + k]!, score, 'recently-viewed')) return;
     }
     return; // the customer's history when there is one, else the session's
   }

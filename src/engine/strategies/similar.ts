@@ -2,30 +2,39 @@
 // products like it by content (vendor, type, collections, tags, title words, price band).
 // score = coViewJaccard + 0.2 · contentCosine: behaviour leads where it exists, content fills in
 // and covers brand-new products with no events at all.
+// Work per answer: the product's co-view row (≤ K) and content neighbours (≤ 50) on a score board.
 import type { Producer } from './context.js';
 
 /** Weight of content similarity next to co-view similarity. */
 const CONTENT_WEIGHT = 0.2;
+/** Score-board flag of candidates with a behavioural signal. */
+const BEHAVIOURAL = 2;
 
 export const similar: Producer = ({ engine, product }, pick) => {
   if (product === undefined) return;
-  const scores = new Map<number, number>();
-  const behavioural = new Set<number>();
-  const coViewed = engine.coViews.neighbors(product);
-  if (coViewed !== undefined) {
-    for (const [id, together] of coViewed) {
-      scores.set(id, engine.coViews.jaccard(product, together, id));
-      behavioural.add(id);
-    }
+  const { board, top } = engine.scratch;
+  const coViews = engine.coViews;
+  const pairs = coViews.pairs;
+  const start = pairs.start(product);
+  const weightStart = pairs.weightStart(product);
+  for (let k = 0; k < pairs.size(product); k++) {
+    const id = pairs.ids[start + k]!;
+    board.add(id, coViews.jaccard(product, pairs.weights[weightStart + k]!, id), BEHAVIOURAL);
   }
   const content = engine.content.neighbors(product, engine.compareIds);
   if (content !== undefined) {
-    for (let i = 0; i < content.ids.length; i++) {
-      const id = content.ids[i]!;
-      scores.set(id, (scores.get(id) ?? 0) + CONTENT_WEIGHT * content.scores[i]!);
-    }
+    for (let i = 0; i < content.ids.length; i++) board.add(content.ids[i]!, CONTENT_WEIGHT * content.scores[i]!);
   }
-  const ranked = [...scores].sort((a, b) => b[1] - a[1] || engine.compareIds(a[0], b[0]));
+  top.reset(pick.remaining);
+  for (let i = 0; i < board.touchedCount; i++) {
+    const id = board.touchedAt(i);
+    if (pick.accepts(id)) top.offer(id, board.score(id));
+  }
+  const count = top.sort();
   // Content alone is catalog knowledge, not behaviour: such items answer at model level 0.
-  for (const [id, score] of ranked) if (pick.offer(id, score, 'similar', behavioural.has(id) ? 2 : 0)) return;
+  for (let r = 0; r < count; r++) {
+    const id = top.idAt(r);
+    pick.offer(id, top.scoreAt(r), 'similar', (board.flags(id) & BEHAVIOURAL) !== 0 ? 2 : 0);
+  }
+  board.clear();
 };

@@ -1,9 +1,15 @@
 import { describe, expect, test } from 'vitest';
-import { CoOccurrence } from '../../../src/engine/co-occurrence.js';
+import type { CoOccurrence } from '../../../src/engine/co-occurrence.js';
 import type { EngineEvent } from '../../../src/engine/event.js';
 import type { ShopEngine } from '../../../src/engine/shop-engine.js';
 import { pairScore } from '../../../src/engine/strategies/bought-together.js';
-import { ask, engineWith, HOUR, idsOf, product, strategiesOf, T0 } from '../fixtures.js';
+import { ask, engineWith, HOUR, idsOf, keyedModel, product, strategiesOf, T0 } from '../fixtures.js';
+
+/** The neighbours kept in an item's row. */
+function neighborIds(model: CoOccurrence, item: number): number[] {
+  const start = model.pairs.start(item);
+  return Array.from(model.pairs.ids.subarray(start, start + model.pairs.size(item)));
+}
 
 function order(engine: ShopEngine, orderId: string, productIds: string[], t = T0 - HOUR): void {
   for (const productId of productIds) {
@@ -29,7 +35,7 @@ describe('bought-together', () => {
     engine.apply({ type: 'purchase', productId: 'a', sessionId: 's1', metadata: { orderId: 'o1' }, timestamp: T0 });
     engine.apply({ type: 'purchase', productId: 'b', sessionId: 's2', metadata: { orderId: 'o1' }, timestamp: T0 });
     engine.apply({ type: 'purchase', productId: 'c', sessionId: 's1', metadata: { orderId: 'o2' }, timestamp: T0 });
-    expect([...engine.baskets.neighbors(engine.catalog.denseOf('a')!)!.keys()].map((d) => engine.catalog.idOf(d))).toEqual(['b']);
+    expect(neighborIds(engine.baskets, engine.catalog.denseOf('a')!).map((d) => engine.catalog.idOf(d))).toEqual(['b']);
   });
 
   test('When items are added to one session cart, then they pair; views do not', () => {
@@ -42,22 +48,21 @@ describe('bought-together', () => {
   });
 
   test('When an item is added to the same basket twice, then the pair counts once', () => {
-    const baskets = new CoOccurrence(10, 100, 100);
-    baskets.add('o1', 1);
-    baskets.add('o1', 2);
-    baskets.add('o1', 2);
-    baskets.add('o1', 1);
+    const { model: baskets, add } = keyedModel(10, 100, 100);
+    add('o1', 1, T0);
+    add('o1', 2, T0);
+    add('o1', 2, T0);
+    add('o1', 1, T0);
     expect(baskets.together(1, 2)).toBe(1);
-    expect(baskets.basketsOf(2)).toBe(1);
-    expect(baskets.basketCount).toBe(1);
+    expect(baskets.groupsOf(2)).toBe(1);
+    expect(baskets.groupCount).toBe(1);
   });
 
   test('When an item gains more than twice maxNeighbors neighbours, then only its strongest maxNeighbors are kept', () => {
-    const baskets = new CoOccurrence(3, 1000, 100);
-    for (let i = 0; i < 5; i++) for (const other of [10, 11, 12]) baskets.add(`strong-${other}-${i}`, 1), baskets.add(`strong-${other}-${i}`, other);
-    for (let other = 20; other < 24; other++) baskets.add(`weak-${other}`, 1), baskets.add(`weak-${other}`, other);
-    const neighbors = baskets.neighbors(1)!;
-    expect(neighbors.size).toBeLessThanOrEqual(6);
+    const { model: baskets, add } = keyedModel(3, 1000, 100);
+    for (let i = 0; i < 5; i++) for (const other of [10, 11, 12]) add(`strong-${other}-${i}`, 1, T0), add(`strong-${other}-${i}`, other, T0);
+    for (let other = 20; other < 24; other++) add(`weak-${other}`, 1, T0), add(`weak-${other}`, other, T0);
+    expect(neighborIds(baskets, 1).length).toBeLessThanOrEqual(6);
     for (const strong of [10, 11, 12]) expect(baskets.together(1, strong)).toBe(5);
   });
 

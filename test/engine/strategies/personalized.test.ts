@@ -1,8 +1,22 @@
 import { describe, expect, test } from 'vitest';
 import type { EventType } from '../../../src/engine/event.js';
 import type { ShopEngine } from '../../../src/engine/shop-engine.js';
+import fc from 'fast-check';
+import { LruSlots } from '../../../src/engine/lru-slots.js';
 import { ShopperAffinities } from '../../../src/engine/shopper-affinity.js';
+import { ReferenceAffinities } from '../../reference/shopper-state.js';
 import { ask, DAY, engineWith, idsOf, product, strategiesOf, T0 } from '../fixtures.js';
+
+function itemsOf(affinities: ShopperAffinities, slot: number): [number, number][] {
+  const start = affinities.start(slot);
+  return Array.from({ length: affinities.size(slot) }, (_, k) => [affinities.items[start + k]!, affinities.values[start + k]!]);
+}
+
+function purchasesOf(affinities: ShopperAffinities, slot: number): number[] {
+  const out: number[] = [];
+  affinities.purchasesOf(slot, (id) => out.push(id));
+  return out;
+}
 
 function act(engine: ShopEngine, customerId: string, type: EventType, productId: string, t = T0 - DAY): void {
   engine.apply({ type, productId, sessionId: `s-${customerId}`, customerId, timestamp: t });
@@ -87,20 +101,41 @@ describe('personalized', () => {
   });
 
   test('When a shopper touches more products than the bound, then the weakest affinity is dropped', () => {
-    const affinities = new ShopperAffinities(30 * DAY, 3, 10);
-    affinities.record('c:me', 1, 1, T0, false);
-    affinities.record('c:me', 2, 6, T0, true);
-    affinities.record('c:me', 3, 4, T0, false);
-    affinities.record('c:me', 4, 2, T0, false);
-    expect([...affinities.get('c:me')!.items.keys()].sort()).toEqual([2, 3, 4]);
-    expect(affinities.get('c:me')!.purchased.has(2)).toBe(true);
+    const affinities = new ShopperAffinities(new LruSlots(10), 30 * DAY, 3, 10);
+    affinities.record(0, 1, 1, T0, false);
+    affinities.record(0, 2, 6, T0, true);
+    affinities.record(0, 3, 4, T0, false);
+    affinities.record(0, 4, 2, T0, false);
+    expect(itemsOf(affinities, 0).map(([id]) => id)).toEqual([2, 3, 4]);
+    expect(purchasesOf(affinities, 0)).toEqual([2]);
   });
 
   test('When affinity is recorded one half-life apart, then the older one counts half', () => {
-    const affinities = new ShopperAffinities(10 * DAY, 10, 10);
-    affinities.record('c:me', 1, 4, T0, false);
-    affinities.record('c:me', 2, 4, T0 + 10 * DAY, false);
-    const items = affinities.get('c:me')!.items;
-    expect(items.get(1)! / items.get(2)!).toBeCloseTo(0.5, 12);
+    const affinities = new ShopperAffinities(new LruSlots(10), 10 * DAY, 10, 10);
+    affinities.record(0, 1, 4, T0, false);
+    affinities.record(0, 2, 4, T0 + 10 * DAY, false);
+    const items = new Map(itemsOf(affinities, 0));
+    expect(items.get(1)! / items.get(2)!).toBeCloseTo(0.5, 6);
+  });
+
+  test('When shoppers record affinities in any order, then every shopper equals the Map reference (values, order, purchases, bounds)', () => {
+    const record = fc.tuple(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 12 }), fc.constantFrom(1, 2, 3, 4, 6), fc.integer({ min: -5, max: 400 }), fc.boolean());
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 4 }), fc.array(record, { maxLength: 200 }), (maxShoppers, perShopper, purchases, log) => {
+        const slots = new LruSlots(maxShoppers);
+        const affinities = new ShopperAffinities(slots, 10 * DAY, perShopper, purchases);
+        const reference = new ReferenceAffinities(maxShoppers, 10 * DAY, perShopper, purchases);
+        for (const [shopper, item, weight, day, purchase] of log) {
+          affinities.record(slots.touch(`c:${shopper}`), item, weight, T0 + day * DAY, purchase);
+          reference.record(`c:${shopper}`, item, weight, T0 + day * DAY, purchase);
+        }
+        for (const [key, expected] of reference.shoppers.entries) {
+          const slot = slots.slotOf(key);
+          expect(itemsOf(affinities, slot)).toEqual([...expected.items]);
+          expect(purchasesOf(affinities, slot)).toEqual(expected.purchases);
+        }
+        expect(slots.size).toBe(reference.shoppers.entries.size);
+      }),
+    );
   });
 });

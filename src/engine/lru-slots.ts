@@ -1,0 +1,114 @@
+// String keys (shoppers, baskets) mapped to dense slots 0 … maxSlots−1, least recently written
+// dropped first: the one Map of the key space, with the recency list in two Int32Arrays, so a
+// write is a lookup and two link updates and eviction is O(1). Owners keep per-slot state in
+// typed arrays indexed by slot and clear it when a slot is handed to a new key (onReuse).
+import { bytesOf, fromBytes, grownTo } from './typed-arrays.js';
+
+export interface LruSlotsSnapshot {
+  keys: string[];
+  /** Slots from least to most recently written (Int32Array bytes). */
+  order: Uint8Array;
+}
+
+export class LruSlots {
+  readonly #slotOf = new Map<string, number>();
+  readonly #keys: string[] = [];
+  /** Recency links: older and newer neighbour of each slot, -1 at the ends. */
+  #older = new Int32Array(0);
+  #newer = new Int32Array(0);
+  #oldest = -1;
+  #newest = -1;
+  readonly #reuseListeners: ((slot: number) => void)[] = [];
+
+  constructor(readonly maxSlots: number) {
+    if (!Number.isInteger(maxSlots) || maxSlots < 1) throw new RangeError(`maxSlots must be a positive integer, got ${maxSlots}`);
+  }
+
+  /** Called with a slot about to hold a new key (after evicting its old one): clear its state. */
+  onReuse(listener: (slot: number) => void): void {
+    this.#reuseListeners.push(listener);
+  }
+
+  /** The key's slot, or -1; reading does not count as a write. */
+  slotOf(key: string): number {
+    return this.#slotOf.get(key) ?? -1;
+  }
+
+  keyOf(slot: number): string {
+    return this.#keys[slot]!;
+  }
+
+  get size(): number {
+    return this.#slotOf.size;
+  }
+
+  /** The key's slot, created if absent (evicting the least recently written key when full), marked newest. */
+  touch(key: string): number {
+    let slot = this.#slotOf.get(key);
+    if (slot === undefined) return this.#assign(key);
+    if (slot !== this.#newest) {
+      this.#unlink(slot);
+      this.#linkNewest(slot);
+    }
+    return slot;
+  }
+
+  /** Slots from least to most recently written (the order a restore must replay). */
+  *oldestFirst(): IterableIterator<number> {
+    for (let slot = this.#oldest; slot !== -1; slot = this.#newer[slot]!) yield slot;
+  }
+
+  /** Keys by slot, and the slots from least to most recently written: what a snapshot stores. */
+  snapshot(): LruSlotsSnapshot {
+    return { keys: [...this.#keys], order: bytesOf(Int32Array.from(this.oldestFirst())) };
+  }
+
+  /** Restores a snapshot into an empty table: the same keys in the same slots and recency. */
+  restore(snapshot: LruSlotsSnapshot): void {
+    if (this.#keys.length > 0) throw new Error('restore needs an empty slot table');
+    if (snapshot.keys.length > this.maxSlots) throw new Error(`a snapshot of ${snapshot.keys.length} slots does not fit ${this.maxSlots}`);
+    this.#keys.push(...snapshot.keys);
+    snapshot.keys.forEach((key, slot) => this.#slotOf.set(key, slot));
+    this.#older = grownTo(this.#older, snapshot.keys.length, this.maxSlots);
+    this.#newer = grownTo(this.#newer, snapshot.keys.length, this.maxSlots);
+    const order = fromBytes(Int32Array, snapshot.order);
+    if (order.length !== snapshot.keys.length) throw new Error('slot snapshot order does not match its keys');
+    for (const slot of order) this.#linkNewest(slot);
+  }
+
+  #assign(key: string): number {
+    let slot: number;
+    if (this.#slotOf.size < this.maxSlots) {
+      slot = this.#keys.length;
+      this.#keys.push(key);
+      this.#older = grownTo(this.#older, slot + 1, this.maxSlots);
+      this.#newer = grownTo(this.#newer, slot + 1, this.maxSlots);
+    } else {
+      slot = this.#oldest;
+      this.#unlink(slot);
+      this.#slotOf.delete(this.#keys[slot]!);
+      this.#keys[slot] = key;
+      for (const listener of this.#reuseListeners) listener(slot);
+    }
+    this.#slotOf.set(key, slot);
+    this.#linkNewest(slot);
+    return slot;
+  }
+
+  #unlink(slot: number): void {
+    const older = this.#older[slot]!;
+    const newer = this.#newer[slot]!;
+    if (older === -1) this.#oldest = newer;
+    else this.#newer[older] = newer;
+    if (newer === -1) this.#newest = older;
+    else this.#older[newer] = older;
+  }
+
+  #linkNewest(slot: number): void {
+    this.#older[slot] = this.#newest;
+    this.#newer[slot] = -1;
+    if (this.#newest === -1) this.#oldest = slot;
+    else this.#newer[this.#newest] = slot;
+    this.#newest = slot;
+  }
+}

@@ -1,0 +1,63 @@
+// Scratch scores by dense id, reused by every answer of a shop: a Float64Array indexed by product
+// plus the list of ids touched, so accumulating n contributions is O(n) and clearing costs only
+// what was touched. No Map per request. One board per engine; answers are computed one at a time.
+
+export class ScoreBoard {
+  #scores = new Float64Array(1024);
+  /** Per id: 0 untouched, else 1 | the flags added. */
+  #flags = new Uint8Array(1024);
+  #touched = new Int32Array(256);
+  #count = 0;
+
+  /** Adds `value` to the id's score; `flags` (bits ≥ 2) are or-ed into its flags. */
+  add(id: number, value: number, flags = 0): void {
+    if (id >= this.#scores.length) this.#grow(id + 1);
+    if (this.#flags[id] === 0) {
+      if (this.#count === this.#touched.length) {
+        const touched = new Int32Array(this.#count * 2);
+        touched.set(this.#touched);
+        this.#touched = touched;
+      }
+      this.#touched[this.#count++] = id;
+    }
+    this.#flags[id] |= 1 | flags;
+    this.#scores[id] += value;
+  }
+
+  /** Ids touched since the last clear: `touchedAt(0 … touchedCount − 1)`. */
+  get touchedCount(): number {
+    return this.#count;
+  }
+
+  touchedAt(i: number): number {
+    return this.#touched[i]!;
+  }
+
+  score(id: number): number {
+    return id < this.#scores.length ? this.#scores[id]! : 0;
+  }
+
+  flags(id: number): number {
+    return id < this.#flags.length ? this.#flags[id]! : 0;
+  }
+
+  clear(): void {
+    for (let i = 0; i < this.#count; i++) {
+      const id = this.#touched[i]!;
+      this.#scores[id] = 0;
+      this.#flags[id] = 0;
+    }
+    this.#count = 0;
+  }
+
+  #grow(min: number): void {
+    let size = this.#scores.length;
+    while (size < min) size *= 2;
+    const scores = new Float64Array(size);
+    scores.set(this.#scores);
+    const flags = new Uint8Array(size);
+    flags.set(this.#flags);
+    this.#scores = scores;
+    this.#flags = flags;
+  }
+}

@@ -1,0 +1,28 @@
+// Growing typed arrays, and typed arrays as bytes for snapshots. Every model keeps its counts in
+// typed arrays indexed by a dense id or slot, grown geometrically as ids appear.
+
+type TypedArray = Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array | Uint16Array;
+
+/** `array` when it already holds `minLength` elements, else a copy grown by doubling (at most `maxLength`, never below `minLength`). */
+export function grownTo<T extends TypedArray>(array: T, minLength: number, maxLength = Infinity): T {
+  if (array.length >= minLength) return array;
+  let length = Math.max(64, array.length);
+  while (length < minLength) length *= 2;
+  length = Math.max(minLength, Math.min(length, maxLength));
+  const grown = new (array.constructor as new (length: number) => T)(length);
+  grown.set(array);
+  return grown;
+}
+
+/** A byte view of the array (no copy): travels through any encoder (msgpack bin, LMDB binary values). */
+export function bytesOf(array: TypedArray): Uint8Array {
+  return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+}
+
+/** The array stored as `bytes`, copied into a fresh, aligned buffer. */
+export function fromBytes<T extends TypedArray>(make: { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number }, bytes: Uint8Array): T {
+  if (bytes.byteLength % make.BYTES_PER_ELEMENT !== 0) throw new Error(`snapshot bytes do not hold whole ${make.name} elements`);
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return new make(copy.buffer);
+}

@@ -1,0 +1,48 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { LruSlots } from '../../src/engine/lru-slots.js';
+import { ReferenceLru } from '../reference/shopper-state.js';
+
+describe('LruSlots', () => {
+  test('When keys are written, then the table holds the same keys in the same recency order as a Map LRU', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 8 }), fc.array(fc.integer({ min: 0, max: 15 }), { maxLength: 200 }), (max, writes) => {
+        const slots = new LruSlots(max);
+        const reference = new ReferenceLru(max, () => 0);
+        const reused: number[] = [];
+        slots.onReuse((slot) => reused.push(slot));
+        for (const k of writes) {
+          const slot = slots.touch(`k${k}`);
+          reference.touch(`k${k}`);
+          expect(slots.keyOf(slot)).toBe(`k${k}`);
+        }
+        expect([...slots.oldestFirst()].map((slot) => slots.keyOf(slot))).toEqual([...reference.entries.keys()]);
+        expect(slots.size).toBe(reference.entries.size);
+        for (let k = 0; k < 16; k++) expect(slots.slotOf(`k${k}`) >= 0).toBe(reference.entries.has(`k${k}`));
+        // A slot is handed to a new key only once all `max` are in use.
+        expect(reused.every((slot) => slot < max)).toBe(true);
+      }),
+    );
+  });
+
+  test('When the bound is passed, then the least recently written key is evicted and reading does not count as a write', () => {
+    const slots = new LruSlots(2);
+    const a = slots.touch('a');
+    slots.touch('b');
+    slots.touch('a');
+    slots.slotOf('b');
+    expect(slots.touch('c')).not.toBe(a);
+    expect(slots.slotOf('b')).toBe(-1);
+    expect(slots.slotOf('a')).toBe(a);
+  });
+
+  test('When a table is restored from a snapshot, then it has the same slots and evicts in the same order', () => {
+    const slots = new LruSlots(3);
+    for (const key of ['a', 'b', 'c', 'a']) slots.touch(key);
+    const copy = new LruSlots(3);
+    copy.restore(slots.snapshot());
+    for (const key of ['a', 'b', 'c']) expect(copy.slotOf(key)).toBe(slots.slotOf(key));
+    expect(copy.touch('d')).toBe(slots.touch('d'));
+    expect(copy.slotOf('b')).toBe(-1);
+  });
+});

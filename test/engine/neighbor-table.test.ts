@@ -1,0 +1,102 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { NeighborTable } from '../../src/engine/neighbor-table.js';
+import { ExactPairCounts, ReferencePairCounts } from '../reference/pair-counts.js';
+
+type Add = [row: number, id: number, weight: number];
+
+/** The row's [id, weight] entries in stored order. */
+function entries(table: NeighborTable, row: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let k = 0; k < table.size(row); k++) out.push([table.ids[table.start(row) + k]!, table.weights[table.weightStart(row) + k]!]);
+  return out;
+}
+
+const adds = (rows: number, ids: number, weight: fc.Arbitrary<number>) =>
+  fc.array(fc.tuple(fc.integer({ min: 0, max: rows - 1 }), fc.integer({ min: 0, max: ids - 1 }), weight), { maxLength: 600 });
+const weights = fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 9 }), fc.double({ min: 0.01, max: 5, noNaN: true }));
+
+describe('NeighborTable', () => {
+  test('When pairs are added, pruned or not, then every row equals the Map reference entry for entry, in order', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), adds(4, 50, weights), (kept, stream) => {
+        // Rows move through blocks of 4, 8, 16 … 2K entries on the way: every size is exercised.
+        const table = new NeighborTable(kept);
+        const reference = new ReferencePairCounts(kept);
+        for (const [row, id, weight] of stream) {
+          table.add(row, id, weight);
+          reference.add(row, id, weight);
+        }
+        for (let row = 0; row < 4; row++) {
+          expect(entries(table, row)).toEqual(reference.entries(row));
+          for (let id = 0; id < 50; id++) expect(table.weight(row, id)).toBe(reference.weight(row, id));
+        }
+      }),
+    );
+  });
+
+  test('When rows are pruned, then no kept weight exceeds the true weight and a row never holds more than 2K', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), adds(3, 40, fc.integer({ min: 1, max: 4 })), (kept, stream) => {
+        const table = new NeighborTable(kept);
+        const exact = new ExactPairCounts();
+        for (const [row, id, weight] of stream) {
+          table.add(row, id, weight);
+          exact.add(row, id, weight);
+        }
+        for (let row = 0; row < 3; row++) {
+          expect(table.size(row)).toBeLessThanOrEqual(2 * kept);
+          for (const [id, weight] of entries(table, row)) expect(weight).toBeLessThanOrEqual(exact.weight(row, id));
+        }
+      }),
+    );
+  });
+
+  test('When a full row meets a new neighbour, then the K strongest stay, strongest first, and one-off pairs go', () => {
+    const table = new NeighborTable(2);
+    table.add(0, 10, 1);
+    table.add(0, 11, 5);
+    table.add(0, 12, 1);
+    table.add(0, 13, 3);
+    table.add(0, 14, 1); // 5 > 2K entries: keep 11 (5) and 13 (3)
+    expect(entries(table, 0)).toEqual([
+      [11, 5],
+      [13, 3],
+    ]);
+    table.add(0, 14, 1); // a pruned pair restarts from its new weight
+    expect(table.weight(0, 14)).toBe(1);
+  });
+
+  test('When a table is restored from an export mid-stream, then it goes on exactly as the original', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 8 }), adds(6, 40, weights), adds(6, 40, weights), (kept, first, second) => {
+        const original = new NeighborTable(kept);
+        for (const [row, id, weight] of first) original.add(row, id, weight);
+        const restored = new NeighborTable(kept);
+        restored.import(original.export());
+        for (const [row, id, weight] of second) {
+          original.add(row, id, weight);
+          restored.add(row, id, weight);
+        }
+        for (let row = 0; row < 6; row++) expect(entries(restored, row)).toEqual(entries(original, row));
+        expect(restored.export()).toEqual(original.export());
+      }),
+    );
+  });
+
+  test('When a table is exported and imported, then it holds the same rows and keeps counting from them', () => {
+    const table = new NeighborTable(4);
+    for (const [row, id, weight] of [
+      [0, 1, 1],
+      [0, 2, 3],
+      [5, 1, 2],
+      [200, 7, 1],
+    ] as Add[]) table.add(row, id, weight);
+    const copy = new NeighborTable(4);
+    copy.import(table.export());
+    for (const row of [0, 5, 200, 3]) expect(entries(copy, row)).toEqual(entries(table, row));
+    expect(copy.entries()).toBe(4);
+    copy.add(0, 2, 1);
+    expect(copy.weight(0, 2)).toBe(4);
+  });
+});

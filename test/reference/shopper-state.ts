@@ -1,0 +1,63 @@
+// References for the shopper table and its per-shopper models, in plain Maps: an LRU as a Map
+// re-inserted on write; affinities as a Map of product → value with the weakest dropped (the old
+// engine's code, with values rounded to float32 as the compact table stores them) and the most
+// recent distinct purchases.
+
+export class ReferenceLru<V> {
+  readonly entries = new Map<string, V>();
+
+  constructor(
+    readonly max: number,
+    readonly create: () => V,
+  ) {}
+
+  touch(key: string): V {
+    let value = this.entries.get(key);
+    if (value === undefined) value = this.create();
+    else this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+    return value;
+  }
+}
+
+export interface ReferenceAffinity {
+  items: Map<number, number>;
+  purchases: number[];
+  landmark: number;
+}
+
+export class ReferenceAffinities {
+  readonly shoppers: ReferenceLru<ReferenceAffinity>;
+
+  constructor(
+    max: number,
+    readonly halfLifeMs: number,
+    readonly perShopper: number,
+    readonly purchasesPerShopper: number,
+  ) {
+    this.shoppers = new ReferenceLru(max, () => ({ items: new Map(), purchases: [], landmark: Number.NaN }));
+  }
+
+  record(key: string, item: number, weight: number, t: number, purchase: boolean): void {
+    const a = this.shoppers.touch(key);
+    if (Number.isNaN(a.landmark)) a.landmark = t;
+    let exponent = (t - a.landmark) * (1 / this.halfLifeMs);
+    if (exponent > 64) {
+      for (const [id, value] of a.items) a.items.set(id, Math.fround(value * 2 ** -exponent));
+      a.landmark = t;
+      exponent = 0;
+    }
+    if (purchase && !a.purchases.includes(item)) {
+      a.purchases.push(item);
+      if (a.purchases.length > this.purchasesPerShopper) a.purchases.shift();
+    }
+    a.items.set(item, Math.fround((a.items.get(item) ?? 0) + weight * 2 ** exponent));
+    if (a.items.size > this.perShopper) {
+      let weakest = -1;
+      let min = Infinity;
+      for (const [id, value] of a.items) if (value < min) (min = value), (weakest = id);
+      a.items.delete(weakest);
+    }
+  }
+}
