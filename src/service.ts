@@ -9,6 +9,7 @@ import { seedDemoStore, type DemoKeys } from './demo/seed-demo-store.js';
 import { cachedResolver, type KeyResolver } from './http/auth.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { CatalogUpdates } from './ingest/catalog-updates.js';
+import { ContentWarmer } from './ingest/content-warmer.js';
 import { EventPipeline } from './ingest/event-pipeline.js';
 import { replay, type ReplayStats } from './ingest/replay.js';
 import { ShopEngines } from './ingest/shop-engines.js';
@@ -93,6 +94,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
   pruneTimer.unref();
   const snapshots = new SnapshotScheduler(engines, snapshotStore, clock, log);
   snapshots.start(config.snapshotIntervalMs);
+  const warmer = new ContentWarmer(engines);
+  warmer.start();
 
   let stopping: Promise<void> | undefined;
   return {
@@ -109,6 +112,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     stop() {
       stopping ??= (async () => {
         clearInterval(pruneTimer);
+        warmer.stop();
         await stream.close();
         await http.close();
         pipeline.close();

@@ -1,6 +1,7 @@
 // The shop's products behind dense integer ids, and collection membership. Events may name a
 // product before the catalog has it: it gets a dense id at once and counts once it appears.
 import type { Product } from './product.js';
+import { grownTo } from './typed-arrays.js';
 
 export interface CollectionChange {
   dense: number;
@@ -15,6 +16,11 @@ export function compareProductIds(a: string, b: string): number {
   return collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
+/** The id as a number when it is a plain integer (no sign, no leading zero, exact in a double), else NaN. */
+function integerKey(id: string): number {
+  return /^(0|[1-9]\d{0,14})$/.test(id) ? Number(id) : NaN;
+}
+
 export class Catalog {
   readonly #denseById = new Map<string, number>();
   readonly #ids: string[] = [];
@@ -23,6 +29,8 @@ export class Catalog {
   #available = new Uint8Array(1024);
   readonly #members = new Map<string, Set<number>>();
   #productCount = 0;
+  /** Per dense id: the id as a number when it is a plain integer (most platforms' ids): ties compare without the collator. */
+  #integerKeys = new Float64Array(1024);
   /** Products in id order, built on demand and dropped when a product comes or goes. */
   #ordered: number[] | undefined;
   readonly #orderedMembers = new Map<string, number[]>();
@@ -44,6 +52,8 @@ export class Catalog {
     if (dense === undefined) {
       dense = this.#ids.push(id) - 1;
       this.#denseById.set(id, dense);
+      this.#integerKeys = grownTo(this.#integerKeys, dense + 1);
+      this.#integerKeys[dense] = integerKey(id);
       this.#products.push(undefined);
     }
     return dense;
@@ -91,7 +101,11 @@ export class Catalog {
    * depend on the order products and events arrived in (a replay gives the same answers).
    */
   compareIds(a: number, b: number): number {
-    return a === b ? 0 : compareProductIds(this.#ids[a]!, this.#ids[b]!);
+    if (a === b) return 0;
+    // Plain integers in numeric collation order are in numeric order: no string compare needed.
+    const difference = this.#integerKeys[a]! - this.#integerKeys[b]!;
+    if (difference === difference) return difference;
+    return compareProductIds(this.#ids[a]!, this.#ids[b]!);
   }
 
   /** Dense ids of all catalog products in product-id order. Valid until the next upsert/remove. */
@@ -154,13 +168,7 @@ export class Catalog {
   }
 
   #setAvailable(dense: number, available: boolean): void {
-    if (dense >= this.#available.length) {
-      let size = this.#available.length;
-      while (size <= dense) size *= 2;
-      const grown = new Uint8Array(size);
-      grown.set(this.#available);
-      this.#available = grown;
-    }
+    this.#available = grownTo(this.#available, dense + 1);
     this.#available[dense] = available ? 1 : 0;
   }
 

@@ -210,6 +210,11 @@ export class ShopEngine {
     return true;
   }
 
+  /** Computes up to `maxProducts` stale content-neighbour lists ahead of requests; returns how many (0: all fresh). */
+  precomputeContent(maxProducts: number): number {
+    return this.content.precompute(maxProducts, this.compareIds);
+  }
+
   /** The ranked popular members of a collection; undefined when none has a score. */
   collectionTop(collectionId: string): TopList | undefined {
     return this.#collectionTops.get(collectionId);

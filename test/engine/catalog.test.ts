@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { Catalog } from '../../src/engine/catalog.js';
+import { Catalog, compareProductIds } from '../../src/engine/catalog.js';
 import { product } from './fixtures.js';
 
 const members = (catalog: Catalog, collectionId: string) => [...(catalog.members(collectionId) ?? [])].map((dense) => catalog.idOf(dense));
@@ -66,5 +67,20 @@ describe('Catalog', () => {
     expect(back).toEqual({ dense: 0, added: ['c1'], removed: [] });
     expect(catalog.productCount).toBe(2);
     expect(members(catalog, 'c1')).toEqual(['b', 'a']);
+  });
+});
+
+describe('Catalog id order', () => {
+  test('When any ids are compared by dense id, then the order is the product-id order of compareProductIds', () => {
+    const id = fc.oneof(fc.nat({ max: 10_000_000 }).map(String), fc.string({ maxLength: 6 }), fc.constantFrom('007', '7', '10', '9007199254740993', 'gid-1'));
+    fc.assert(
+      fc.property(fc.uniqueArray(id, { minLength: 2, maxLength: 30 }), (ids) => {
+        const catalog = new Catalog();
+        for (const value of ids) catalog.intern(value);
+        for (let a = 0; a < ids.length; a++) {
+          for (let b = 0; b < ids.length; b++) expect(Math.sign(catalog.compareIds(a, b))).toBe(Math.sign(compareProductIds(ids[a]!, ids[b]!)));
+        }
+      }),
+    );
   });
 });

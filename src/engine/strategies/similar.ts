@@ -2,7 +2,7 @@
 // products like it by content (vendor, type, collections, tags, title words, price band).
 // score = coViewJaccard + 0.2 · contentCosine: behaviour leads where it exists, content fills in
 // and covers brand-new products with no events at all.
-// Work per answer: the product's co-view row (≤ K) and content neighbours (≤ 50) on a score board.
+// Work per answer: the product's co-view row (≤ 2K) and its kept content neighbours (≤ 50) on a score board.
 import type { Producer } from './context.js';
 
 /** Weight of content similarity next to co-view similarity. */
@@ -21,10 +21,10 @@ export const similar: Producer = ({ engine, product }, pick) => {
     const id = pairs.ids[start + k]!;
     board.add(id, coViews.jaccard(product, pairs.weights[weightStart + k]!, id), BEHAVIOURAL);
   }
-  const content = engine.content.neighbors(product, engine.compareIds);
-  if (content !== undefined) {
-    for (let i = 0; i < content.ids.length; i++) board.add(content.ids[i]!, CONTENT_WEIGHT * content.scores[i]!);
-  }
+  const content = engine.content;
+  const similarByContent = content.neighbors(product, engine.compareIds);
+  const contentStart = content.start(product);
+  for (let k = 0; k < similarByContent; k++) board.add(content.neighborIds[contentStart + k]!, CONTENT_WEIGHT * content.neighborScores[contentStart + k]!);
   top.reset(pick.remaining);
   for (let i = 0; i < board.touchedCount; i++) {
     const id = board.touchedAt(i);
