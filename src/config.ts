@@ -60,6 +60,13 @@ export interface WsConfig {
   stallTimeoutSeconds: number;
 }
 
+export interface AnswerCacheConfig {
+  /** Bytes of all cached answers together; 0 turns the cache off. */
+  maxBytes: number;
+  /** Longest a cached answer is served after it was computed, in ms (an event makes it stale at once). */
+  maxAgeMs: number;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -75,6 +82,8 @@ export interface Config {
   dedupTtlMs: number;
   /** How often shops with new events get a snapshot of their models (plus one at shutdown). */
   snapshotIntervalMs: number;
+  /** Finished recommendation answers kept for repeated requests (see http/answers.ts). */
+  answerCache: AnswerCacheConfig;
   engine: EngineConfig;
   ws: WsConfig;
 }
@@ -174,6 +183,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxCatalogBodyBytes: 8 * 1024 * 1024,
     dedupTtlMs: 7 * DAY_MS,
     snapshotIntervalMs: integer(env, 'PAIRWISE_SNAPSHOT_MINUTES', 5, 1, 24 * 60) * 60_000,
+    answerCache: Object.freeze({
+      maxBytes: integer(env, 'PAIRWISE_ANSWER_CACHE_MB', 64, 0, 64 * 1024) * 1024 * 1024,
+      maxAgeMs: integer(env, 'PAIRWISE_ANSWER_MAX_AGE_MS', 1000, 0, 3_600_000),
+    }),
     engine: Object.freeze({ ...DEFAULT_ENGINE_CONFIG, trendingHalfLifeMs: halfLifeHours * 3_600_000 }),
     ws: wsConfig(env),
   });

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { defaultDemoDir } from './demo/demo-files.js';
 import { createDemoStorefront } from './demo/demo-storefront.js';
 import { seedDemoStore, type DemoKeys } from './demo/seed-demo-store.js';
+import { Answers } from './http/answers.js';
 import { cachedResolver, type KeyResolver } from './http/auth.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { CatalogUpdates } from './ingest/catalog-updates.js';
@@ -86,8 +87,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
     demo = createDemoStorefront(demoDir, demoKeys.publicKey);
   }
   const resolveKey = keyResolver(shops);
-  const stream = new StreamServer({ config, resolveKey, engines, pipeline, catalog, clock });
-  const http = await startHttpServer({ config, resolveKey, engines, pipeline, catalog, clock, demo }, stream.routes);
+  const answers = new Answers(engines, config.answerCache);
+  const stream = new StreamServer({ config, resolveKey, engines, answers, pipeline, catalog, clock });
+  const http = await startHttpServer({ config, resolveKey, engines, answers, pipeline, catalog, clock, demo }, stream.routes);
   const pruneTimer = setInterval(() => {
     eventLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`));
   }, DEDUP_PRUNE_INTERVAL_MS);

@@ -97,3 +97,16 @@ export function parseRecommendationQuery(raw: string): QueryParse {
   }
   return { ok: true, query };
 }
+
+/** Equal for queries the engine answers identically (ids already normalized; exclude as a set). */
+export function queryKey(query: RecommendationQuery): string {
+  return JSON.stringify([
+    query.strategy ?? '',
+    query.productId ?? '',
+    query.collectionId ?? '',
+    query.customerId ?? '',
+    query.sessionId ?? '',
+    query.limit,
+    [...new Set(query.exclude)].sort(),
+  ]);
+}

@@ -2,7 +2,7 @@
 // chain into one pick list, label each item with the strategy that produced it.
 import { PickList } from './pick-list.js';
 import type { Product } from './product.js';
-import type { ShopEngine } from './shop-engine.js';
+import { CATALOG_PART, type ShopEngine } from './shop-engine.js';
 import { shopperKeys } from './shopper-keys.js';
 import type { Producer, StrategyContext } from './strategies/context.js';
 import { boughtTogether } from './strategies/bought-together.js';
@@ -66,6 +66,17 @@ function shopperSlots(engine: ShopEngine, request: RecommendationRequest): numbe
   return shopperKeys(request.customerId, request.sessionId).map((key) => engine.shopperSlot(key));
 }
 
+/** Resolves the request's shoppers and records each key, its slot and the slot's state as read. */
+function readShoppers(engine: ShopEngine, request: RecommendationRequest): number[] {
+  const reads = engine.scratch.reads;
+  return shopperKeys(request.customerId, request.sessionId).map((key) => {
+    const slot = engine.shopperSlot(key);
+    reads.resolved(key, slot);
+    if (slot >= 0) reads.read(engine.shopperStamps, slot);
+    return slot;
+  });
+}
+
 /** The strategy that answers a request (DESIGN.md §4 "Auto strategy"). */
 export function chooseStrategy(engine: ShopEngine, request: RecommendationRequest, shoppers = shopperSlots(engine, request)): Strategy {
   if (request.strategy !== undefined) return request.strategy;
@@ -75,8 +86,14 @@ export function chooseStrategy(engine: ShopEngine, request: RecommendationReques
   return 'trending';
 }
 
+/**
+ * The answer to one request at `now`. engine.scratch.reads holds what it read until the next
+ * answer: the catalog, the shoppers, and what each strategy of the chain records.
+ */
 export function recommend(engine: ShopEngine, request: RecommendationRequest, now: number): Recommendation {
-  const shoppers = shopperSlots(engine, request);
+  engine.scratch.reads.reset();
+  engine.scratch.reads.read(engine.storeStamps, CATALOG_PART);
+  const shoppers = readShoppers(engine, request);
   const strategy = chooseStrategy(engine, request, shoppers);
   const product = request.productId === undefined ? undefined : engine.catalog.denseOf(request.productId);
 

@@ -5,6 +5,7 @@
 // first) holding their affinities, recent views, pairing windows and dismissals.
 import type { EngineConfig } from '../config.js';
 import { Catalog } from './catalog.js';
+import { AnswerReads } from './answer-reads.js';
 import { ChangeClock, Stamps } from './change-stamps.js';
 import { CoOccurrence, type CoOccurrenceSnapshot } from './co-occurrence.js';
 import { ContentIndex } from './content-index.js';
@@ -55,7 +56,14 @@ export interface AnswerScratch {
   readonly seeds: TopK;
   /** Ids the answer must not return (context, exclude, dismissed, bought, picked). */
   readonly blocked: DenseSet;
+  /** What the answer read, for the answer cache. */
+  readonly reads: AnswerReads;
 }
+
+/** Store-wide parts in ShopEngine.storeStamps. */
+export const CATALOG_PART = 0;
+/** The weighted event totals behind trending (every event with a weight changes them). */
+export const TRENDING_PART = 1;
 
 /** Products of one session that pair with a newly viewed one (the most recent ones). */
 const SESSION_VIEW_WINDOW = 20;
@@ -72,6 +80,11 @@ export class ShopEngine {
   /** Longer-memory popularity, ranked within each collection. */
   readonly popularity: DecayedScores;
   readonly #collectionTops = new Map<string, TopList>();
+  /** Store-wide parts (CATALOG_PART, TRENDING_PART): the last change of each. */
+  readonly storeStamps: Stamps;
+  /** Per collection (by collectionPart): the last event that changed its members' popularity. */
+  readonly collectionStamps: Stamps;
+  readonly #collectionParts = new Map<string, number>();
   /** Every shopper with state, customers ('c:' keys) and sessions ('s:' keys) alike. */
   readonly shoppers: LruSlots;
   /** Per shopper slot: the last change of anything the shopper's answers read. */
@@ -95,6 +108,8 @@ export class ShopEngine {
     this.trending = new DecayedScores(config.trendingHalfLifeMs);
     this.trendingTop = new TopList(this.trending, config.topListSize, this.compareIds);
     this.popularity = new DecayedScores(config.popularityHalfLifeMs);
+    this.storeStamps = new Stamps(this.clock);
+    this.collectionStamps = new Stamps(this.clock);
     this.shoppers = new LruSlots(config.maxShoppers);
     this.shopperStamps = new Stamps(this.clock);
     this.recentViews = new RecentViews(this.shoppers, config.recentViewsPerShopper);
@@ -104,7 +119,7 @@ export class ShopEngine {
     this.baskets = new CoOccurrence(this.clock, new GroupTable(this.basketSlots, MAX_BASKET_ITEMS), config.maxNeighbors, false, config.pairHalfLifeMs);
     this.shopperItems = new CoOccurrence(this.clock, new GroupTable(this.shoppers, config.pairingWindow), config.maxNeighbors, true);
     this.coViews = new CoOccurrence(this.clock, new GroupTable(this.shoppers, SESSION_VIEW_WINDOW), config.maxNeighbors, true);
-    this.scratch = { board: new ScoreBoard(), top: new TopK(this.compareIds), seeds: new TopK(this.compareIds), blocked: new DenseSet() };
+    this.scratch = { board: new ScoreBoard(), top: new TopK(this.compareIds), seeds: new TopK(this.compareIds), blocked: new DenseSet(), reads: new AnswerReads() };
   }
 
   /** Tie order of every ranking: by product id, whatever order things arrived in. */
@@ -187,12 +202,17 @@ export class ShopEngine {
     }
     this.trending.add(id, weight, t);
     this.trendingTop.touch(id);
+    this.storeStamps.mark(TRENDING_PART);
     this.popularity.add(id, weight, t);
-    for (const collectionId of this.catalog.product(id)?.collections ?? []) this.#collectionTop(collectionId).touch(id);
+    for (const collectionId of this.catalog.product(id)?.collections ?? []) {
+      this.#collectionTop(collectionId).touch(id);
+      this.collectionStamps.mark(this.collectionPart(collectionId));
+    }
   }
 
   upsertProduct(product: Product): void {
     this.clock.tick();
+    this.storeStamps.mark(CATALOG_PART);
     const change = this.catalog.upsert(product);
     this.content.index(change.dense, product);
     for (const c of change.removed) this.#collectionTops.get(c)?.remove(change.dense);
@@ -205,6 +225,7 @@ export class ShopEngine {
     const change = this.catalog.remove(id);
     if (change === undefined) return false;
     this.clock.tick();
+    this.storeStamps.mark(CATALOG_PART);
     this.content.remove(change.dense);
     for (const c of change.removed) this.#collectionTops.get(c)?.remove(change.dense);
     return true;
@@ -218,6 +239,13 @@ export class ShopEngine {
   /** The ranked popular members of a collection; undefined when none has a score. */
   collectionTop(collectionId: string): TopList | undefined {
     return this.#collectionTops.get(collectionId);
+  }
+
+  /** The collection's index in collectionStamps (collections are few: one index each, never dropped). */
+  collectionPart(collectionId: string): number {
+    let part = this.#collectionParts.get(collectionId);
+    if (part === undefined) this.#collectionParts.set(collectionId, (part = this.#collectionParts.size));
+    return part;
   }
 
   /** The shopper's slot, or -1 when the engine holds nothing for the key. */

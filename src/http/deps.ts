@@ -4,12 +4,14 @@ import type { DemoStorefront } from '../demo/demo-storefront.js';
 import type { CatalogUpdates } from '../ingest/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
+import type { Answers } from './answers.js';
 import type { KeyResolver } from './auth.js';
 
 export interface HttpDeps {
   config: Config;
   resolveKey: KeyResolver;
   engines: ShopEngines;
+  answers: Answers;
   pipeline: EventPipeline;
   catalog: CatalogUpdates;
   /** Epoch ms; tests may pin it. */

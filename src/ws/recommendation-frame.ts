@@ -1,12 +1,11 @@
 // The `recommendations` message: the GET /api/recommendations body (same fragments, same fields)
 // inside {op, ref?, sub, products, meta}, and the signature that says whether a list changed.
 import type { Recommendation } from '../engine/recommend.js';
-import { recommendationJson } from '../http/render.js';
 import { encodeFrame, type Frame } from './codec.js';
 import type { Ref } from './protocol.js';
 
-export function recommendationFrame(sub: string, result: Recommendation, binary: boolean, ref?: Ref): Frame {
-  const body = recommendationJson(result);
+/** The frame of one answer, from its GET /api/recommendations body (`body`). */
+export function recommendationFrame(sub: string, body: string, binary: boolean, ref?: Ref): Frame {
   if (binary) return encodeFrame({ op: 'recommendations', ...(ref === undefined ? {} : { ref }), sub, ...(JSON.parse(body) as object) }, true);
   // `{"products":…}` → `{"op":"recommendations","sub":…,"products":…}` without stringifying again.
   const head = ref === undefined ? '{"op":"recommendations",' : `{"op":"recommendations","ref":${JSON.stringify(ref)},`;

@@ -9,6 +9,7 @@ import { Lifecycle } from '../http/lifecycle.js';
 import { route } from '../http/route.js';
 import type { CatalogUpdates } from '../ingest/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
+import type { Answers } from '../http/answers.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
 import { BackpressurePolicy } from './backpressure.js';
 import { decodeFrame } from './codec.js';
@@ -21,6 +22,7 @@ export interface StreamDeps {
   config: Config;
   resolveKey: KeyResolver;
   engines: ShopEngines;
+  answers: Answers;
   pipeline: EventPipeline;
   /** When given, catalog changes refresh live lists as events do. */
   catalog?: CatalogUpdates;
@@ -53,7 +55,7 @@ export class StreamServer {
     const ws = deps.config.ws;
     this.#policy = new BackpressurePolicy(ws.maxBackpressureBytes, ws.stallTimeoutSeconds * 1000);
     this.#registry = new SubscriptionRegistry({
-      engines: deps.engines,
+      answers: deps.answers,
       clock: deps.clock,
       maxSubscriptions: ws.maxSubscriptions,
       publish: (topic, frame, binary) => this.#app?.publish(topic, frame, binary),

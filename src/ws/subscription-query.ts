@@ -1,6 +1,5 @@
 // A subscribe message's query object → the same validated query as GET /api/recommendations (it is
-// turned into a query string and parsed by the same function, so errors are identical), and the
-// canonical key under which identical subscriptions share one computation and one uWS topic.
+// turned into a query string and parsed by the same function, so errors are identical).
 import { parseRecommendationQuery, type QueryParse, type RecommendationQuery } from '../api/recommendation-query.js';
 import type { QueryValue } from './protocol.js';
 
@@ -16,17 +15,4 @@ export function queryString(query: Readonly<Record<string, QueryValue>>): string
 
 export function parseSubscriptionQuery(query: Readonly<Record<string, QueryValue>>): QueryParse {
   return parseRecommendationQuery(queryString(query));
-}
-
-/** Equal for queries the engine answers identically (ids already normalized; exclude as a set). */
-export function queryKey(query: RecommendationQuery): string {
-  return JSON.stringify([
-    query.strategy ?? '',
-    query.productId ?? '',
-    query.collectionId ?? '',
-    query.customerId ?? '',
-    query.sessionId ?? '',
-    query.limit,
-    [...new Set(query.exclude)].sort(),
-  ]);
 }

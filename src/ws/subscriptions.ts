@@ -2,15 +2,13 @@
 // recompute per change, one encoded frame published to all of them. After events are applied to a
 // shop, each of its topics is recomputed at most once per PUSH_INTERVAL_MS (leading edge, plus a
 // trailing run so the last change is never lost) and published only when the list changed.
-import type { RecommendationQuery } from '../api/recommendation-query.js';
-import { recommend, type Recommendation } from '../engine/recommend.js';
+import { queryKey, type RecommendationQuery } from '../api/recommendation-query.js';
 import { AppError } from '../errors.js';
-import type { ShopEngines } from '../ingest/shop-engines.js';
+import type { Answer, Answers } from '../http/answers.js';
 import type { Frame } from './codec.js';
 import type { Connection } from './connection.js';
 import type { Ref } from './protocol.js';
 import { listSignature, recommendationFrame } from './recommendation-frame.js';
-import { queryKey } from './subscription-query.js';
 
 /** At most one push per subscription per this many ms (DESIGN.md §5). */
 export const PUSH_INTERVAL_MS = 1000;
@@ -33,7 +31,7 @@ export interface Topic {
 }
 
 export interface RegistryDeps {
-  engines: ShopEngines;
+  answers: Answers;
   /** Epoch ms for the engine (tests may pin it). */
   clock: () => number;
   maxSubscriptions: number;
@@ -68,13 +66,13 @@ export class SubscriptionRegistry {
     if ((topic === undefined || !conn.subs.has(topic.id)) && conn.subs.size >= this.deps.maxSubscriptions) {
       throw new AppError('too_many_subscriptions', `a connection holds at most ${this.deps.maxSubscriptions} subscriptions; unsubscribe one first`);
     }
-    const result = this.#compute(conn.shopId, query);
-    if (topic === undefined) topic = this.#create(key, conn.shopId, query, binary, result);
+    const answer = this.#compute(conn.shopId, query);
+    if (topic === undefined) topic = this.#create(key, conn.shopId, query, binary, answer);
     if (!conn.subs.has(topic.id)) {
       topic.members.add(conn);
       conn.join(topic);
     }
-    return recommendationFrame(topic.id, result, binary, ref);
+    return recommendationFrame(topic.id, answer.json, binary, ref);
   }
 
   /** False when the connection has no such subscription. */
@@ -106,11 +104,11 @@ export class SubscriptionRegistry {
     this.#byShop.clear();
   }
 
-  #compute(shopId: string, query: RecommendationQuery): Recommendation {
-    return recommend(this.deps.engines.get(shopId), query, this.deps.clock());
+  #compute(shopId: string, query: RecommendationQuery): Answer {
+    return this.deps.answers.answer(shopId, query, this.deps.clock());
   }
 
-  #create(key: string, shopId: string, query: RecommendationQuery, binary: boolean, result: Recommendation): Topic {
+  #create(key: string, shopId: string, query: RecommendationQuery, binary: boolean, answer: Answer): Topic {
     const topic: Topic = {
       id: `s${(++this.#nextId).toString(36)}`,
       shopId,
@@ -118,7 +116,7 @@ export class SubscriptionRegistry {
       query,
       binary,
       members: new Set(),
-      signature: listSignature(result),
+      signature: listSignature(answer.result),
       frame: undefined,
       lastRunAt: -Infinity,
       timer: undefined,
@@ -154,11 +152,11 @@ export class SubscriptionRegistry {
   #refresh(topic: Topic): void {
     if (topic.members.size === 0) return;
     topic.lastRunAt = performance.now();
-    const result = this.#compute(topic.shopId, topic.query);
-    const signature = listSignature(result);
+    const answer = this.#compute(topic.shopId, topic.query);
+    const signature = listSignature(answer.result);
     if (signature === topic.signature) return;
     topic.signature = signature;
-    topic.frame = recommendationFrame(topic.id, result, topic.binary);
+    topic.frame = recommendationFrame(topic.id, answer.json, topic.binary);
     const now = performance.now();
     for (const conn of topic.members) {
       if (!conn.behind && conn.policy.shouldSkip(conn.buffered)) conn.fallBehind(now);

@@ -19,7 +19,10 @@ export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
   const baskets = engine.baskets;
   const pairs = baskets.pairs;
   const size = pairs.size(product);
-  if (size === 0) return;
+  if (size === 0) {
+    engine.scratch.reads.read(baskets.stamps, product);
+    return;
+  }
   const top = engine.scratch.top;
   top.reset(pick.remaining);
   const start = pairs.start(product);
@@ -32,5 +35,10 @@ export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
     if (pick.accepts(id)) top.offer(id, pairScore(weights[weightStart + k]! * scale, baskets.groupsOf(id)));
   }
   const count = top.sort();
-  for (let r = 0; r < count; r++) pick.offer(top.idAt(r), top.scoreAt(r), 'bought-together');
+  const reads = engine.scratch.reads;
+  reads.read(baskets.stamps, product);
+  for (let r = 0; r < count; r++) {
+    reads.read(baskets.stamps, top.idAt(r));
+    pick.offer(top.idAt(r), top.scoreAt(r), 'bought-together');
+  }
 };

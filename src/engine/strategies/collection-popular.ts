@@ -11,6 +11,7 @@ export const collectionPopular: Producer = ({ engine, product, collectionId, now
   for (const c of collections) {
     if (engine.catalog.members(c) === undefined) continue;
     known.push(c);
+    engine.scratch.reads.read(engine.collectionStamps, engine.collectionPart(c));
     const top = engine.collectionTop(c);
     if (top !== undefined) tops.push(top);
   }

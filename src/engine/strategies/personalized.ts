@@ -41,8 +41,11 @@ export const personalized: Producer = ({ engine, shoppers, now }, pick) => {
   const seedCount = seeds.sort();
   const strongest = seeds.scoreAt(0);
   const basketScale = engine.baskets.scaleAt(now);
+  const reads = engine.scratch.reads;
   for (let s = 0; s < seedCount; s++) {
     const item = seeds.idAt(s);
+    reads.read(engine.shopperItems.stamps, item);
+    reads.read(engine.baskets.stamps, item);
     const weight = seeds.scoreAt(s) / strongest; // relative affinity: scores stay readable at any decay state
     spread(board, engine.shopperItems, item, weight, 1);
     spread(board, engine.baskets, item, BASKET_WEIGHT * weight, basketScale);
@@ -54,5 +57,9 @@ export const personalized: Producer = ({ engine, shoppers, now }, pick) => {
   }
   board.clear();
   const count = top.sort();
-  for (let r = 0; r < count; r++) pick.offer(top.idAt(r), top.scoreAt(r), 'personalized');
+  for (let r = 0; r < count; r++) {
+    reads.read(engine.shopperItems.stamps, top.idAt(r));
+    reads.read(engine.baskets.stamps, top.idAt(r));
+    pick.offer(top.idAt(r), top.scoreAt(r), 'personalized');
+  }
 };

@@ -31,9 +31,12 @@ export const similar: Producer = ({ engine, product }, pick) => {
     if (pick.accepts(id)) top.offer(id, board.score(id));
   }
   const count = top.sort();
+  const reads = engine.scratch.reads;
+  reads.read(coViews.stamps, product);
   // Content alone is catalog knowledge, not behaviour: such items answer at model level 0.
   for (let r = 0; r < count; r++) {
     const id = top.idAt(r);
+    reads.read(coViews.stamps, id);
     pick.offer(id, top.scoreAt(r), 'similar', (board.flags(id) & BEHAVIOURAL) !== 0 ? 2 : 0);
   }
   board.clear();

@@ -3,7 +3,7 @@
 // ratio of its recent rate to its long-term rate (14-day half-life), smoothed by a prior of a few
 // events per long window. A steady best-seller keeps lift ≈ 1; a product surging today gets a lift
 // of up to the ratio of the half-lives. The ranking is cached until the next event or minute.
-import type { ShopEngine } from '../shop-engine.js';
+import { TRENDING_PART, type ShopEngine } from '../shop-engine.js';
 import type { Producer } from './context.js';
 
 /** Weighted events per long window that smooth the lift (keeps one-off events from soaring). */
@@ -49,6 +49,7 @@ function candidates(engine: ShopEngine, now: number): TrendingRanking {
 }
 
 export const trending: Producer = ({ engine, now }, pick) => {
+  engine.scratch.reads.read(engine.storeStamps, TRENDING_PART);
   let ranked: { ids: readonly number[]; scores: readonly number[] } = candidates(engine, now);
   // Products beyond the candidates have scores too when the top list is incomplete: if the
   // candidates cannot fill this answer, rank every scored product (rare: heavy filtering).

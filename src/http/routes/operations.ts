@@ -12,6 +12,7 @@ export function getMetrics(deps: HttpDeps): Handler {
     const { shopId } = authenticate(exchange.request, deps.resolveKey, 'admin');
     const engine = deps.engines.get(shopId);
     const memory = process.memoryUsage();
+    const answers = deps.answers.cache;
     const shop = `shop="${shopId}"`;
     const lines = [
       '# HELP pairwise_events_applied_total Events applied to the shop\'s models since start (replay included).',
@@ -23,6 +24,15 @@ export function getMetrics(deps: HttpDeps): Handler {
       '# HELP pairwise_shoppers_tracked Shoppers (customers and sessions) with state in memory.',
       '# TYPE pairwise_shoppers_tracked gauge',
       `pairwise_shoppers_tracked{${shop}} ${engine.shoppers.size}`,
+      '# HELP pairwise_answer_cache_hits_total Recommendation answers served from the answer cache (all shops).',
+      '# TYPE pairwise_answer_cache_hits_total counter',
+      `pairwise_answer_cache_hits_total ${answers.hits}`,
+      '# HELP pairwise_answer_cache_misses_total Recommendation answers computed (not cached, or stale).',
+      '# TYPE pairwise_answer_cache_misses_total counter',
+      `pairwise_answer_cache_misses_total ${answers.misses}`,
+      '# HELP pairwise_answer_cache_bytes Estimated bytes held by the answer cache.',
+      '# TYPE pairwise_answer_cache_bytes gauge',
+      `pairwise_answer_cache_bytes ${answers.bytes}`,
       '# HELP process_resident_memory_bytes Resident memory of the whole process.',
       '# TYPE process_resident_memory_bytes gauge',
       `process_resident_memory_bytes ${memory.rss}`,

@@ -1,10 +1,8 @@
-// GET /api/recommendations: validate the query, ask the shop's engine, answer from fragments.
+// GET /api/recommendations: validate the query, answer it (from the answer cache when still exact).
 import { parseRecommendationQuery } from '../../api/recommendation-query.js';
-import { recommend } from '../../engine/recommend.js';
 import { authenticate } from '../auth.js';
 import { allowOrigin } from '../cors.js';
 import type { HttpDeps } from '../deps.js';
-import { recommendationJson } from '../render.js';
 import type { Handler } from '../route.js';
 
 export function getRecommendations(deps: HttpDeps): Handler {
@@ -13,7 +11,6 @@ export function getRecommendations(deps: HttpDeps): Handler {
     const principal = authenticate(exchange.request, deps.resolveKey, 'recommendations:read');
     const parsed = parseRecommendationQuery(exchange.request.query);
     if (!parsed.ok) throw parsed.error;
-    const result = recommend(deps.engines.get(principal.shopId), parsed.query, deps.clock());
-    exchange.json(recommendationJson(result));
+    exchange.json(deps.answers.answer(principal.shopId, parsed.query, deps.clock()).json);
   };
 }

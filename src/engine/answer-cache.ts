@@ -1,0 +1,109 @@
+// Finished answers kept with what they read (answer-reads.ts), so a repeated request is a lookup.
+// An answer computed at change count S is served again only while
+//   - it is younger than maxAgeMs (decayed scores and dismissal expiry move with time alone),
+//   - every model part it read still has a stamp ≤ S (an event that changed any of them makes it
+//     stale at once: read-your-writes stays exact), and
+//   - each shopper key it resolved still resolves to the same slot (a new or evicted shopper).
+// Bounded by bytes: when full, the oldest entries go first.
+import type { Stamps } from './change-stamps.js';
+import type { AnswerReads } from './answer-reads.js';
+import type { ShopEngine } from './shop-engine.js';
+import type { ShopperKey } from './shopper-keys.js';
+
+interface Entry<T> {
+  readonly engine: ShopEngine;
+  readonly value: T;
+  readonly bytes: number;
+  /** The engine's change count when computed. */
+  readonly changes: number;
+  readonly computedAt: number;
+  readonly parts: Stamps[];
+  readonly indices: Int32Array;
+  readonly keys: ShopperKey[];
+  readonly slots: Int32Array;
+}
+
+/** Per-entry bookkeeping beyond the value itself, in bytes (an estimate: keys, arrays, the Map slot). */
+const ENTRY_OVERHEAD = 200;
+
+export class AnswerCache<T> {
+  readonly #entries = new Map<string, Entry<T>>();
+  #bytes = 0;
+  hits = 0;
+  misses = 0;
+
+  /**
+   * @param maxBytes budget of all entries (values sized by `sizeOf`); 0 turns the cache off
+   * @param maxAgeMs longest an answer is served after it was computed
+   */
+  constructor(
+    readonly maxBytes: number,
+    readonly maxAgeMs: number,
+    readonly sizeOf: (value: T) => number,
+  ) {}
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** The cached answer to `key`, if it is still exactly what the engine would answer at `now`. */
+  get(engine: ShopEngine, key: string, now: number): T | undefined {
+    const entry = this.#entries.get(key);
+    if (entry === undefined || !fresh(entry, engine, now, this.maxAgeMs)) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    return entry.value;
+  }
+
+  /** Keeps `value`, just computed by `engine` at `now` with `reads` as recorded. */
+  set(engine: ShopEngine, key: string, now: number, value: T, reads: AnswerReads): void {
+    if (this.maxBytes === 0) return;
+    const bytes = ENTRY_OVERHEAD + this.sizeOf(value) + key.length * 2 + reads.parts.length * 12 + reads.keys.length * 64;
+    if (bytes > this.maxBytes) return;
+    this.#delete(key);
+    this.#entries.set(key, {
+      engine,
+      value,
+      bytes,
+      changes: engine.clock.now,
+      computedAt: now,
+      parts: reads.parts.slice(),
+      indices: Int32Array.from(reads.indices),
+      keys: reads.keys.slice(),
+      slots: Int32Array.from(reads.slots),
+    });
+    this.#bytes += bytes;
+    for (const [oldest] of this.#entries) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.#delete(oldest);
+    }
+  }
+
+  clear(): void {
+    this.#entries.clear();
+    this.#bytes = 0;
+  }
+
+  #delete(key: string): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
+    this.#entries.delete(key);
+    this.#bytes -= entry.bytes;
+  }
+}
+
+function fresh<T>(entry: Entry<T>, engine: ShopEngine, now: number, maxAgeMs: number): boolean {
+  if (entry.engine !== engine) return false;
+  const age = now - entry.computedAt;
+  if (age < 0 || age >= maxAgeMs) return false;
+  const changes = entry.changes;
+  for (let i = 0; i < entry.parts.length; i++) if (entry.parts[i]!.at(entry.indices[i]!) > changes) return false;
+  for (let i = 0; i < entry.keys.length; i++) if (engine.shopperSlot(entry.keys[i]!) !== entry.slots[i]) return false;
+  return true;
+}

@@ -1,0 +1,33 @@
+// What one answer read, recorded while it is computed: the model parts (a stamped index each) and
+// the shopper keys it resolved. The answer cache keeps a copy beside the answer and serves it
+// again only while none of those parts changed (change-stamps.ts).
+// A strategy records the parts that can change its answer: the rows it scanned and the items it
+// returned. A candidate it did not return needs no record when a change can only lower its score
+// (a neighbour's own count growing): it stays behind the returned ones.
+import type { Stamps } from './change-stamps.js';
+import type { ShopperKey } from './shopper-keys.js';
+
+export class AnswerReads {
+  readonly parts: Stamps[] = [];
+  readonly indices: number[] = [];
+  /** The shopper keys the answer resolved and the slot each resolved to (-1: none). */
+  readonly keys: ShopperKey[] = [];
+  readonly slots: number[] = [];
+
+  reset(): void {
+    this.parts.length = 0;
+    this.indices.length = 0;
+    this.keys.length = 0;
+    this.slots.length = 0;
+  }
+
+  read(part: Stamps, index: number): void {
+    this.parts.push(part);
+    this.indices.push(index);
+  }
+
+  resolved(key: ShopperKey, slot: number): void {
+    this.keys.push(key);
+    this.slots.push(slot);
+  }
+}
