@@ -28,8 +28,14 @@ export interface EngineConfig {
   purchasesPerShopper: number;
   /** A shopper's newest products that each new product pairs with (the shopper similarity behind personalized). */
   pairingWindow: number;
-  /** Neighbours kept per product in each item-to-item model (at most 127; rows buffer twice as many). */
+  /** Neighbours kept per product in the basket and co-view models (at most 127; rows buffer twice as many). */
   maxNeighbors: number;
+  /**
+   * Neighbours kept per product in the shopper-history model behind personalized (at most 127). Fewer
+   * than maxNeighbors: personalized reads one row per affinity (up to 50), and 16 score as well as 64
+   * on the Online Retail protocol (nDCG@10 0.0960 vs 0.0963) at a third of the work per answer.
+   */
+  shopperNeighbors: number;
   /** Half-life of basket pair weights (bought-together), in ms. */
   pairHalfLifeMs: number;
   /** Shoppers whose histories and dismissals are kept per shop; the least recently active go first. */
@@ -98,6 +104,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   maxShoppers: 200_000,
   maxBaskets: 50_000,
   maxNeighbors: 64,
+  shopperNeighbors: 16,
   pairHalfLifeMs: 120 * DAY_MS,
   affinityHalfLifeMs: 30 * DAY_MS,
   historyPerShopper: 64,

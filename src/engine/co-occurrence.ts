@@ -92,6 +92,11 @@ export class CoOccurrence {
   }
 
   /** Number of groups `item` joined. */
+  /** groupsOf of every item as one array (index < its length; hot loops read it directly). */
+  get groupCounts(): Float64Array {
+    return this.#itemGroups;
+  }
+
   groupsOf(item: number): number {
     return item < this.#itemGroups.length ? this.#itemGroups[item]! : 0;
   }

@@ -1,6 +1,6 @@
 // Answers to recommendation queries, REST and WebSocket alike: the engine's result and its JSON body,
 // from the answer cache while nothing the answer read has changed (engine/answer-cache.ts).
-import { queryKey, type RecommendationQuery } from '../api/recommendation-query.js';
+import { parseRecommendationQuery, queryKey, type RecommendationQuery } from '../api/recommendation-query.js';
 import { AnswerCache } from '../engine/answer-cache.js';
 import { recommend, type Recommendation } from '../engine/recommend.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
@@ -11,7 +11,18 @@ export interface Answer {
   readonly result: Recommendation;
   /** The GET /api/recommendations body. */
   readonly json: string;
+  /** The same body in UTF-8, as it goes on the wire (encoded once, not per request). */
+  readonly body: Buffer;
 }
+
+/** A query string already parsed for a shop, and its key in the answer cache. */
+interface ParsedQuery {
+  readonly query: RecommendationQuery;
+  readonly key: string;
+}
+
+/** Query strings whose parse is kept (cleared when full: a flood of unique queries costs only parses). */
+const MAX_PARSED_QUERIES = 20_000;
 
 export interface AnswerCacheOptions {
   /** Bytes of all cached answers together; 0 turns the cache off. */
@@ -22,11 +33,12 @@ export interface AnswerCacheOptions {
 
 /** An answer's size in the cache: its body (UTF-16) and the result objects beside it. */
 function answerBytes(answer: Answer): number {
-  return answer.json.length * 2 + 64 + answer.result.items.length * 48;
+  return answer.json.length * 2 + answer.body.length + 64 + answer.result.items.length * 48;
 }
 
 export class Answers {
   readonly cache: AnswerCache<Answer>;
+  readonly #parsed = new Map<string, ParsedQuery>();
 
   constructor(
     readonly engines: ShopEngines,
@@ -35,14 +47,36 @@ export class Answers {
     this.cache = new AnswerCache(options.maxBytes, options.maxAgeMs, answerBytes);
   }
 
+  /** The answer to a GET /api/recommendations query string (without '?'); throws its AppError when invalid. */
+  forQueryString(shopId: string, raw: string, now: number): Answer {
+    const memoKey = shopId + '\u0000' + raw;
+    let parsed = this.#parsed.get(memoKey);
+    if (parsed === undefined) {
+      const outcome = parseRecommendationQuery(raw);
+      if (!outcome.ok) throw outcome.error;
+      parsed = { query: outcome.query, key: cacheKey(shopId, outcome.query) };
+      if (this.#parsed.size >= MAX_PARSED_QUERIES) this.#parsed.clear();
+      this.#parsed.set(memoKey, parsed);
+    }
+    return this.#answer(shopId, parsed.query, parsed.key, now);
+  }
+
   answer(shopId: string, query: RecommendationQuery, now: number): Answer {
+    return this.#answer(shopId, query, cacheKey(shopId, query), now);
+  }
+
+  #answer(shopId: string, query: RecommendationQuery, key: string, now: number): Answer {
     const engine = this.engines.get(shopId);
-    const key = shopId + '\u0000' + queryKey(query);
     const cached = this.cache.get(engine, key, now);
     if (cached !== undefined) return cached;
     const result = recommend(engine, query, now);
-    const answer: Answer = { result, json: recommendationJson(result) };
+    const json = recommendationJson(result);
+    const answer: Answer = { result, json, body: Buffer.from(json) };
     this.cache.set(engine, key, now, answer, engine.scratch.reads);
     return answer;
   }
+}
+
+function cacheKey(shopId: string, query: RecommendationQuery): string {
+  return shopId + '\u0000' + queryKey(query);
 }

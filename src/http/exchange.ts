@@ -88,7 +88,7 @@ export class Exchange {
     });
   }
 
-  json(body: string, status = 200, extra?: Headers): void {
+  json(body: string | Uint8Array, status = 200, extra?: Headers): void {
     this.send(status, 'application/json', body, extra);
   }
 

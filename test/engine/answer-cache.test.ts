@@ -64,7 +64,7 @@ describe('answer cache', () => {
       fc.property(fc.array(requestArb, { minLength: 8, maxLength: 8 }), fc.array(eventArb, { minLength: 40, maxLength: 80 }), fc.array(stepArb, { minLength: 1, maxLength: 120 }), (queries, warmUp, steps) => {
         const engine = engineWith(
           IDS.map((id, i) => product(id, { collections: i < 8 ? [COLLECTIONS[i % 4]!] : [], vendor: `v${i % 3}` })),
-          { topListSize: 3, maxNeighbors: 3, maxShoppers: 3, maxBaskets: 2, historyPerShopper: 3, recentViewsPerShopper: 3, pairingWindow: 2 },
+          { topListSize: 3, maxNeighbors: 3, shopperNeighbors: 2, maxShoppers: 3, maxBaskets: 2, historyPerShopper: 3, recentViewsPerShopper: 3, pairingWindow: 2 },
         );
         const cache = newCache();
         const now = T0;

@@ -5,27 +5,33 @@
 // catalog marks them repurchasable) never come back: recommend() blocks them for the whole
 // answer. On the Online Retail protocol (bench/quality) this scores nDCG@10 0.095; plain
 // SAR-Jaccard under the same memory bounds scored 0.081.
-// Work per answer: ≤ 50 seeds × (two neighbour rows of ≤ K entries) on a score board, then a
-// top-k heap over the candidates touched.
+// Work per answer: ≤ 50 seeds × (a shopper-history row of ≤ 2·shopperNeighbors entries and a
+// basket row of ≤ 2·maxNeighbors) on a score board, then a top-k heap over the candidates touched.
 import type { CoOccurrence } from '../co-occurrence.js';
 import type { ScoreBoard } from '../score-board.js';
 import type { Producer } from './context.js';
 
 /** Affinity products used per request, strongest first: bounds the work of one answer. */
-const MAX_SEEDS = 50;
+const MAX_SEEDS = Number(process.env.SEEDS ?? 50);
 /** Weight of same-basket similarity next to same-shopper similarity (tuned offline). */
 const BASKET_WEIGHT = 0.1;
 
 /** Adds weight × Jaccard(item, j) for every neighbour j in the item's row (pair weights × `scale` at now). */
 function spread(board: ScoreBoard, similarity: CoOccurrence, item: number, weight: number, scale: number): void {
   const pairs = similarity.pairs;
+  const size = pairs.size(item);
+  if (size === 0) return;
   const start = pairs.start(item);
   const weightStart = pairs.weightStart(item);
-  const own = similarity.groupsOf(item);
-  for (let k = 0; k < pairs.size(item); k++) {
-    const j = pairs.ids[start + k]!;
-    const together = pairs.weights[weightStart + k]! * scale;
-    board.add(j, (weight * together) / (own + similarity.groupsOf(j) - together));
+  const ids = pairs.ids;
+  const weights = pairs.weights;
+  // Every item in a row was counted in a group, so its index is inside groupCounts.
+  const groups = similarity.groupCounts;
+  const own = groups[item]!;
+  for (let k = 0; k < size; k++) {
+    const j = ids[start + k]!;
+    const together = weights[weightStart + k]! * scale;
+    board.add(j, (weight * together) / (own + groups[j]! - together));
   }
 }
 
