@@ -7,6 +7,9 @@
 // response (GET, before and after the GET rows).
 // Usage: npm run bench:engine   (BENCH_PRODUCTS=10000 BENCH_EVENTS=500000 for a quick run)
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import v8 from 'node:v8';
 import { parseRecommendationQuery } from '../src/api/recommendation-query.js';
 import { DEFAULT_ENGINE_CONFIG } from '../src/config.js';
@@ -14,6 +17,12 @@ import type { Product } from '../src/engine/product.js';
 import { recommend, type Recommendation } from '../src/engine/recommend.js';
 import { ShopEngine } from '../src/engine/shop-engine.js';
 import { recommendationJson } from '../src/http/render.js';
+import { replay } from '../src/ingest/replay.js';
+import { ShopEngines } from '../src/ingest/shop-engines.js';
+import { CatalogStore } from '../src/store/catalog-store.js';
+import { openDatabases } from '../src/store/database.js';
+import { LmdbEventLog } from '../src/store/event-log.js';
+import { SnapshotStore } from '../src/store/snapshot-store.js';
 import { workloads } from './support/engine-requests.js';
 import { timeCalls, type LatencySummary } from './support/latency.js';
 import { environment, writeResults } from './support/report.js';
@@ -301,6 +310,57 @@ function runGets(now: number): { rows: GetRow[]; before: LatencySummary; after: 
   return { before, after, rows: rows.map((r) => ({ ...r, ratio: (r.full ?? r.engine).p50 / p50 })) };
 }
 
+// --- restart ----------------------------------------------------------------------------------
+
+interface RestartFigures {
+  snapshotMB: number;
+  /** engine.snapshot() plus the durable LMDB write, as the SnapshotScheduler does it. */
+  writeSeconds: number;
+  /** replay() at start: snapshot read and restore, the catalog from LMDB, no events after the snapshot. */
+  replaySeconds: number;
+  /** The restored engine answers every sampled request exactly as the original. */
+  identical: boolean;
+}
+
+/** A restart from a snapshot through a real LMDB, timed as the service does it (replay at start). */
+async function measureRestart(): Promise<RestartFigures> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pairwise-bench-restart-'));
+  try {
+    const dbs = openDatabases(dir);
+    const catalogStore = new CatalogStore(dbs);
+    for (let i = 0; i < store.products.length; i += 10_000) await catalogStore.put('bench', store.products.slice(i, i + 10_000));
+    const snapshots = new SnapshotStore(dbs);
+    const w0 = performance.now();
+    await snapshots.put('bench', { lastEventId: '~', takenAt: 0, state: engine.snapshot() });
+    const writeSeconds = (performance.now() - w0) / 1000;
+    const snapshotMB = (dbs.snapshots.getBinary('bench')?.length ?? 0) / MB;
+    const engines = new ShopEngines(DEFAULT_ENGINE_CONFIG);
+    const r0 = performance.now();
+    const stats = replay(catalogStore, new LmdbEventLog(dbs), snapshots, engines);
+    const replaySeconds = (performance.now() - r0) / 1000;
+    if (stats.snapshots !== 1) throw new Error('the snapshot was not used');
+    const restored = engines.get('bench');
+    const now = stream.lastTimestamp + 60_000;
+    let identical = true;
+    for (const { queries } of workloads(store, stream, 200, settings.seed + 7)) {
+      for (const q of parsed(queries)) {
+        const a = recommendationJson(recommend(engine, q, now));
+        const b = recommendationJson(recommend(restored, q, now));
+        if (a !== b && identical) log(`restart: first difference\n  ${JSON.stringify(q)}\n  before ${a}\n  after  ${b}`);
+        if (a !== b) identical = false;
+      }
+    }
+    await dbs.root.close();
+    log(`restart: snapshot ${fmt(snapshotMB)} MB written in ${writeSeconds.toFixed(2)} s, replayed in ${replaySeconds.toFixed(2)} s, answers identical: ${identical}`);
+    return { snapshotMB, writeSeconds, replaySeconds, identical };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// Before the GET rows: they change the catalog (a product joins a collection), which LMDB does not see.
+const restartFigures = await measureRestart();
+gc();
 const now = stream.lastTimestamp + 60_000;
 const gets = settings.get ? runGets(now) : undefined;
 if (gets !== undefined) memoryPoints.push(memory('after the GET rows', true));
@@ -379,7 +439,13 @@ if (gets !== undefined) {
   for (const r of gets.rows) if (r.note) console.log(`  ${r.label}: ${r.note}`);
 }
 
+console.log(
+  `\nRestart (replay() from a real LMDB: snapshot read and restore, ${fmt(settings.products)} products upserted): ${restartFigures.replaySeconds.toFixed(2)} s; ` +
+    `snapshot ${fmt(restartFigures.snapshotMB)} MB, written (snapshot() + durable commit) in ${restartFigures.writeSeconds.toFixed(2)} s; answers identical after restore: ${restartFigures.identical}`,
+);
+
 const file = writeResults('engine-scale', {
+  restart: restartFigures,
   settings: { ...settings, segment },
   environment: { ...machine, execArgv: process.execArgv, defaultHeapLimitMB: heapLimit, totalSeconds: (performance.now() - started) / 1000 },
   store: { products: settings.products, collections: store.collections, customers: store.customerIds.length, sessions: stream.sessions, orders: stream.orders, orderSizes: stream.orderSizes, typeCounts: stream.typeCounts },

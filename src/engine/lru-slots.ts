@@ -67,8 +67,12 @@ export class LruSlots {
   restore(snapshot: LruSlotsSnapshot): void {
     if (this.#keys.length > 0) throw new Error('restore needs an empty slot table');
     if (snapshot.keys.length > this.maxSlots) throw new Error(`a snapshot of ${snapshot.keys.length} slots does not fit ${this.maxSlots}`);
-    this.#keys.push(...snapshot.keys);
-    snapshot.keys.forEach((key, slot) => this.#slotOf.set(key, slot));
+    // One by one: a spread of 200k keys into push() overflows the call stack.
+    for (let slot = 0; slot < snapshot.keys.length; slot++) {
+      const key = snapshot.keys[slot]!;
+      this.#keys.push(key);
+      this.#slotOf.set(key, slot);
+    }
     this.#older = grownTo(this.#older, snapshot.keys.length, this.maxSlots);
     this.#newer = grownTo(this.#newer, snapshot.keys.length, this.maxSlots);
     const order = fromBytes(Int32Array, snapshot.order);

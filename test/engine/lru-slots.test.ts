@@ -45,4 +45,13 @@ describe('LruSlots', () => {
     expect(copy.touch('d')).toBe(slots.touch('d'));
     expect(copy.slotOf('b')).toBe(-1);
   });
+
+  test('When a table of 200k shoppers (the default cap) is restored, then every key keeps its slot', () => {
+    const slots = new LruSlots(200_000);
+    for (let i = 0; i < 200_000; i++) slots.touch(`s:${i}`);
+    const copy = new LruSlots(200_000);
+    copy.restore(slots.snapshot());
+    expect(copy.size).toBe(200_000);
+    for (const i of [0, 123_456, 199_999]) expect(copy.slotOf(`s:${i}`)).toBe(slots.slotOf(`s:${i}`));
+  });
 });
