@@ -7,6 +7,7 @@
 // candidate-generating features changed, joined or left, or the catalog grew or shrank by more
 // than a tenth since (IDF weights drift slowly; between recomputes scores may lag that drift). precompute() fills them ahead of requests; a request for a stale product
 // computes it then.
+import { PostingLists } from './posting-lists.js';
 import type { Product } from './product.js';
 import { ScoreBoard } from './score-board.js';
 import { TopK } from './top-k.js';
@@ -46,7 +47,7 @@ export function contentFeatures(product: Product): string[] {
 export class ContentIndex {
   readonly #featureIds = new Map<string, number>();
   readonly #kindWeight: number[] = [];
-  readonly #postings: Set<number>[] = [];
+  readonly #postings = new PostingLists();
   /** Per feature: the version at which a product last joined or left it. */
   #featureChanged = new Float64Array(0);
   /**
@@ -95,7 +96,7 @@ export class ContentIndex {
     }
     for (const f of next) {
       if (before !== undefined && before.includes(f)) continue;
-      this.#postings[f]!.add(dense);
+      this.#postings.add(f, dense);
       changed = true;
     }
     if (!changed) return;
@@ -159,9 +160,8 @@ export class ContentIndex {
   #featureId(feature: string): number {
     let id = this.#featureIds.get(feature);
     if (id === undefined) {
-      id = this.#postings.length;
+      id = this.#postings.addList();
       this.#featureIds.set(feature, id);
-      this.#postings.push(new Set());
       this.#kindWeight.push(KIND_WEIGHT[feature[0]!]!);
       this.#featureChanged = grownTo(this.#featureChanged, id + 1);
       this.#weight = grownTo(this.#weight, id + 1);
@@ -171,7 +171,7 @@ export class ContentIndex {
   }
 
   #leave(feature: number, dense: number): void {
-    this.#postings[feature]!.delete(dense);
+    this.#postings.remove(feature, dense);
     this.#featureChanged[feature] = this.#version;
   }
 
@@ -232,14 +232,14 @@ export class ContentIndex {
     if (at === 0 || this.#ownChanged[dense]! > at) return false;
     if (Math.abs(this.#products - this.#computedSize[dense]!) > MATERIAL_DRIFT * this.#computedSize[dense]!) return false;
     for (const f of this.#featuresOf(dense)) {
-      if (this.#featureChanged[f]! > at && this.#postings[f]!.size <= MAX_GENERATING_POSTING) return false;
+      if (this.#featureChanged[f]! > at && this.#postings.size(f) <= MAX_GENERATING_POSTING) return false;
     }
     return true;
   }
 
   #weightOf(feature: number): number {
     if (this.#weightVersion[feature] !== this.#version) {
-      const df = this.#postings[feature]!.size;
+      const df = this.#postings.size(feature);
       this.#weight[feature] = df === 0 ? 0 : this.#kindWeight[feature]! * Math.log(1 + this.#products / df);
       this.#weightVersion[feature] = this.#version;
     }
@@ -263,17 +263,21 @@ export class ContentIndex {
     const features = this.#featuresOf(dense);
     const board = this.#board;
     // Squared weights of this product's common features, by feature id (0 elsewhere).
-    const commonWeights = (this.#commonWeights = grownTo(this.#commonWeights, this.#postings.length));
+    const commonWeights = (this.#commonWeights = grownTo(this.#commonWeights, this.#postings.count));
     let hasCommon = false;
     for (const f of features) {
-      const posting = this.#postings[f]!;
-      if (posting.size > MAX_GENERATING_POSTING) {
+      const size = this.#postings.size(f);
+      if (size > MAX_GENERATING_POSTING) {
         commonWeights[f] = this.#weightOf(f) ** 2;
         hasCommon = true;
         continue;
       }
       const w2 = this.#weightOf(f) ** 2;
-      for (const other of posting) if (other !== dense) board.add(other, w2);
+      const posting = this.#postings.ids(f);
+      for (let k = 0; k < size; k++) {
+        const other = posting[k]!;
+        if (other !== dense) board.add(other, w2);
+      }
     }
     const top = (this.#top ??= new TopK(tieBreak));
     top.reset(CONTENT_NEIGHBORS);
