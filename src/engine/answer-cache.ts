@@ -42,10 +42,6 @@ export class AnswerCache<T> {
     readonly sizeOf: (value: T) => number,
   ) {}
 
-  get size(): number {
-    return this.#entries.size;
-  }
-
   get bytes(): number {
     return this.#bytes;
   }
@@ -83,11 +79,6 @@ export class AnswerCache<T> {
       if (this.#bytes <= this.maxBytes) break;
       this.#delete(oldest);
     }
-  }
-
-  clear(): void {
-    this.#entries.clear();
-    this.#bytes = 0;
   }
 
   #delete(key: string): void {

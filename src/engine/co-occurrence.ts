@@ -91,12 +91,12 @@ export class CoOccurrence {
     return this.#decayPerMs === 0 || this.#landmark === undefined ? 1 : 2 ** ((this.#landmark - now) * this.#decayPerMs);
   }
 
-  /** Number of groups `item` joined. */
   /** groupsOf of every item as one array (index < its length; hot loops read it directly). */
   get groupCounts(): Float64Array {
     return this.#itemGroups;
   }
 
+  /** Number of groups `item` joined. */
   groupsOf(item: number): number {
     return item < this.#itemGroups.length ? this.#itemGroups[item]! : 0;
   }

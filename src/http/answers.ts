@@ -1,6 +1,7 @@
 // Answers to recommendation queries, REST and WebSocket alike: the engine's result and its JSON body,
 // from the answer cache while nothing the answer read has changed (engine/answer-cache.ts).
 import { parseRecommendationQuery, queryKey, type RecommendationQuery } from '../api/recommendation-query.js';
+import type { AnswerCacheConfig } from '../config.js';
 import { AnswerCache } from '../engine/answer-cache.js';
 import { recommend, type Recommendation } from '../engine/recommend.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
@@ -23,13 +24,8 @@ interface ParsedQuery {
 
 /** Query strings whose parse is kept (cleared when full: a flood of unique queries costs only parses). */
 const MAX_PARSED_QUERIES = 20_000;
-
-export interface AnswerCacheOptions {
-  /** Bytes of all cached answers together; 0 turns the cache off. */
-  maxBytes: number;
-  /** Longest a cached answer is served after it was computed (scores decay with time alone). */
-  maxAgeMs: number;
-}
+/** Longer query strings are parsed every time, so the memo stays within 20k × 512 characters. */
+const MAX_PARSED_QUERY_LENGTH = 512;
 
 /** An answer's size in the cache: its body (UTF-16) and the result objects beside it. */
 function answerBytes(answer: Answer): number {
@@ -42,7 +38,7 @@ export class Answers {
 
   constructor(
     readonly engines: ShopEngines,
-    options: AnswerCacheOptions,
+    options: AnswerCacheConfig,
   ) {
     this.cache = new AnswerCache(options.maxBytes, options.maxAgeMs, answerBytes);
   }
@@ -55,8 +51,10 @@ export class Answers {
       const outcome = parseRecommendationQuery(raw);
       if (!outcome.ok) throw outcome.error;
       parsed = { query: outcome.query, key: cacheKey(shopId, outcome.query) };
-      if (this.#parsed.size >= MAX_PARSED_QUERIES) this.#parsed.clear();
-      this.#parsed.set(memoKey, parsed);
+      if (raw.length <= MAX_PARSED_QUERY_LENGTH) {
+        if (this.#parsed.size >= MAX_PARSED_QUERIES) this.#parsed.clear();
+        this.#parsed.set(memoKey, parsed);
+      }
     }
     return this.#answer(shopId, parsed.query, parsed.key, now);
   }
