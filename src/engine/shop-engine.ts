@@ -28,7 +28,7 @@ import { TopList } from './top-list.js';
  * engine that answers exactly as the one it was taken from. `config` must match the engine's.
  */
 export interface EngineSnapshot {
-  version: 3;
+  version: 4;
   /** JSON of the engine config it was taken with: a snapshot of another config is not used. */
   config: string;
   ids: string[];
@@ -131,7 +131,7 @@ export class ShopEngine {
 
   snapshot(): EngineSnapshot {
     return {
-      version: 3,
+      version: 4,
       config: JSON.stringify(this.config),
       ids: [...this.catalog.internedIds()],
       eventCount: this.#eventCount,
@@ -151,7 +151,7 @@ export class ShopEngine {
 
   /** An engine rebuilt from a snapshot, before its catalog is upserted; undefined if the config differs. */
   static restore(config: EngineConfig, snapshot: EngineSnapshot): ShopEngine | undefined {
-    if (snapshot.version !== 3 || snapshot.config !== JSON.stringify(config)) return undefined;
+    if (snapshot.version !== 4 || snapshot.config !== JSON.stringify(config)) return undefined;
     const engine = new ShopEngine(config);
     engine.catalog.restoreIds(snapshot.ids);
     engine.#eventCount = snapshot.eventCount;

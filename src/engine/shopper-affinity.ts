@@ -1,10 +1,11 @@
 // Each shopper's affinity to the products they interacted with: type-weighted and time-decayed
 // (forward decay against one landmark per shopper, re-based when far), and the products they
-// bought. Per shopper slot: `perShopper` (product, value) entries in the order they came, the
-// weakest dropped first when full, and the last `purchasesPerShopper` distinct purchases (kept
-// only for shoppers who bought). Values are float32 (ample for ranking); memory is
-// slots × 8·perShopper bytes plus 4 bytes per purchase held.
+// bought. Per shopper slot: up to `perShopper` (product, value) entries in the order they came,
+// the weakest dropped first when full, in a block sized to the entries held (SlotBlocks), and the
+// last `purchasesPerShopper` distinct purchases (kept only for shoppers who bought). Values are
+// float32 (ample for ranking); memory is 8 bytes per entry held plus 4 bytes per purchase held.
 import type { LruSlots } from './lru-slots.js';
+import { SlotBlocks, type SlotBlocksSnapshot } from './slot-blocks.js';
 import { SlotIdLists } from './slot-id-lists.js';
 import { bytesOf, fromBytes, grownTo } from './typed-arrays.js';
 
@@ -12,18 +13,15 @@ import { bytesOf, fromBytes, grownTo } from './typed-arrays.js';
 const MAX_EXPONENT = 64;
 
 export interface AffinitySnapshot {
-  items: Uint8Array;
-  values: Uint8Array;
-  fill: Uint8Array;
+  entries: SlotBlocksSnapshot;
   landmarks: Uint8Array;
   purchases: [number, Uint8Array][];
 }
 
 export class ShopperAffinities {
   readonly #perMs: number;
-  #items = new Int32Array(0);
-  #values = new Float32Array(0);
-  #fill = new Uint8Array(0);
+  /** Per slot: products and their values. */
+  readonly #entries: SlotBlocks<[Int32Array, Float32Array]>;
   /** Per slot: epoch ms the values are relative to (NaN before the first event). */
   #landmarks = new Float64Array(0);
   readonly #purchases: SlotIdLists;
@@ -37,29 +35,29 @@ export class ShopperAffinities {
   ) {
     if (perShopper < 1 || perShopper > 255) throw new RangeError('affinities per shopper must be 1-255');
     this.#perMs = 1 / halfLifeMs;
+    this.#entries = new SlotBlocks(slots, perShopper, [Int32Array, Float32Array]);
     this.#purchases = new SlotIdLists(slots, purchasesPerShopper);
-    slots.onReuse((slot) => {
-      if (slot < this.#fill.length) this.#fill[slot] = 0;
-    });
   }
 
   record(slot: number, item: number, weight: number, t: number, purchase: boolean): void {
-    this.#ensure(slot);
-    const start = slot * this.perShopper;
-    let size = this.#fill[slot]!;
+    if (slot >= this.#landmarks.length) this.#landmarks = grownTo(this.#landmarks, slot + 1, this.slots.maxSlots);
+    const entries = this.#entries;
+    let start = entries.start(slot);
+    let items = entries.lanes[0];
+    let values = entries.lanes[1];
+    let size = entries.size(slot);
     if (size === 0) this.#landmarks[slot] = t;
     let exponent = (t - this.#landmarks[slot]!) * this.#perMs;
     if (exponent > MAX_EXPONENT) {
       const factor = 2 ** -exponent;
-      for (let k = 0; k < size; k++) this.#values[start + k] *= factor;
+      for (let k = 0; k < size; k++) values[start + k] *= factor;
       this.#landmarks[slot] = t;
       exponent = 0;
     }
     if (purchase) this.#purchases.add(slot, item);
     const value = weight * 2 ** exponent;
-    const values = this.#values;
     for (let k = 0; k < size; k++) {
-      if (this.#items[start + k] === item) {
+      if (items[start + k] === item) {
         values[start + k] += value;
         return;
       }
@@ -69,31 +67,36 @@ export class ShopperAffinities {
       let weakest = 0;
       for (let k = 1; k < size; k++) if (values[start + k]! < values[start + weakest]!) weakest = k;
       if (Math.fround(value) < values[start + weakest]!) return;
-      this.#items.copyWithin(start + weakest, start + weakest + 1, start + size);
+      items.copyWithin(start + weakest, start + weakest + 1, start + size);
       values.copyWithin(start + weakest, start + weakest + 1, start + size);
       size--;
+    } else {
+      entries.reserve(slot, size + 1);
+      start = entries.start(slot);
+      items = entries.lanes[0];
+      values = entries.lanes[1];
     }
-    this.#items[start + size] = item;
+    items[start + size] = item;
     values[start + size] = value;
-    this.#fill[slot] = size + 1;
+    entries.setSize(slot, size + 1);
   }
 
   /** Products with an affinity in the slot. */
   size(slot: number): number {
-    return slot >= 0 && slot < this.#fill.length ? this.#fill[slot]! : 0;
+    return this.#entries.size(slot);
   }
 
   /** The slot's products are `items[start(slot) + k]`, their values `values[start(slot) + k]`, k < size(slot). */
   start(slot: number): number {
-    return slot * this.perShopper;
+    return this.#entries.start(slot);
   }
 
   get items(): Int32Array {
-    return this.#items;
+    return this.#entries.lanes[0];
   }
 
   get values(): Float32Array {
-    return this.#values;
+    return this.#entries.lanes[1];
   }
 
   /** Calls `into.add` with each product the slot's shopper bought (the most recent purchasesPerShopper). */
@@ -103,9 +106,7 @@ export class ShopperAffinities {
 
   snapshot(): AffinitySnapshot {
     return {
-      items: bytesOf(this.#items.slice()),
-      values: bytesOf(this.#values.slice()),
-      fill: this.#fill.slice(),
+      entries: this.#entries.snapshot(),
       landmarks: bytesOf(this.#landmarks.slice()),
       purchases: this.#purchases.snapshot(),
     };
@@ -113,20 +114,8 @@ export class ShopperAffinities {
 
   /** Restores a snapshot taken with the same slots (restore the slots first). */
   restore(snapshot: AffinitySnapshot): void {
-    this.#items = fromBytes(Int32Array, snapshot.items);
-    this.#values = fromBytes(Float32Array, snapshot.values);
-    this.#fill = snapshot.fill.slice();
+    this.#entries.restore(snapshot.entries);
     this.#landmarks = fromBytes(Float64Array, snapshot.landmarks);
     this.#purchases.restore(snapshot.purchases);
-  }
-
-  #ensure(slot: number): void {
-    if (slot < this.#fill.length) return;
-    const max = this.slots.maxSlots;
-    this.#fill = grownTo(this.#fill, slot + 1, max);
-    const slots = this.#fill.length;
-    this.#landmarks = grownTo(this.#landmarks, slots);
-    this.#items = grownTo(this.#items, slots * this.perShopper);
-    this.#values = grownTo(this.#values, slots * this.perShopper);
   }
 }
