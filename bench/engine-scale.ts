@@ -20,7 +20,7 @@ import { recommendationJson } from '../src/http/render.js';
 import { replay } from '../src/ingest/replay.js';
 import { ShopEngines } from '../src/ingest/shop-engines.js';
 import { CatalogStore } from '../src/store/catalog-store.js';
-import { openDatabases } from '../src/store/database.js';
+import { openDatabases, snapshotPartRange } from '../src/store/database.js';
 import { LmdbEventLog } from '../src/store/event-log.js';
 import { SnapshotStore } from '../src/store/snapshot-store.js';
 import { workloads } from './support/engine-requests.js';
@@ -333,7 +333,9 @@ async function measureRestart(): Promise<RestartFigures> {
     const w0 = performance.now();
     await snapshots.put('bench', { lastEventId: '~', takenAt: 0, state: engine.snapshot() });
     const writeSeconds = (performance.now() - w0) / 1000;
-    const snapshotMB = (dbs.snapshots.getBinary('bench')?.length ?? 0) / MB;
+    let snapshotBytes = dbs.snapshots.getBinary('bench')?.length ?? 0;
+    for (const { value } of dbs.snapshotParts.getRange(snapshotPartRange('bench'))) snapshotBytes += value.byteLength;
+    const snapshotMB = snapshotBytes / MB;
     const engines = new ShopEngines(DEFAULT_ENGINE_CONFIG);
     const r0 = performance.now();
     const stats = replay(catalogStore, new LmdbEventLog(dbs), snapshots, engines);
@@ -350,6 +352,7 @@ async function measureRestart(): Promise<RestartFigures> {
         if (a !== b) identical = false;
       }
     }
+    await snapshots.close();
     await dbs.root.close();
     log(`restart: snapshot ${fmt(snapshotMB)} MB written in ${writeSeconds.toFixed(2)} s, replayed in ${replaySeconds.toFixed(2)} s, answers identical: ${identical}`);
     return { snapshotMB, writeSeconds, replaySeconds, identical };

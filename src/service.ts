@@ -120,6 +120,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         pipeline.close();
         snapshots.stop();
         await snapshots.takeAll();
+        await snapshotStore.close();
         await dbs.root.flushed;
         await dbs.root.close();
       })();

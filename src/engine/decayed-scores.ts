@@ -2,13 +2,14 @@
 // (Cormode et al. 2009): each event adds w·2^((t−L)/h) for a landmark L, so the ranking of stored
 // values never changes as time passes and a decayed value at `now` is one multiply away.
 // Adding is O(1); the result does not depend on the order events arrive in.
+import { bytesOf, fromBytes } from './typed-arrays.js';
 
 /** Past this exponent (2^600 ≈ 4e180) values are rescaled to a newer landmark. */
 const MAX_EXPONENT = 600;
 
 export interface DecayedScoresSnapshot {
-  /** Plain numbers: typed arrays do not survive every encoder (lmdb's msgpack mangles them). */
-  values: number[];
+  /** Value by dense id (Float64Array bytes). */
+  values: Uint8Array;
   landmark: number | null;
 }
 
@@ -46,12 +47,13 @@ export class DecayedScores {
   snapshot(): DecayedScoresSnapshot {
     let used = this.#values.length;
     while (used > 0 && this.#values[used - 1] === 0) used--;
-    return { values: Array.from(this.#values.subarray(0, used)), landmark: this.#landmark ?? null };
+    return { values: bytesOf(this.#values.subarray(0, used)), landmark: this.#landmark ?? null };
   }
 
   restore(snapshot: DecayedScoresSnapshot): void {
-    this.#values = new Float64Array(Math.max(1024, snapshot.values.length));
-    this.#values.set(snapshot.values);
+    const values = fromBytes(Float64Array, snapshot.values);
+    this.#values = new Float64Array(Math.max(1024, values.length));
+    this.#values.set(values);
     this.#landmark = snapshot.landmark ?? undefined;
   }
 

@@ -58,9 +58,12 @@ export class LruSlots {
     for (let slot = this.#oldest; slot !== -1; slot = this.#newer[slot]!) yield slot;
   }
 
-  /** Keys by slot, and the slots from least to most recently written: what a snapshot stores. */
+  /** Keys by slot (the live array: copy it before the next write), and the slots from least to most recently written: what a snapshot stores. */
   snapshot(): LruSlotsSnapshot {
-    return { keys: [...this.#keys], order: bytesOf(Int32Array.from(this.oldestFirst())) };
+    const order = new Int32Array(this.#keys.length);
+    let k = 0;
+    for (let slot = this.#oldest; slot !== -1; slot = this.#newer[slot]!) order[k++] = slot;
+    return { keys: this.#keys, order: bytesOf(order) };
   }
 
   /** Restores a snapshot into an empty table: the same keys in the same slots and recency. */

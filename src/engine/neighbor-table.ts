@@ -143,16 +143,16 @@ export class NeighborTable {
     return this.#bytes.byteLength + this.#rowClass.byteLength + this.#rowFill.byteLength + this.#rowStart.byteLength;
   }
 
-  /** The table's rows, pool and free lists (copies): what a snapshot stores. */
+  /** The table's rows, pool and free lists as views of the live arrays (copy them before the next add): what a snapshot stores. */
   export(): NeighborTableData {
     let rows = this.#rowClass.length;
     while (rows > 0 && this.#rowClass[rows - 1] === 0) rows--;
     return {
       kept: this.kept,
-      rowClass: this.#rowClass.slice(0, rows),
-      rowFill: this.#rowFill.slice(0, rows),
-      rowStart: bytesOf(this.#rowStart.slice(0, rows)),
-      pool: this.#bytes.slice(0, this.#used * 4),
+      rowClass: this.#rowClass.subarray(0, rows),
+      rowFill: this.#rowFill.subarray(0, rows),
+      rowStart: bytesOf(this.#rowStart.subarray(0, rows)),
+      pool: this.#bytes.subarray(0, this.#used * 4),
       free: this.#free.map((list) => bytesOf(Int32Array.from(list))),
     };
   }

@@ -26,6 +26,8 @@ import { TopList } from './top-list.js';
 /**
  * Everything events built, as plain data: restoring it and then upserting the catalog gives an
  * engine that answers exactly as the one it was taken from. `config` must match the engine's.
+ * Its byte arrays are views of the live models (no copy of hundreds of MB on the event loop):
+ * store or clone it in the turn it is taken.
  */
 export interface EngineSnapshot {
   version: 4;

@@ -107,7 +107,7 @@ export class ShopperAffinities {
   snapshot(): AffinitySnapshot {
     return {
       entries: this.#entries.snapshot(),
-      landmarks: bytesOf(this.#landmarks.slice()),
+      landmarks: bytesOf(this.#landmarks.subarray(0, this.slots.size)),
       purchases: this.#purchases.snapshot(),
     };
   }

@@ -99,15 +99,15 @@ export class SlotBlocks<T extends readonly LaneArray[]> {
     return this.#used;
   }
 
-  /** Copies of the blocks: what a snapshot stores. */
+  /** The blocks as views of the live arrays (copy them before the next change): what a snapshot stores. */
   snapshot(): SlotBlocksSnapshot {
     let slots = this.#blockClass.length;
     while (slots > 0 && this.#blockClass[slots - 1] === 0) slots--;
     return {
-      blockClass: this.#blockClass.slice(0, slots),
-      fill: this.#fill.slice(0, slots),
-      start: bytesOf(this.#start.slice(0, slots)),
-      lanes: this.#lanes.map((lane) => bytesOf(lane.slice(0, this.#used))),
+      blockClass: this.#blockClass.subarray(0, slots),
+      fill: this.#fill.subarray(0, slots),
+      start: bytesOf(this.#start.subarray(0, slots)),
+      lanes: this.#lanes.map((lane) => bytesOf(lane.subarray(0, this.#used))),
       free: this.#free.map((list) => bytesOf(Int32Array.from(list))),
     };
   }

@@ -34,6 +34,8 @@ export interface SnapshotRecord {
 }
 
 export interface Databases {
+  /** The LMDB environment's directory. */
+  path: string;
   root: RootDatabase;
   /** [shopId, eventId] → event; eventIds are ULIDs, so key order is arrival order. */
   events: Database<TrackedEvent, [string, string]>;
@@ -45,8 +47,10 @@ export interface Databases {
   shops: Database<ShopRecord, string>;
   /** SHA-256 (hex) of an API key → its shop and kind. Keys themselves are never stored. */
   apiKeys: Database<ApiKeyRecord, string>;
-  /** shopId → the latest snapshot of its models. */
+  /** shopId → the latest snapshot of its models: its header, large byte arrays replaced by part markers. */
   snapshots: Database<SnapshotRecord, string>;
+  /** [shopId, part index] → the raw bytes of one part of the shop's latest snapshot. */
+  snapshotParts: Database<Uint8Array, [string, number]>;
 }
 
 export function openDatabases(path: string): Databases {
@@ -54,6 +58,7 @@ export function openDatabases(path: string): Databases {
   // writers that must be durable await root.flushed (see commitDurably).
   const root = open({ path, compression: false, mapSize: 2 ** 34 });
   return {
+    path,
     root,
     events: root.openDB({ name: 'events', encoding: 'msgpack' }),
     dedup: root.openDB({ name: 'dedup', encoding: 'msgpack' }),
@@ -61,7 +66,13 @@ export function openDatabases(path: string): Databases {
     shops: root.openDB({ name: 'shops', encoding: 'msgpack' }),
     apiKeys: root.openDB({ name: 'api-keys', encoding: 'msgpack' }),
     snapshots: root.openDB({ name: 'snapshots', encoding: 'msgpack' }),
+    snapshotParts: root.openDB({ name: 'snapshot-parts', encoding: 'binary' }),
   };
+}
+
+/** The key range of one shop's snapshot parts. */
+export function snapshotPartRange(shopId: string): { start: [string, number]; end: [string, number] } {
+  return { start: [shopId, 0], end: [shopId, 2 ** 31] };
 }
 
 /** Past every second key element: '\uffff' sorts after any id or ULID. */

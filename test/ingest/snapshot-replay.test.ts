@@ -20,16 +20,16 @@ import { tempDataDir } from '../support/service.js';
 
 const NOW = Date.parse('2025-03-01T00:00:00Z');
 const SHOP = 'snap-shop';
-const opened: { dir: string; dbs: Databases }[] = [];
+const opened: { dir: string; dbs: Databases; snapshotStore: SnapshotStore }[] = [];
 
 function open(dir?: string) {
   const root = dir ?? tempDataDir();
   mkdirSync(path.join(root, 'db'), { recursive: true });
   const dbs = openDatabases(path.join(root, 'db'));
-  opened.push({ dir: root, dbs });
   const log = new LmdbEventLog(dbs);
   const catalogStore = new CatalogStore(dbs);
   const snapshotStore = new SnapshotStore(dbs);
+  opened.push({ dir: root, dbs, snapshotStore });
   const engines = new ShopEngines(DEFAULT_ENGINE_CONFIG);
   return { root, dbs, log, catalogStore, snapshotStore, engines };
 }
@@ -70,7 +70,8 @@ function answers(engine: ShopEngine): unknown[] {
 }
 
 afterEach(async () => {
-  for (const { dir, dbs } of opened.splice(0)) {
+  for (const { dir, dbs, snapshotStore } of opened.splice(0)) {
+    await snapshotStore.close();
     await dbs.root.close();
     rmSync(dir, { recursive: true, force: true });
   }

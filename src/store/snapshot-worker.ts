@@ -1,0 +1,29 @@
+// The snapshot writer's thread: receives a snapshot (structured-cloned, so the main thread's only
+// cost is one copy of the bytes, with no garbage for its heap) and stores it durably as a header
+// plus binary parts, replacing the shop's previous snapshot in one transaction.
+import { parentPort, workerData } from 'node:worker_threads';
+import { commitDurably, openDatabases, snapshotPartRange, type SnapshotRecord } from './database.js';
+import { splitParts } from './snapshot-parts.js';
+
+export type WriterRequest = { kind: 'put'; id: number; shopId: string; record: SnapshotRecord } | { kind: 'close' };
+export type WriterReply = { id: number; error?: string } | { closed: true };
+
+const port = parentPort!;
+const dbs = openDatabases((workerData as { path: string }).path);
+
+port.on('message', (request: WriterRequest) => {
+  if (request.kind === 'close') {
+    void dbs.root.close().then(() => port.postMessage({ closed: true } satisfies WriterReply));
+    return;
+  }
+  const { id, shopId, record } = request;
+  const { header, parts } = splitParts(record);
+  commitDurably(dbs.root, () => {
+    for (const key of Array.from(dbs.snapshotParts.getKeys(snapshotPartRange(shopId)))) dbs.snapshotParts.remove(key);
+    parts.forEach((bytes, index) => dbs.snapshotParts.put([shopId, index], bytes));
+    dbs.snapshots.put(shopId, header as SnapshotRecord);
+  }).then(
+    () => port.postMessage({ id } satisfies WriterReply),
+    (error: unknown) => port.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies WriterReply),
+  );
+});

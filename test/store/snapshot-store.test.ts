@@ -1,0 +1,99 @@
+import fc from 'fast-check';
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { openDatabases, snapshotPartRange, type Databases } from '../../src/store/database.js';
+import { joinParts, splitParts, SPLIT_BYTES } from '../../src/store/snapshot-parts.js';
+import { SnapshotStore } from '../../src/store/snapshot-store.js';
+import { tempDataDir } from '../support/service.js';
+
+const opened: { dir: string; dbs: Databases; store: SnapshotStore }[] = [];
+
+function open(): { dbs: Databases; store: SnapshotStore } {
+  const dir = tempDataDir();
+  mkdirSync(path.join(dir, 'db'), { recursive: true });
+  const dbs = openDatabases(path.join(dir, 'db'));
+  const store = new SnapshotStore(dbs);
+  opened.push({ dir, dbs, store });
+  return { dbs, store };
+}
+
+afterEach(async () => {
+  for (const { dir, dbs, store } of opened.splice(0)) {
+    await store.close();
+    await dbs.root.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Byte arrays of any size, some of them views into a larger buffer (as the models' snapshots are). */
+const bytes = fc.oneof(
+  fc.uint8Array({ maxLength: 40 }),
+  fc.integer({ min: SPLIT_BYTES - 2, max: 3 * SPLIT_BYTES }).map((n) => Uint8Array.from({ length: n }, (_, i) => (i * 31) & 255)),
+  fc.tuple(fc.nat(100), fc.integer({ min: 0, max: 2 * SPLIT_BYTES })).map(([offset, n]) => {
+    const buffer = new Uint8Array(offset + n + 50).map((_, i) => (i * 7) & 255);
+    return buffer.subarray(offset, offset + n);
+  }),
+);
+const state = fc.letrec((tie) => ({
+  node: fc.oneof({ depthSize: 'small' }, bytes, fc.string(), fc.integer(), fc.constant(null), tie('list'), tie('record')),
+  list: fc.array(tie('node'), { maxLength: 4 }),
+  record: fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }).filter((k) => k !== '$part'), tie('node'), { maxKeys: 4 }),
+})).record;
+
+const plain = (value: unknown): unknown =>
+  value instanceof Uint8Array ? { bytes: Array.from(value) } : Array.isArray(value) ? value.map(plain) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)])) : value;
+
+describe('snapshot parts', () => {
+  test('When a state is split into a header and parts and joined again, then it is the same state and only large byte arrays became parts', () => {
+    fc.assert(
+      fc.property(state, (value) => {
+        const { header, parts } = splitParts(value);
+        expect(parts.every((part) => part.byteLength >= SPLIT_BYTES)).toBe(true);
+        expect(JSON.stringify(header, (_, v: unknown) => (v instanceof Uint8Array && v.byteLength >= SPLIT_BYTES ? 'LARGE' : v))).not.toContain('LARGE');
+        expect(plain(joinParts(header, (i) => parts[i]))).toEqual(plain(value));
+      }),
+    );
+  });
+
+  test('When a part is missing, then joining fails instead of returning a state with a hole', () => {
+    const { header } = splitParts({ a: new Uint8Array(SPLIT_BYTES) });
+    expect(() => joinParts(header, () => undefined)).toThrow(/part 0 is missing/);
+  });
+});
+
+describe('SnapshotStore', () => {
+  test('When a snapshot replaces a larger one, then it reads back exactly and no part of the old one is left', async () => {
+    const { dbs, store } = open();
+    const big = { lastEventId: 'e1', takenAt: 1, state: { parts: Array.from({ length: 5 }, (_, i) => new Uint8Array(SPLIT_BYTES * 2).fill(i + 1)) } };
+    await store.put('shop', big as never);
+    const small = { lastEventId: 'e2', takenAt: 2, state: { parts: [new Uint8Array(SPLIT_BYTES * 3).fill(9)], ids: ['a', 'b'], inline: new Uint8Array([1, 2]) } };
+    await store.put('shop', small as never);
+    expect(plain(store.get('shop'))).toEqual(plain(small));
+    expect(Array.from(dbs.snapshotParts.getKeys(snapshotPartRange('shop')))).toEqual([['shop', 0]]);
+  });
+
+  test('When the bytes handed to put change right after it returns, then the stored snapshot holds them as they were', async () => {
+    const { store } = open();
+    const live = new Uint8Array(SPLIT_BYTES * 4).fill(1);
+    const writing = store.put('shop', { lastEventId: 'e', takenAt: 1, state: { live } } as never);
+    live.fill(2);
+    await writing;
+    expect((store.get('shop')!.state as unknown as { live: Uint8Array }).live.every((b) => b === 1)).toBe(true);
+  });
+
+  test("When a snapshot's parts are gone, then there is no snapshot (the restart replays the whole log)", async () => {
+    const { dbs, store } = open();
+    await store.put('shop', { lastEventId: 'e', takenAt: 1, state: { a: new Uint8Array(SPLIT_BYTES) } } as never);
+    await dbs.snapshotParts.remove(['shop', 0]);
+    expect(store.get('shop')).toBeUndefined();
+  });
+
+  test('When the store is closed, then writes in flight finish first and later ones are refused', async () => {
+    const { store } = open();
+    const writing = store.put('shop', { lastEventId: 'e', takenAt: 1, state: {} } as never);
+    await store.close();
+    await expect(writing).resolves.toBeUndefined();
+    await expect(store.put('shop', { lastEventId: 'f', takenAt: 2, state: {} } as never)).rejects.toThrow(/closed/);
+  });
+});
