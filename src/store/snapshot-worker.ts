@@ -1,6 +1,9 @@
 // The snapshot writer's thread: receives a snapshot (structured-cloned, so the main thread's only
 // cost is one copy of the bytes, with no garbage for its heap) and stores it durably as a header
-// plus binary parts, replacing the shop's previous snapshot in one transaction.
+// plus binary parts, replacing the shop's previous snapshot in one transaction. It runs at the
+// lowest CPU priority: on a server pinned to one core, requests come first.
+import { readlinkSync } from 'node:fs';
+import { constants, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { commitDurably, openDatabases, snapshotPartRange, type SnapshotRecord } from './database.js';
 import { splitParts } from './snapshot-parts.js';
@@ -8,6 +11,7 @@ import { splitParts } from './snapshot-parts.js';
 export type WriterRequest = { kind: 'put'; id: number; shopId: string; record: SnapshotRecord } | { kind: 'close' };
 export type WriterReply = { id: number; error?: string } | { closed: true };
 
+lowerThreadPriority();
 const port = parentPort!;
 const dbs = openDatabases((workerData as { path: string }).path);
 
@@ -27,3 +31,13 @@ port.on('message', (request: WriterRequest) => {
     (error: unknown) => port.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies WriterReply),
   );
 });
+
+/** Linux: setpriority on a thread id renices that thread alone (node's setPriority takes any id). */
+function lowerThreadPriority(): void {
+  try {
+    const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(threadId)) setPriority(threadId, constants.priority.PRIORITY_LOW);
+  } catch {
+    // No /proc (not Linux): the writer keeps the normal priority.
+  }
+}
