@@ -14,7 +14,10 @@ import { TopK } from './top-k.js';
 import type { TieBreak } from './top-list.js';
 import { grownTo } from './typed-arrays.js';
 
-const KIND_WEIGHT: Readonly<Record<string, number>> = { v: 1, t: 1.5, c: 1, g: 1, w: 1, p: 0.5 };
+/** Feature kinds: vendor, product type, collection, tag, title word, price band. */
+const KIND_PREFIX = ['v:', 't:', 'c:', 'g:', 'w:', 'p:'] as const;
+const KIND_WEIGHT = [1, 1.5, 1, 1, 1, 0.5] as const;
+const [VENDOR, TYPE, COLLECTION, TAG, WORD, PRICE] = [0, 1, 2, 3, 4, 5] as const;
 /** Features in more products than this only score candidates found through rarer features (500: the
  * same nDCG for similar on the Online Retail protocol as 2,000, at a quarter of the work per product). */
 const MAX_GENERATING_POSTING = 500;
@@ -30,22 +33,39 @@ function priceBand(price: string | null): string | undefined {
   return value > 0 ? String(Math.floor(Math.log(value) / Math.log(1.5))) : undefined;
 }
 
-export function contentFeatures(product: Product): string[] {
-  const features = new Set<string>();
-  if (product.vendor) features.add('v:' + product.vendor.toLowerCase());
-  if (product.productType) features.add('t:' + product.productType.toLowerCase());
-  for (const c of product.collections) features.add('c:' + c);
-  for (const tag of product.tags) features.add('g:' + tag.toLowerCase());
+/** Calls `each` with every content feature of the product (kind, value), repeats included. */
+export function forEachContentFeature(product: Product, each: (kind: number, value: string) => void): void {
+  if (product.vendor) each(VENDOR, product.vendor.toLowerCase());
+  if (product.productType) each(TYPE, product.productType.toLowerCase());
+  for (const c of product.collections) each(COLLECTION, c);
+  for (const tag of product.tags) each(TAG, tag.toLowerCase());
   for (const word of product.title.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (word.length >= 3 && !STOPWORDS.has(word)) features.add('w:' + word);
+    if (word.length >= 3 && !STOPWORDS.has(word)) each(WORD, word);
   }
   const band = priceBand(product.price);
-  if (band !== undefined) features.add('p:' + band);
+  if (band !== undefined) each(PRICE, band);
+}
+
+/** The product's distinct features as strings ('v:acme', 'w:mug', …). */
+export function contentFeatures(product: Product): string[] {
+  const features = new Set<string>();
+  forEachContentFeature(product, (kind, value) => features.add(KIND_PREFIX[kind] + value));
   return [...features];
 }
 
 export class ContentIndex {
-  readonly #featureIds = new Map<string, number>();
+  /** Feature ids by kind, then value (no prefixed string built per lookup). */
+  readonly #featureIds = KIND_PREFIX.map(() => new Map<string, number>());
+  /** The product being indexed: its distinct feature ids. */
+  #scratch = new Int32Array(64);
+  #scratchSize = 0;
+  readonly #collect = (kind: number, value: string): void => {
+    const id = this.#featureId(kind, value);
+    const scratch = this.#scratch;
+    for (let k = 0; k < this.#scratchSize; k++) if (scratch[k] === id) return;
+    if (this.#scratchSize === scratch.length) this.#scratch = grownTo(scratch, scratch.length + 1);
+    this.#scratch[this.#scratchSize++] = id;
+  };
   readonly #kindWeight: number[] = [];
   readonly #postings = new PostingLists();
   /** Per feature: the version at which a product last joined or left it. */
@@ -83,27 +103,25 @@ export class ContentIndex {
   #settledAt = -1;
 
   index(dense: number, product: Product): void {
-    const next = new Set(contentFeatures(product).map((f) => this.#featureId(f)));
+    this.#scratchSize = 0;
+    forEachContentFeature(product, this.#collect);
+    const next = this.#scratch.subarray(0, this.#scratchSize).sort();
     this.#ensureProduct(dense);
-    const before = this.#indexed(dense) ? Array.from(this.#featuresOf(dense)) : undefined;
-    if (before === undefined) this.#products++;
+    const indexed = this.#indexed(dense);
+    if (!indexed) this.#products++;
     this.#version++;
-    let changed = before === undefined || before.length !== next.size;
-    for (const f of before ?? []) {
-      if (next.has(f)) continue;
-      this.#leave(f, dense);
-      changed = true;
+    if (indexed) {
+      const before = this.#featuresOf(dense);
+      if (sameIds(before, next)) return;
+      for (const f of before) if (!sortedHas(next, f)) this.#leave(f, dense);
+      for (const f of next) if (!sortedHas(before, f)) this.#postings.add(f, dense);
+      // The product's vector changed: its cosine with everyone sharing a feature did too.
+      for (const f of before) this.#featureChanged[f] = this.#version;
+    } else {
+      for (const f of next) this.#postings.add(f, dense);
     }
-    for (const f of next) {
-      if (before !== undefined && before.includes(f)) continue;
-      this.#postings.add(f, dense);
-      changed = true;
-    }
-    if (!changed) return;
-    // The product's vector changed: its cosine with everyone sharing a feature did too.
-    for (const f of before ?? []) this.#featureChanged[f] = this.#version;
     for (const f of next) this.#featureChanged[f] = this.#version;
-    this.#store(dense, Int32Array.from(next).sort());
+    this.#store(dense, next);
     this.#ownChanged[dense] = this.#version;
   }
 
@@ -157,12 +175,13 @@ export class ContentIndex {
     return computed;
   }
 
-  #featureId(feature: string): number {
-    let id = this.#featureIds.get(feature);
+  #featureId(kind: number, value: string): number {
+    const ids = this.#featureIds[kind]!;
+    let id = ids.get(value);
     if (id === undefined) {
       id = this.#postings.addList();
-      this.#featureIds.set(feature, id);
-      this.#kindWeight.push(KIND_WEIGHT[feature[0]!]!);
+      ids.set(value, id);
+      this.#kindWeight.push(KIND_WEIGHT[kind]!);
       this.#featureChanged = grownTo(this.#featureChanged, id + 1);
       this.#weight = grownTo(this.#weight, id + 1);
       this.#weightVersion = grownTo(this.#weightVersion, id + 1);
@@ -305,4 +324,24 @@ export class ContentIndex {
     this.#computedAt[dense] = this.#version;
     this.#computedSize[dense] = this.#products;
   }
+}
+
+/** Whether two ascending id lists are equal. */
+function sameIds(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+/** Whether an ascending id list holds `id` (binary search). */
+function sortedHas(ids: Int32Array, id: number): boolean {
+  let low = 0;
+  let high = ids.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (ids[mid] === id) return true;
+    if (ids[mid]! < id) low = mid + 1;
+    else high = mid - 1;
+  }
+  return false;
 }
