@@ -19,9 +19,19 @@ export function bytesOf(array: TypedArray): Uint8Array {
   return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 }
 
-/** The array stored as `bytes`, copied into a fresh, aligned buffer. */
+/** Byte arrays nobody else holds (fresh reads of a stored snapshot): fromBytes takes them over instead of copying. */
+const handedOver = new WeakSet<Uint8Array>();
+
+/** Marks `bytes` as the caller's to give away: the array they become may use their buffer. */
+export function handOver(bytes: Uint8Array): Uint8Array {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) handedOver.add(bytes);
+  return bytes;
+}
+
+/** The array stored as `bytes`: their own buffer when handed over (once), else a copy in a fresh, aligned buffer. */
 export function fromBytes<T extends TypedArray>(make: { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number }, bytes: Uint8Array): T {
   if (bytes.byteLength % make.BYTES_PER_ELEMENT !== 0) throw new Error(`snapshot bytes do not hold whole ${make.name} elements`);
+  if (handedOver.delete(bytes)) return new make(bytes.buffer as ArrayBuffer);
   const copy = new Uint8Array(bytes.byteLength);
   copy.set(bytes);
   return new make(copy.buffer);

@@ -6,6 +6,7 @@
 // (seconds at store scale); the clone's bytes live outside the heap until the worker reads them.
 import { Worker } from 'node:worker_threads';
 import { compiledModuleUrl } from '../compiled-module.js';
+import { handOver } from '../engine/typed-arrays.js';
 import type { Databases, SnapshotRecord } from './database.js';
 import { joinParts } from './snapshot-parts.js';
 import type { WriterReply, WriterRequest } from './snapshot-worker.js';
@@ -29,7 +30,11 @@ export class SnapshotStore {
     const header = this.dbs.snapshots.get(shopId);
     if (header === undefined) return undefined;
     try {
-      return joinParts<SnapshotRecord>(header, (index) => this.dbs.snapshotParts.getBinary([shopId, index]));
+      // getBinary copies each part out of the map: the restored models may keep those buffers.
+      return joinParts<SnapshotRecord>(header, (index) => {
+        const bytes = this.dbs.snapshotParts.getBinary([shopId, index]);
+        return bytes === undefined ? undefined : handOver(bytes);
+      });
     } catch {
       return undefined;
     }
