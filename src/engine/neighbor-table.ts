@@ -46,10 +46,8 @@ export class NeighborTable {
   /** Words of the pool handed out so far; blocks past it are unused. */
   #used = 0;
   #free: number[][] = [];
-  /** Prune scratch: positions of a full row plus the newcomer, and the entries kept. */
-  readonly #order: number[] = [];
-  readonly #keptIds: Int32Array;
-  readonly #keptWeights: Float32Array;
+  /** Prune scratch: the weights of a full row plus the newcomer's. */
+  readonly #scratch: Float32Array;
 
   /** @param kept neighbours a prune keeps per row (K), 1 to MAX_KEPT */
   constructor(readonly kept: number) {
@@ -64,32 +62,49 @@ export class NeighborTable {
       this.#free.push([]);
       if (size === this.capacity) break;
     }
-    this.#keptIds = new Int32Array(kept);
-    this.#keptWeights = new Float32Array(kept);
+    this.#scratch = new Float32Array(this.capacity + 1);
   }
 
   /** Adds `weight` (> 0) to the pair (row, id). */
   add(row: number, id: number, weight: number): void {
     if (row >= this.#rowClass.length) this.#growRows(row + 1);
-    if (this.#rowClass[row] === 0) this.#moveTo(row, 0);
-    const position = this.#find(row, id);
-    if (position >= 0) {
-      this.#weights[this.weightStart(row) + position] += weight;
-      return;
+    let sizeClass = this.#rowClass[row]! - 1;
+    if (sizeClass < 0) {
+      this.#moveTo(row, 0);
+      sizeClass = 0;
     }
-    const size = this.#classSize[this.#rowClass[row]! - 1]!;
-    if (this.#rowFill[row] === size) {
-      if (size === this.capacity) {
-        this.#prune(row, id, weight);
+    // One probe finds the pair or the free index slot a new entry takes.
+    const start = this.#rowStart[row]!;
+    const size = this.#classSize[sizeClass]!;
+    const bytes = this.#bytes;
+    const ids = this.#ids;
+    const indexAt = (start + 2 * size) * 4;
+    const mask = this.#classSlots[sizeClass]! - 1;
+    let slot = Math.imul(id, 0x9e3779b1) >>> this.#classShift[sizeClass]!;
+    for (let entry = bytes[indexAt + slot]!; entry !== 0; entry = bytes[indexAt + slot]!) {
+      if (ids[start + entry - 1] === id) {
+        this.#weights[start + size + entry - 1] += weight;
         return;
       }
-      this.#moveTo(row, this.#rowClass[row]!);
+      slot = (slot + 1) & mask;
     }
-    const at = this.#rowFill[row]!;
-    this.#ids[this.#rowStart[row]! + at] = id;
-    this.#weights[this.weightStart(row) + at] = weight;
-    this.#index(row, id, at);
-    this.#rowFill[row] = at + 1;
+    const fill = this.#rowFill[row]!;
+    if (fill < size) {
+      ids[start + fill] = id;
+      this.#weights[start + size + fill] = weight;
+      bytes[indexAt + slot] = fill + 1;
+      this.#rowFill[row] = fill + 1;
+      return;
+    }
+    if (size === this.capacity) {
+      this.#prune(row, id, weight);
+      return;
+    }
+    this.#moveTo(row, sizeClass + 1);
+    this.#ids[this.#rowStart[row]! + fill] = id;
+    this.#weights[this.weightStart(row) + fill] = weight;
+    this.#index(row, id, fill);
+    this.#rowFill[row] = fill + 1;
   }
 
   /** The pair's weight; 0 when not kept. */
@@ -234,7 +249,8 @@ export class NeighborTable {
 
   /**
    * A full row meets a new neighbour: of its entries and the newcomer (last in row order), the K
-   * strongest stay, rewritten strongest first (ties in row order).
+   * strongest stay, in row order (ties: the earlier entry). The K-th strongest weight is found by
+   * selection on a scratch copy (linear, no sort, no closure).
    */
   #prune(row: number, id: number, weight: number): void {
     const start = this.#rowStart[row]!;
@@ -242,27 +258,33 @@ export class NeighborTable {
     const ids = this.#ids;
     const weights = this.#weights;
     const capacity = this.capacity;
-    const order = this.#order;
-    const keptIds = this.#keptIds;
-    const keptWeights = this.#keptWeights;
-    order.length = capacity + 1;
-    for (let k = 0; k <= capacity; k++) order[k] = k;
+    const kept = this.kept;
+    const scratch = this.#scratch;
+    for (let k = 0; k < capacity; k++) scratch[k] = weights[weightsAt + k]!;
     const newWeight = Math.fround(weight);
-    const weightAt = (k: number) => (k === capacity ? newWeight : weights[weightsAt + k]!);
-    order.sort((a, b) => weightAt(b) - weightAt(a) || a - b);
-    for (let r = 0; r < this.kept; r++) {
-      const k = order[r]!;
-      keptIds[r] = k === capacity ? id : ids[start + k]!;
-      keptWeights[r] = weightAt(k);
+    scratch[capacity] = newWeight;
+    const threshold = kthLargest(scratch, capacity + 1, kept);
+    // Everything above the threshold stays; of the entries equal to it, the earliest fill the rest.
+    let above = newWeight > threshold ? 1 : 0;
+    for (let k = 0; k < capacity; k++) if (weights[weightsAt + k]! > threshold) above++;
+    let ties = kept - above;
+    let r = 0;
+    for (let k = 0; k < capacity; k++) {
+      const w = weights[weightsAt + k]!;
+      if (w > threshold || (w === threshold && ties-- > 0)) {
+        ids[start + r] = ids[start + k]!;
+        weights[weightsAt + r] = w;
+        r++;
+      }
+    }
+    if (r < kept) {
+      ids[start + r] = id;
+      weights[weightsAt + r] = newWeight;
     }
     const indexAt = (start + 2 * capacity) * 4;
     this.#bytes.fill(0, indexAt, indexAt + this.#classSlots[this.#rowClass[row]! - 1]!);
-    for (let r = 0; r < this.kept; r++) {
-      ids[start + r] = keptIds[r]!;
-      weights[weightsAt + r] = keptWeights[r]!;
-      this.#index(row, keptIds[r]!, r);
-    }
-    this.#rowFill[row] = this.kept;
+    for (let q = 0; q < kept; q++) this.#index(row, ids[start + q]!, q);
+    this.#rowFill[row] = kept;
   }
 
   /** Makes the pool hold at least `words` words (grows by half). */
@@ -289,4 +311,34 @@ export class NeighborTable {
     this.#rowFill = grow(this.#rowFill, (n) => new Uint8Array(n));
     this.#rowStart = grow(this.#rowStart, (n) => new Int32Array(n));
   }
+}
+
+/**
+ * The k-th largest of values[0 … n−1] (Hoare's quickselect; reorders `values`). Linear on
+ * average; the middle pivot keeps already-ordered rows from the quadratic case.
+ */
+export function kthLargest(values: Float32Array, n: number, k: number): number {
+  const target = n - k; // its position in ascending order
+  let lo = 0;
+  let hi = n - 1;
+  while (hi > lo) {
+    const pivot = values[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const swap = values[i]!;
+        values[i] = values[j]!;
+        values[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else return values[target]!;
+  }
+  return values[target]!;
 }

@@ -82,6 +82,9 @@ export class ShopEngine {
   /** Longer-memory popularity, ranked within each collection. */
   readonly popularity: DecayedScores;
   readonly #collectionTops = new Map<string, TopList>();
+  /** The same lists by collectionPart, and each product's collections as parts (by dense id): what apply() walks. */
+  readonly #partTops: TopList[] = [];
+  readonly #productParts: (readonly number[] | undefined)[] = [];
   /** Store-wide parts (CATALOG_PART, TRENDING_PART): the last change of each. */
   readonly storeStamps: Stamps;
   /** Per collection (by collectionPart): the last event that changed its members' popularity. */
@@ -177,38 +180,43 @@ export class ShopEngine {
     this.clock.tick();
     const id = this.catalog.intern(event.productId);
     const t = event.timestamp;
-    const customer = event.customerId ? customerKey(event.customerId) : undefined;
-    const session = event.sessionId ? sessionKey(event.sessionId) : undefined;
-    if (event.type === 'dismiss') {
-      if (customer !== undefined) this.dismissals.record(this.#touch(customer), id, t);
-      if (session !== undefined) this.dismissals.record(this.#touch(session), id, t);
+    const type = event.type;
+    const weight = this.config.eventWeights[type];
+    // Each shopper is touched (LRU, stamp) once per event, and only by an event it keeps: dismissals
+    // and views go to both the customer and the session, history to the customer when logged in.
+    const viewed = type === 'view' || type === 'click';
+    const kept = type === 'dismiss' || viewed || weight > 0;
+    const customer = kept && event.customerId ? this.#touch(customerKey(event.customerId)) : -1;
+    const session = event.sessionId && (type === 'dismiss' || viewed || (weight > 0 && customer < 0)) ? this.#touch(sessionKey(event.sessionId)) : -1;
+    if (type === 'dismiss') {
+      if (customer >= 0) this.dismissals.record(customer, id, t);
+      if (session >= 0) this.dismissals.record(session, id, t);
       return;
     }
-    if (event.type === 'view' || event.type === 'click') {
-      if (customer !== undefined) this.recentViews.record(this.#touch(customer), id, t);
-      if (session !== undefined) {
-        const slot = this.#touch(session);
-        this.recentViews.record(slot, id, t);
-        this.coViews.add(slot, id, t);
+    if (viewed) {
+      if (customer >= 0) this.recentViews.record(customer, id, t);
+      if (session >= 0) {
+        this.recentViews.record(session, id, t);
+        this.coViews.add(session, id, t);
       }
     }
-    if (event.type === 'purchase' || event.type === 'add_to_cart') this.baskets.add(this.basketSlots.touch(basketKey(event)), id, t);
-    const weight = this.config.eventWeights[event.type];
+    if (type === 'purchase' || type === 'add_to_cart') this.baskets.add(this.basketSlots.touch(basketKey(event)), id, t);
     if (weight <= 0) return;
     // The customer's history when logged in, else the session's: one shopper, one history.
-    const shopperKey = customer ?? session;
-    if (shopperKey !== undefined) {
-      const shopper = this.#touch(shopperKey);
-      this.affinities.record(shopper, id, weight, t, event.type === 'purchase');
+    const shopper = customer >= 0 ? customer : session;
+    if (shopper >= 0) {
+      this.affinities.record(shopper, id, weight, t, type === 'purchase');
       this.shopperItems.add(shopper, id, t);
     }
     this.trending.add(id, weight, t);
     this.trendingTop.touch(id);
     this.storeStamps.mark(TRENDING_PART);
     this.popularity.add(id, weight, t);
-    for (const collectionId of this.catalog.product(id)?.collections ?? []) {
-      this.#collectionTop(collectionId).touch(id);
-      this.collectionStamps.mark(this.collectionPart(collectionId));
+    const parts = this.#productParts[id];
+    if (parts === undefined) return;
+    for (let i = 0; i < parts.length; i++) {
+      this.#partTops[parts[i]!]!.touch(id);
+      this.collectionStamps.mark(parts[i]!);
     }
   }
 
@@ -218,6 +226,7 @@ export class ShopEngine {
     const change = this.catalog.upsert(product);
     this.content.index(change.dense, product);
     for (const c of change.removed) this.#collectionTops.get(c)?.remove(change.dense);
+    this.#productParts[change.dense] = product.collections.length === 0 ? undefined : product.collections.map((c) => this.#listedPart(c));
     if (this.popularity.raw(change.dense) > 0) {
       for (const c of change.added) this.#collectionTop(c).touch(change.dense);
     }
@@ -229,6 +238,7 @@ export class ShopEngine {
     this.clock.tick();
     this.storeStamps.mark(CATALOG_PART);
     this.content.remove(change.dense);
+    this.#productParts[change.dense] = undefined;
     for (const c of change.removed) this.#collectionTops.get(c)?.remove(change.dense);
     return true;
   }
@@ -274,11 +284,19 @@ export class ShopEngine {
     return slot;
   }
 
+  /** The collection's part, its popular list created if new. */
+  #listedPart(collectionId: string): number {
+    this.#collectionTop(collectionId);
+    return this.collectionPart(collectionId);
+  }
+
+  /** The collection's popular list, created (with its part) on first use. */
   #collectionTop(collectionId: string): TopList {
     let top = this.#collectionTops.get(collectionId);
     if (top === undefined) {
       top = new TopList(this.popularity, this.config.topListSize, this.compareIds);
       this.#collectionTops.set(collectionId, top);
+      this.#partTops[this.collectionPart(collectionId)] = top;
     }
     return top;
   }

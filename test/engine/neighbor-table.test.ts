@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { NeighborTable } from '../../src/engine/neighbor-table.js';
+import { kthLargest, NeighborTable } from '../../src/engine/neighbor-table.js';
 import { ExactPairCounts, ReferencePairCounts } from '../reference/pair-counts.js';
 
 type Add = [row: number, id: number, weight: number];
@@ -52,7 +52,7 @@ describe('NeighborTable', () => {
     );
   });
 
-  test('When a full row meets a new neighbour, then the K strongest stay, strongest first, and one-off pairs go', () => {
+  test('When a full row meets a new neighbour, then the K strongest stay in row order, and one-off pairs go', () => {
     const table = new NeighborTable(2);
     table.add(0, 10, 1);
     table.add(0, 11, 5);
@@ -62,6 +62,21 @@ describe('NeighborTable', () => {
     expect(entries(table, 0)).toEqual([
       [11, 5],
       [13, 3],
+    ]);
+    table.add(0, 15, 3);
+    table.add(0, 11, 1);
+    table.add(0, 16, 3);
+    table.add(0, 18, 3); // ties at 3 between 13, 15, 16 and the newcomer 18: the earliest stays
+    expect(entries(table, 0)).toEqual([
+      [11, 6],
+      [13, 3],
+    ]);
+    table.add(0, 17, 7);
+    table.add(0, 19, 1);
+    table.add(0, 20, 1); // kept in row order, not by strength
+    expect(entries(table, 0)).toEqual([
+      [11, 6],
+      [17, 7],
     ]);
     table.add(0, 14, 1); // a pruned pair restarts from its new weight
     expect(table.weight(0, 14)).toBe(1);
@@ -98,5 +113,20 @@ describe('NeighborTable', () => {
     expect(copy.entries()).toBe(4);
     copy.add(0, 2, 1);
     expect(copy.weight(0, 2)).toBe(4);
+  });
+
+  test('When the k-th largest of values is selected, then it equals the sorted pick, whatever the ties', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.integer({ min: 0, max: 4 }), fc.double({ min: 0, max: 100, noNaN: true })), { minLength: 1, maxLength: 300 }),
+        fc.nat(),
+        (values, pick) => {
+          const k = 1 + (pick % values.length);
+          const floats = Float32Array.from(values);
+          const expected = Float32Array.from(values).sort().reverse()[k - 1];
+          expect(kthLargest(floats, floats.length, k)).toBe(expected);
+        },
+      ),
+    );
   });
 });

@@ -32,7 +32,7 @@ describe('TopList', () => {
       [3, 2],
       [1, 5], // 1 now has 6
     ]);
-    expect(top.ids).toEqual([1, 2, 3]);
+    expect([...top.ids]).toEqual([1, 2, 3]);
     expect(top.complete).toBe(true);
   });
 
@@ -42,7 +42,7 @@ describe('TopList', () => {
       [2, 4],
       [3, 6],
     ]);
-    expect(top.ids).toEqual([3, 1]);
+    expect([...top.ids]).toEqual([3, 1]);
     expect(top.complete).toBe(false);
   });
 
@@ -52,19 +52,25 @@ describe('TopList', () => {
       [2, 4],
       [3, 1],
     ]);
-    expect(top.ids).toEqual([1, 2]);
+    expect([...top.ids]).toEqual([1, 2]);
     expect(top.complete).toBe(false);
   });
 
   test('When an id is removed, then it leaves the list and complete turns false', () => {
-    const { top } = listWith(3, [
+    const { top, scores } = listWith(3, [
       [1, 5],
       [2, 4],
+      [3, 3],
     ]);
-    top.remove(1);
+    top.remove(2);
     top.remove(99); // not a member: nothing happens
-    expect(top.ids).toEqual([2]);
+    expect([...top.ids]).toEqual([1, 3]);
     expect(top.complete).toBe(false);
+    scores.grow(4, 6);
+    top.touch(4);
+    scores.grow(3, 1);
+    top.touch(3);
+    expect([...top.ids]).toEqual([4, 1, 3]);
   });
 
   test('When scores grow under random touches, then the list stays sorted and equals a brute-force top `capacity`', () => {
@@ -72,11 +78,14 @@ describe('TopList', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 8 }), fc.array(touch, { maxLength: 80 }), (capacity, touches) => {
         const { top, scores } = listWith(capacity, touches);
-        const listed = top.ids.map((id) => scores.raw(id));
+        const listed = Array.from(top.ids, (id) => scores.raw(id));
         for (let i = 1; i < listed.length; i++) expect(listed[i - 1]).toBeGreaterThanOrEqual(listed[i]!);
         expect(new Set(top.ids).size).toBe(top.ids.length);
         const best = [...scores.values.values()].sort((a, b) => b - a).slice(0, capacity);
         expect(listed).toEqual(best);
+        // Exactly the brute-force ranking: score descending, ties by id.
+        const ranking = [...scores.values.keys()].sort((a, b) => scores.raw(b) - scores.raw(a) || a - b).slice(0, capacity);
+        expect([...top.ids]).toEqual(ranking);
         if (top.complete) expect([...top.ids].sort((a, b) => a - b)).toEqual([...scores.values.keys()].sort((a, b) => a - b));
       }),
       { numRuns: 300 },

@@ -1,6 +1,6 @@
 // Reference for NeighborTable, in plain Maps: per row a Map of neighbour → weight in insertion
-// order; past 2K neighbours the row is rebuilt from its K strongest, sorted by weight (a stable
-// sort: ties keep their order). Sums are rounded to float32, as the compact table stores them.
+// order; past 2K neighbours the row keeps its K strongest (a stable sort picks them: ties go to
+// the earlier entry), in their row order. Sums are rounded to float32, as the compact table stores them.
 
 export class ReferencePairCounts {
   readonly rows = new Map<number, Map<number, number>>();
@@ -12,7 +12,8 @@ export class ReferencePairCounts {
     if (neighbors === undefined) this.rows.set(row, (neighbors = new Map()));
     neighbors.set(id, Math.fround((neighbors.get(id) ?? 0) + weight));
     if (neighbors.size > 2 * this.kept) {
-      this.rows.set(row, new Map([...neighbors].sort((a, b) => b[1] - a[1]).slice(0, this.kept)));
+      const strongest = new Set([...neighbors].sort((a, b) => b[1] - a[1]).slice(0, this.kept).map(([neighbor]) => neighbor));
+      this.rows.set(row, new Map([...neighbors].filter(([neighbor]) => strongest.has(neighbor))));
     }
   }
 
