@@ -292,8 +292,9 @@ export class ContentIndex {
         continue;
       }
       const w2 = this.#weightOf(f) ** 2;
-      const posting = this.#postings.ids(f);
-      for (let k = 0; k < size; k++) {
+      const posting = this.#postings.ids();
+      const start = this.#postings.start(f);
+      for (let k = start; k < start + size; k++) {
         const other = posting[k]!;
         if (other !== dense) board.add(other, w2);
       }

@@ -5,9 +5,9 @@ import { PostingLists } from '../../src/engine/posting-lists.js';
 
 describe('PostingLists', () => {
   test('When ids are added to and removed from features in any order, then each list holds the ids a Set would', () => {
-    const op = fc.record({ add: fc.boolean(), feature: fc.nat(4), id: fc.nat(40) });
+    const op = fc.record({ add: fc.boolean(), feature: fc.nat(4), id: fc.nat(80) });
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
+      fc.property(fc.array(op, { maxLength: 600 }), (ops) => {
         const lists = new PostingLists();
         const reference: Set<number>[] = [];
         for (let f = 0; f < 5; f++) {
@@ -25,10 +25,33 @@ describe('PostingLists', () => {
         }
         for (let f = 0; f < 5; f++) {
           expect(lists.size(f)).toBe(reference[f]!.size);
-          const held = Array.from(lists.ids(f).subarray(0, lists.size(f))).sort((a, b) => a - b);
+          const held = Array.from(lists.ids().subarray(lists.start(f), lists.start(f) + lists.size(f))).sort((a, b) => a - b);
           expect(held).toEqual([...reference[f]!].sort((a, b) => a - b));
         }
       }),
+    );
+  });
+
+  test('When there are more lists than the first bookkeeping arrays hold, then every list keeps its own ids as the pool grows', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(199), fc.nat(1000)), { maxLength: 2000 }), (adds) => {
+        const lists = new PostingLists();
+        const reference: Set<number>[] = [];
+        for (let f = 0; f < 200; f++) {
+          lists.addList();
+          reference.push(new Set());
+        }
+        for (const [feature, id] of adds) {
+          if (reference[feature]!.has(id)) continue;
+          lists.add(feature, id);
+          reference[feature]!.add(id);
+        }
+        for (let f = 0; f < 200; f++) {
+          const held = Array.from(lists.ids().subarray(lists.start(f), lists.start(f) + lists.size(f))).sort((a, b) => a - b);
+          expect(held).toEqual([...reference[f]!].sort((a, b) => a - b));
+        }
+      }),
+      { numRuns: 50 },
     );
   });
 });
