@@ -30,7 +30,7 @@ import { TopList } from './top-list.js';
  * store or clone it in the turn it is taken.
  */
 export interface EngineSnapshot {
-  version: 4;
+  version: 5;
   /** JSON of the engine config it was taken with: a snapshot of another config is not used. */
   config: string;
   ids: string[];
@@ -136,7 +136,7 @@ export class ShopEngine {
 
   snapshot(): EngineSnapshot {
     return {
-      version: 4,
+      version: 5,
       config: JSON.stringify(this.config),
       ids: [...this.catalog.internedIds()],
       eventCount: this.#eventCount,
@@ -156,7 +156,7 @@ export class ShopEngine {
 
   /** An engine rebuilt from a snapshot, before its catalog is upserted; undefined if the config differs. */
   static restore(config: EngineConfig, snapshot: EngineSnapshot): ShopEngine | undefined {
-    if (snapshot.version !== 4 || snapshot.config !== JSON.stringify(config)) return undefined;
+    if (snapshot.version !== 5 || snapshot.config !== JSON.stringify(config)) return undefined;
     const engine = new ShopEngine(config);
     engine.catalog.restoreIds(snapshot.ids);
     engine.#eventCount = snapshot.eventCount;

@@ -6,7 +6,7 @@
 // float32 (ample for ranking); memory is 8 bytes per entry held plus 4 bytes per purchase held.
 import type { LruSlots } from './lru-slots.js';
 import { SlotBlocks, type SlotBlocksSnapshot } from './slot-blocks.js';
-import { SlotIdLists } from './slot-id-lists.js';
+import { SlotIdLists, type SlotIdListsSnapshot } from './slot-id-lists.js';
 import { bytesOf, fromBytes, grownTo } from './typed-arrays.js';
 
 /** Past this exponent of 2 a shopper's values are re-based (float32 reaches 2^127). */
@@ -15,7 +15,7 @@ const MAX_EXPONENT = 64;
 export interface AffinitySnapshot {
   entries: SlotBlocksSnapshot;
   landmarks: Uint8Array;
-  purchases: [number, Uint8Array][];
+  purchases: SlotIdListsSnapshot;
 }
 
 export class ShopperAffinities {

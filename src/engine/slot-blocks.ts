@@ -16,7 +16,7 @@ const SMALLEST_BLOCK = 2;
 
 /** The blocks as bytes (what a snapshot stores). */
 export interface SlotBlocksSnapshot {
-  /** Per slot: size class + 1 (0: no block), entries held, block start (Int32Array bytes). */
+  /** Per slot: size class + 1 (0: no block), entries held (Uint16Array bytes), block start (Int32Array bytes). */
   blockClass: Uint8Array;
   fill: Uint8Array;
   start: Uint8Array;
@@ -29,20 +29,20 @@ export interface SlotBlocksSnapshot {
 export class SlotBlocks<T extends readonly LaneArray[]> {
   readonly #classSize: number[] = [];
   #blockClass = new Uint8Array(0);
-  #fill = new Uint8Array(0);
+  #fill = new Uint16Array(0);
   #start = new Int32Array(0);
   #lanes: T;
   /** Entries of the pool handed out so far; blocks past it are unused. */
   #used = 0;
   #free: number[][] = [];
 
-  /** @param maxEntries entries a list holds at most, 1 to 255 */
+  /** @param maxEntries entries a list holds at most, 1 to 65,535 */
   constructor(
     readonly slots: LruSlots,
     readonly maxEntries: number,
     readonly laneTypes: LaneTypes<T>,
   ) {
-    if (!Number.isInteger(maxEntries) || maxEntries < 1 || maxEntries > 255) throw new RangeError(`entries per slot must be 1-255, got ${maxEntries}`);
+    if (!Number.isInteger(maxEntries) || maxEntries < 1 || maxEntries > 65_535) throw new RangeError(`entries per slot must be 1-65535, got ${maxEntries}`);
     for (let size = Math.min(SMALLEST_BLOCK, maxEntries); ; size = Math.min(2 * size, maxEntries)) {
       this.#classSize.push(size);
       this.#free.push([]);
@@ -105,7 +105,7 @@ export class SlotBlocks<T extends readonly LaneArray[]> {
     while (slots > 0 && this.#blockClass[slots - 1] === 0) slots--;
     return {
       blockClass: this.#blockClass.subarray(0, slots),
-      fill: this.#fill.subarray(0, slots),
+      fill: bytesOf(this.#fill.subarray(0, slots)),
       start: bytesOf(this.#start.subarray(0, slots)),
       lanes: this.#lanes.map((lane) => bytesOf(lane.subarray(0, this.#used))),
       free: this.#free.map((list) => bytesOf(Int32Array.from(list))),
@@ -115,11 +115,11 @@ export class SlotBlocks<T extends readonly LaneArray[]> {
   /** Restores a snapshot of blocks with the same lanes and maxEntries (into empty blocks). */
   restore(snapshot: SlotBlocksSnapshot): void {
     const slots = snapshot.blockClass.length;
-    if (snapshot.fill.length !== slots || snapshot.start.length !== 4 * slots || snapshot.lanes.length !== this.laneTypes.length || snapshot.free.length !== this.#free.length) {
+    if (snapshot.fill.length !== 2 * slots || snapshot.start.length !== 4 * slots || snapshot.lanes.length !== this.laneTypes.length || snapshot.free.length !== this.#free.length) {
       throw new Error('slot block snapshot does not fit these blocks');
     }
     this.#blockClass = snapshot.blockClass.slice();
-    this.#fill = snapshot.fill.slice();
+    this.#fill = fromBytes(Uint16Array, snapshot.fill);
     this.#start = fromBytes(Int32Array, snapshot.start);
     this.#lanes = this.laneTypes.map((make, i) => fromBytes(make, snapshot.lanes[i]!)) as unknown as T;
     this.#used = this.#lanes[0]!.length;

@@ -105,4 +105,19 @@ describe('SlotBlocks', () => {
     const blocks = new SlotBlocks(new LruSlots(1), 3, [Int32Array]);
     expect(() => blocks.reserve(0, 4)).toThrow(RangeError);
   });
+
+  test('When a list holds more than 255 entries, then its size and entries survive a snapshot (sizes are 16-bit)', () => {
+    const blocks = new SlotBlocks(new LruSlots(2), 600, [Int32Array]);
+    const slots = blocks.slots;
+    const slot = slots.touch('buyer');
+    for (let k = 0; k < 500; k++) {
+      blocks.reserve(slot, k + 1);
+      blocks.lanes[0][blocks.start(slot) + k] = 7 * k;
+      blocks.setSize(slot, k + 1);
+    }
+    const restored = new SlotBlocks(new LruSlots(2), 600, [Int32Array]);
+    restored.restore(blocks.snapshot());
+    expect(restored.size(slot)).toBe(500);
+    expect(Array.from(restored.lanes[0].subarray(restored.start(slot), restored.start(slot) + 500))).toEqual(Array.from({ length: 500 }, (_, k) => 7 * k));
+  });
 });
