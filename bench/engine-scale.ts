@@ -161,6 +161,7 @@ let generateSeconds = 0;
 let segmentSeconds = 0;
 let segmentStart = 0;
 let parseAtStart = parseBaseline(body, 1000);
+let sizesAtHalf: Record<string, number> = {};
 while (stream.produced < settings.events) {
   const boundary = Math.min(settings.events, segmentStart + segment, stream.produced < half ? half : Infinity);
   const g0 = performance.now();
@@ -183,7 +184,10 @@ while (stream.produced < settings.events) {
     segmentSeconds = 0;
     parseAtStart = parseAtEnd;
   }
-  if (stream.produced === half) memoryPoints.push(memory(`after ${fmt(half)} events`, true));
+  if (stream.produced === half) {
+    memoryPoints.push(memory(`after ${fmt(half)} events`, true));
+    sizesAtHalf = modelSizes();
+  }
 }
 memoryPoints.push(memory(`after ${fmt(settings.events)} events (no GC)`, false));
 memoryPoints.push(memory(`after ${fmt(settings.events)} events`, true));
@@ -191,6 +195,7 @@ const ingestEventsPerSec = settings.events / applySeconds;
 const parseMean = segments.reduce((sum, s) => sum + (s.parseBefore + s.parseAfter) / 2, 0) / segments.length;
 
 /** What the engine holds, to explain the memory figures. */
+// (a function declaration: hoisted, so the ingest loop above calls it at the half-way point)
 function modelSizes(): Record<string, number> {
   const models = { baskets: engine.baskets, shopperItems: engine.shopperItems, coViews: engine.coViews };
   const out: Record<string, number> = {
@@ -208,6 +213,7 @@ function modelSizes(): Record<string, number> {
     }
     out[`${name}NeighbourEntries`] = entries;
     out[`${name}MaxPerProduct`] = max;
+    out[`${name}PoolMB`] = Math.round(model.pairs.usedBytes / MB);
   }
   return out;
 }
@@ -411,7 +417,8 @@ console.log(
     `(second/first: rss ${(growthSecond.rssMB / growthFirst.rssMB).toFixed(2)}, heap ${(growthSecond.heapMB / growthFirst.heapMB).toFixed(2)})`,
 );
 console.log(`heap limit: node's default here (npm start) ${heapLimit === undefined ? '?' : fmt(heapLimit)} MB; this run ${fmt(v8.getHeapStatistics().heap_size_limit / MB)} MB`);
-console.log(`models: ${Object.entries(sizes).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}`);
+console.log(`models after ${millions(half)}: ${Object.entries(sizesAtHalf).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}`);
+console.log(`models after ${millions(settings.events)}: ${Object.entries(sizes).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}`);
 
 if (gets !== undefined) {
   const p50 = (gets.before.p50 + gets.after.p50) / 2;
@@ -453,7 +460,7 @@ const file = writeResults('engine-scale', {
   environment: { ...machine, execArgv: process.execArgv, defaultHeapLimitMB: heapLimit, totalSeconds: (performance.now() - started) / 1000 },
   store: { products: settings.products, collections: store.collections, customers: store.customerIds.length, sessions: stream.sessions, orders: stream.orders, orderSizes: stream.orderSizes, typeCounts: stream.typeCounts },
   ingest: { catalogSeconds, contentSeconds, applySeconds, generateSeconds, eventsPerSec: ingestEventsPerSec, parseBaselineEventsPerSec: parseMean, segments },
-  memory: { points: memoryPoints, growthFirstHalf: growthFirst, growthSecondHalf: growthSecond, models: sizes },
+  memory: { points: memoryPoints, growthFirstHalf: growthFirst, growthSecondHalf: growthSecond, modelsAtHalf: sizesAtHalf, models: sizes },
   get: gets === undefined ? undefined : { now, stringifyBaseline: { before: gets.before, after: gets.after }, rows: gets.rows },
 });
 console.log(`\nresults: ${file} (${fmt((performance.now() - started) / 1000)} s)`);

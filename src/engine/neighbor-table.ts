@@ -158,6 +158,11 @@ export class NeighborTable {
     return this.#bytes.byteLength + this.#rowClass.byteLength + this.#rowFill.byteLength + this.#rowStart.byteLength;
   }
 
+  /** Bytes of the pool handed out to blocks (used or on a free list): the pool's pages actually touched. */
+  get usedBytes(): number {
+    return 4 * this.#used;
+  }
+
   /** The table's rows, pool and free lists as views of the live arrays (copy them before the next add): what a snapshot stores. */
   export(): NeighborTableData {
     let rows = this.#rowClass.length;
