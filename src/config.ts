@@ -28,8 +28,15 @@ export interface EngineConfig {
   purchasesPerShopper: number;
   /** A shopper's newest products that each new product pairs with (the shopper similarity behind personalized). */
   pairingWindow: number;
-  /** Neighbours kept per product in the basket and co-view models (at most 127; rows buffer twice as many). */
+  /** Neighbours kept per product in the basket model behind bought-together (at most 127; rows buffer twice as many). */
   maxNeighbors: number;
+  /**
+   * Neighbours kept per product in the co-view model behind similar (at most 127). Co-views are the
+   * most numerous pairs (each view pairs with the session's last 20), so this row size decides most
+   * of the models' memory: 32 (rows of up to 64) holds a product's strongest co-views for an answer
+   * of 8-50 items at half the memory of 64, and the rows fill up sooner as the store grows.
+   */
+  coViewNeighbors: number;
   /**
    * Neighbours kept per product in the shopper-history model behind personalized (at most 127). Fewer
    * than maxNeighbors: personalized reads one row per affinity (up to 50), and 16 score as well as 64
@@ -104,6 +111,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   maxShoppers: 200_000,
   maxBaskets: 50_000,
   maxNeighbors: 64,
+  coViewNeighbors: 32,
   shopperNeighbors: 16,
   pairHalfLifeMs: 120 * DAY_MS,
   affinityHalfLifeMs: 30 * DAY_MS,
