@@ -1,7 +1,8 @@
 // A bounded list of the highest-scoring ids, kept sorted as scores only grow (Gorse's bounded
 // top-K idea, incremental). touch() finds the id's new place by binary search (forward-decayed
 // scores make a touched id jump far up), then shifts the ids between with one copyWithin:
-// O(log capacity) score comparisons and a memmove of at most capacity ids.
+// O(log capacity) score comparisons and a memmove of at most capacity ids. Membership is a scan
+// of the ids (native indexOf over ≤ capacity ints), done only for an id that ranks above the last.
 
 export interface ScoreSource {
   raw(id: number): number;
@@ -15,7 +16,6 @@ export class TopList {
   #length = 0;
   /** #ids[0 … #length), kept while the length stays (no allocation per read). */
   #view: Int32Array;
-  readonly #members = new Set<number>();
   #evicted = false;
 
   constructor(
@@ -49,18 +49,22 @@ export class TopList {
   touch(id: number): void {
     const ids = this.#ids;
     let index: number;
-    if (this.#members.has(id)) {
-      index = ids.indexOf(id);
-    } else if (this.#length < this.capacity) {
-      index = this.#length++;
-      this.#members.add(id);
+    if (this.#length === this.capacity) {
+      const last = ids[this.#length - 1]!;
+      // Every listed id but the last ranks above the last, and a grown score only moves up, so an
+      // id that does not is not listed: most touches in a large store end here, without a search.
+      if (id !== last && !this.#above(id, last)) {
+        this.#evicted = true; // `id` has a score but is not listed
+        return;
+      }
+      index = this.ids.indexOf(id);
+      if (index < 0) {
+        this.#evicted = true; // `last` is pushed out
+        index = this.#length - 1;
+      }
     } else {
-      index = this.#length - 1;
-      const last = ids[index]!;
-      this.#evicted = true; // either `last` or `id` now has a score but is not listed
-      if (!this.#above(id, last)) return;
-      this.#members.delete(last);
-      this.#members.add(id);
+      index = this.ids.indexOf(id);
+      if (index < 0) index = this.#length++;
     }
     // The first position in [0, index) whose id ranks below `id` (all before it rank above).
     let lo = 0;
@@ -80,14 +84,12 @@ export class TopList {
     const listed = sorted.slice(0, this.capacity);
     this.#ids.set(listed);
     this.#length = listed.length;
-    this.#members.clear();
-    for (const id of listed) this.#members.add(id);
     this.#evicted = sorted.length > this.capacity;
   }
 
   remove(id: number): void {
-    if (!this.#members.delete(id)) return;
-    const index = this.#ids.indexOf(id);
+    const index = this.ids.indexOf(id);
+    if (index < 0) return;
     this.#ids.copyWithin(index, index + 1, this.#length);
     this.#length--;
     this.#evicted = true; // a lower id that was pushed out earlier may now belong in the list
