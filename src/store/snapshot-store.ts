@@ -4,9 +4,6 @@
 // be copied before the next event — and the worker encodes and commits it. A copy made on the main
 // thread as ArrayBuffers would count as V8 external memory and set off full collections of the heap
 // (seconds at store scale); the clone's bytes live outside the heap until the worker reads them.
-// Once no write is pending the worker is retired (its thread ends, and with it the cloned bytes,
-// which an idle worker's collector might keep for minutes): a snapshot costs its size in memory
-// only while it is written. The next put starts a fresh thread (tens of milliseconds, every few minutes).
 import { Worker } from 'node:worker_threads';
 import { compiledModuleUrl } from '../compiled-module.js';
 import { handOver } from '../engine/typed-arrays.js';
@@ -21,8 +18,6 @@ interface Pending {
 
 export class SnapshotStore {
   #worker: Worker | undefined;
-  /** Workers told to close (their writes are done), until their threads end. */
-  readonly #retiring = new Set<Promise<void>>();
   #nextId = 0;
   readonly #pending = new Map<number, Pending>();
   readonly #inFlight = new Set<Promise<void>>();
@@ -65,28 +60,15 @@ export class SnapshotStore {
   /** Waits for the writes in flight, then stops the writer thread. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      const worker = this.#worker;
+      if (worker === undefined) return;
       await Promise.allSettled(this.#inFlight);
-      this.#retire();
-      await Promise.allSettled(this.#retiring);
+      const closed = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      worker.ref();
+      worker.postMessage({ kind: 'close' } satisfies WriterRequest);
+      await closed;
     })();
     return this.#closing;
-  }
-
-  /** Threads running now (0 or 1 writing, plus any still closing): for tests. */
-  get threads(): number {
-    return (this.#worker === undefined ? 0 : 1) + this.#retiring.size;
-  }
-
-  /** Tells the current worker to close its databases and end; the next put starts another. */
-  #retire(): void {
-    const worker = this.#worker;
-    if (worker === undefined) return;
-    this.#worker = undefined;
-    const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    this.#retiring.add(ended);
-    void ended.then(() => this.#retiring.delete(ended));
-    worker.ref();
-    worker.postMessage({ kind: 'close' } satisfies WriterRequest);
   }
 
   #startedWorker(): Worker {
@@ -99,7 +81,7 @@ export class SnapshotStore {
       }
       const pending = this.#pending.get(reply.id);
       this.#pending.delete(reply.id);
-      if (this.#pending.size === 0) this.#retire();
+      if (this.#pending.size === 0) worker.unref();
       if (reply.error === undefined) pending?.resolve();
       else pending?.reject(new Error(reply.error));
     });

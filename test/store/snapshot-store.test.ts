@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { openDatabases, snapshotPartRange, type Databases } from '../../src/store/database.js';
 import { joinParts, splitParts, SPLIT_BYTES } from '../../src/store/snapshot-parts.js';
 import { SnapshotStore } from '../../src/store/snapshot-store.js';
@@ -95,19 +95,5 @@ describe('SnapshotStore', () => {
     await store.close();
     await expect(writing).resolves.toBeUndefined();
     await expect(store.put('shop', { lastEventId: 'f', takenAt: 2, state: {} } as never)).rejects.toThrow(/closed/);
-  });
-
-  test('When a write is done, then its thread ends (with the copy it held), the database stays open here, and the next put starts a fresh thread', async () => {
-    const { dbs, store } = open();
-    const first = store.put('shop', { lastEventId: 'e1', takenAt: 1, state: { a: new Uint8Array(SPLIT_BYTES).fill(1) } } as never);
-    const second = store.put('other', { lastEventId: 'e2', takenAt: 2, state: {} } as never);
-    expect(store.threads).toBe(1); // one thread takes both
-    await Promise.all([first, second]);
-    await vi.waitFor(() => expect(store.threads).toBe(0));
-    await dbs.shops.put('still-open', { ok: true } as never);
-    expect(dbs.shops.get('still-open')).toEqual({ ok: true });
-    await store.put('shop', { lastEventId: 'e3', takenAt: 3, state: { a: new Uint8Array(SPLIT_BYTES).fill(3) } } as never);
-    expect(store.get('shop')!.lastEventId).toBe('e3');
-    expect((store.get('shop')!.state as unknown as { a: Uint8Array }).a.every((b) => b === 3)).toBe(true);
   });
 });
