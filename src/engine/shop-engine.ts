@@ -81,9 +81,8 @@ export class ShopEngine {
   readonly trendingTop: TopList;
   /** Longer-memory popularity, ranked within each collection. */
   readonly popularity: DecayedScores;
-  readonly #collectionTops = new Map<string, TopList>();
-  /** The same lists by collectionPart, and each product's collections as parts (by dense id): what apply() walks. */
-  readonly #partTops: TopList[] = [];
+  /** Each collection's popular list by collectionPart, and each product's collections as parts (by dense id): what apply() walks. */
+  readonly #partTops: (TopList | undefined)[] = [];
   readonly #productParts: (readonly number[] | undefined)[] = [];
   /** Store-wide parts (CATALOG_PART, TRENDING_PART): the last change of each. */
   readonly storeStamps: Stamps;
@@ -225,10 +224,10 @@ export class ShopEngine {
     this.storeStamps.mark(CATALOG_PART);
     const change = this.catalog.upsert(product);
     this.content.index(change.dense, product);
-    for (const c of change.removed) this.#collectionTops.get(c)?.remove(change.dense);
+    for (const c of change.removed) this.collectionTop(c)?.remove(change.dense);
     this.#productParts[change.dense] = product.collections.length === 0 ? undefined : product.collections.map((c) => this.#listedPart(c));
     if (this.popularity.raw(change.dense) > 0) {
-      for (const c of change.added) this.#collectionTop(c).touch(change.dense);
+      for (const c of change.added) this.collectionTop(c)!.touch(change.dense);
     }
   }
 
@@ -239,7 +238,7 @@ export class ShopEngine {
     this.storeStamps.mark(CATALOG_PART);
     this.content.remove(change.dense);
     this.#productParts[change.dense] = undefined;
-    for (const c of change.removed) this.#collectionTops.get(c)?.remove(change.dense);
+    for (const c of change.removed) this.collectionTop(c)?.remove(change.dense);
     return true;
   }
 
@@ -248,9 +247,10 @@ export class ShopEngine {
     return this.content.precompute(maxProducts, this.compareIds);
   }
 
-  /** The ranked popular members of a collection; undefined when none has a score. */
+  /** The ranked popular members of a collection; undefined when no product was ever listed in it. */
   collectionTop(collectionId: string): TopList | undefined {
-    return this.#collectionTops.get(collectionId);
+    const part = this.#collectionParts.get(collectionId);
+    return part === undefined ? undefined : this.#partTops[part];
   }
 
   /** The collection's index in collectionStamps (collections are few: one index each, never dropped). */
@@ -286,19 +286,9 @@ export class ShopEngine {
 
   /** The collection's part, its popular list created if new. */
   #listedPart(collectionId: string): number {
-    this.#collectionTop(collectionId);
-    return this.collectionPart(collectionId);
-  }
-
-  /** The collection's popular list, created (with its part) on first use. */
-  #collectionTop(collectionId: string): TopList {
-    let top = this.#collectionTops.get(collectionId);
-    if (top === undefined) {
-      top = new TopList(this.popularity, this.config.topListSize, this.compareIds);
-      this.#collectionTops.set(collectionId, top);
-      this.#partTops[this.collectionPart(collectionId)] = top;
-    }
-    return top;
+    const part = this.collectionPart(collectionId);
+    this.#partTops[part] ??= new TopList(this.popularity, this.config.topListSize, this.compareIds);
+    return part;
   }
 }
 
