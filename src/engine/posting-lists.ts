@@ -6,14 +6,12 @@
 // Order within a list is not meaningful: a removal moves the list's last id into the gap.
 import { grownTo } from './typed-arrays.js';
 
-/** Block size classes: class c holds 2^c ids. */
-const NO_BLOCK = 255;
-
 export class PostingLists {
   #count = 0;
   #start = new Int32Array(64);
   #size = new Int32Array(64);
-  #blockClass = new Uint8Array(64).fill(NO_BLOCK);
+  /** Per list: its block's size class + 1 (0: no block yet); class c holds 2^c ids. */
+  #blockClass = new Uint8Array(64);
   #pool = new Int32Array(1024);
   /** Ids of the pool handed out to blocks so far. */
   #used = 0;
@@ -30,9 +28,7 @@ export class PostingLists {
     if (feature >= this.#start.length) {
       this.#start = grownTo(this.#start, feature + 1);
       this.#size = grownTo(this.#size, this.#start.length);
-      const blockClass = new Uint8Array(this.#start.length).fill(NO_BLOCK);
-      blockClass.set(this.#blockClass);
-      this.#blockClass = blockClass;
+      this.#blockClass = grownTo(this.#blockClass, this.#start.length);
     }
     return feature;
   }
@@ -54,8 +50,8 @@ export class PostingLists {
   /** Adds `id` (the caller never adds one twice). */
   add(feature: number, id: number): void {
     const size = this.#size[feature]!;
-    const blockClass = this.#blockClass[feature]!;
-    if (blockClass === NO_BLOCK || size === 1 << blockClass) this.#moveTo(feature, blockClass === NO_BLOCK ? 0 : blockClass + 1);
+    const blockClass = this.#blockClass[feature]! - 1;
+    if (blockClass < 0 || size === 1 << blockClass) this.#moveTo(feature, blockClass + 1);
     this.#pool[this.#start[feature]! + size] = id;
     this.#size[feature] = size + 1;
   }
@@ -88,13 +84,13 @@ export class PostingLists {
         this.#pool = pool;
       }
     }
-    const old = this.#blockClass[feature]!;
-    if (old !== NO_BLOCK) {
+    const old = this.#blockClass[feature]! - 1;
+    if (old >= 0) {
       const from = this.#start[feature]!;
       this.#pool.copyWithin(start, from, from + this.#size[feature]!);
       this.#free[old]!.push(from);
     }
-    this.#blockClass[feature] = blockClass;
+    this.#blockClass[feature] = blockClass + 1;
     this.#start[feature] = start;
   }
 }
