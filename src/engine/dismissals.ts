@@ -1,6 +1,7 @@
 // Products a shopper dismissed, hidden from that shopper for `ttlMs` after the dismissal. Few
 // shoppers dismiss anything: a small Map per slot that has dismissals, none for the others.
 import type { LruSlots } from './lru-slots.js';
+import { bytesOf, fromBytes } from './typed-arrays.js';
 
 /** Dismissals kept per shopper; the oldest go first past this. */
 const MAX_PER_SHOPPER = 200;
@@ -33,13 +34,31 @@ export class Dismissals {
     for (const [id, t] of dismissed) if (now - t < this.ttlMs) hide(id);
   }
 
-  /** [slot, [id, time][]] of every slot with dismissals: what a snapshot stores. */
-  snapshot(): [number, [number, number][]][] {
-    return Array.from(this.#bySlot, ([slot, map]) => [slot, [...map]]);
+  /** What a snapshot stores, as one flat list of numbers: per slot with dismissals, slot, count, then (id, time) × count in the order recorded. */
+  snapshot(): Uint8Array {
+    let length = 0;
+    for (const dismissed of this.#bySlot.values()) length += 2 + 2 * dismissed.size;
+    const flat = new Float64Array(length);
+    let k = 0;
+    for (const [slot, dismissed] of this.#bySlot) {
+      flat[k++] = slot;
+      flat[k++] = dismissed.size;
+      for (const [id, t] of dismissed) {
+        flat[k++] = id;
+        flat[k++] = t;
+      }
+    }
+    return bytesOf(flat);
   }
 
   /** Restores a snapshot taken with the same slots (restore the slots first). */
-  restore(snapshot: readonly [number, [number, number][]][]): void {
-    for (const [slot, entries] of snapshot) this.#bySlot.set(slot, new Map(entries));
+  restore(snapshot: Uint8Array): void {
+    const flat = fromBytes(Float64Array, snapshot);
+    for (let k = 0; k < flat.length; ) {
+      const slot = flat[k++]!;
+      const dismissed = new Map<number, number>();
+      for (let end = k + 2 * flat[k++]!; k < end; k += 2) dismissed.set(flat[k]!, flat[k + 1]!);
+      this.#bySlot.set(slot, dismissed);
+    }
   }
 }

@@ -26,14 +26,14 @@ import { TopList } from './top-list.js';
 /**
  * Everything events built, as plain data: restoring it and then upserting the catalog gives an
  * engine that answers exactly as the one it was taken from. `config` must match the engine's.
- * Its byte arrays are views of the live models (no copy of hundreds of MB on the event loop):
- * store or clone it in the turn it is taken.
+ * Its byte arrays and lists are views of the live models (no copy of hundreds of MB on the event
+ * loop): copy it before the models change again (SnapshotStore.copy, with the shop held).
  */
 export interface EngineSnapshot {
-  version: 5;
+  version: 6;
   /** JSON of the engine config it was taken with: a snapshot of another config is not used. */
   config: string;
-  ids: string[];
+  ids: readonly string[];
   eventCount: number;
   /** The change clock: stamps after a restore continue from it. */
   changes: number;
@@ -42,7 +42,7 @@ export interface EngineSnapshot {
   shoppers: LruSlotsSnapshot;
   basketSlots: LruSlotsSnapshot;
   recentViews: RecentViewsSnapshot;
-  dismissals: [number, [number, number][]][];
+  dismissals: Uint8Array;
   affinities: AffinitySnapshot;
   baskets: CoOccurrenceSnapshot;
   shopperItems: CoOccurrenceSnapshot;
@@ -135,9 +135,9 @@ export class ShopEngine {
 
   snapshot(): EngineSnapshot {
     return {
-      version: 5,
+      version: 6,
       config: JSON.stringify(this.config),
-      ids: [...this.catalog.internedIds()],
+      ids: this.catalog.internedIds(), // live, like every part: the snapshot store copies it
       eventCount: this.#eventCount,
       changes: this.clock.now,
       trending: this.trending.snapshot(),
@@ -155,7 +155,7 @@ export class ShopEngine {
 
   /** An engine rebuilt from a snapshot, before its catalog is upserted; undefined if the config differs. */
   static restore(config: EngineConfig, snapshot: EngineSnapshot): ShopEngine | undefined {
-    if (snapshot.version !== 5 || snapshot.config !== JSON.stringify(config)) return undefined;
+    if (snapshot.version !== 6 || snapshot.config !== JSON.stringify(config)) return undefined;
     const engine = new ShopEngine(config);
     engine.catalog.restoreIds(snapshot.ids);
     engine.#eventCount = snapshot.eventCount;

@@ -20,6 +20,7 @@ export class CatalogUpdates {
 
   async upsert(shopId: string, products: readonly Product[]): Promise<void> {
     await this.store.put(shopId, products);
+    await this.engines.changesWait(shopId);
     const engine = this.engines.get(shopId);
     for (const product of products) engine.upsertProduct(product);
     for (const listener of this.#listeners) listener(shopId);
@@ -29,6 +30,7 @@ export class CatalogUpdates {
   async remove(shopId: string, productId: string): Promise<boolean> {
     const removed = await this.store.remove(shopId, productId);
     if (removed) {
+      await this.engines.changesWait(shopId);
       this.engines.get(shopId).removeProduct(productId);
       for (const listener of this.#listeners) listener(shopId);
     }

@@ -91,6 +91,8 @@ export class EventPipeline {
     } finally {
       for (const key of keys) this.#inFlight.delete(key);
     }
+    const held = this.engines.changesWait(shopId);
+    if (held !== undefined) await held; // a snapshot is copying the models: apply (and ack) after it
     const engine = this.engines.get(shopId);
     const applied = fresh.map((entry) => entry.event);
     for (const event of applied) engine.apply(event);

@@ -1,11 +1,15 @@
 // One ShopEngine per shop, created on first use, with the id of the last event applied to it
 // (the log position a snapshot of it stands for). The only way the service reaches models.
+// A snapshot copies a shop's models over several turns of the event loop; meanwhile the shop is
+// held: writers await `changesWait` before they change its models (and before they acknowledge).
 import type { EngineConfig } from '../config.js';
 import { ShopEngine } from '../engine/shop-engine.js';
 
 interface Entry {
   engine: ShopEngine;
   lastEventId?: string;
+  /** While a snapshot copies the models: resolves when it is done with them. */
+  held?: Promise<void>;
 }
 
 export class ShopEngines {
@@ -25,6 +29,26 @@ export class ShopEngines {
   /** Records that events up to `eventId` (in log order) are applied. */
   noteApplied(shopId: string, eventId: string): void {
     this.#entry(shopId).lastEventId = eventId;
+  }
+
+  /**
+   * Keeps changes to the shop's models waiting (see changesWait) until the returned release is
+   * called. Writers that were waiting then change the models in the order they began to wait.
+   */
+  hold(shopId: string): () => void {
+    const entry = this.#entry(shopId);
+    if (entry.held !== undefined) throw new Error(`shop "${shopId}" is already held`);
+    let release!: () => void;
+    entry.held = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      entry.held = undefined;
+      release();
+    };
+  }
+
+  /** What a writer awaits before it changes the shop's models; undefined when it may now. */
+  changesWait(shopId: string): Promise<void> | undefined {
+    return this.#entries.get(shopId)?.held;
   }
 
   lastEventId(shopId: string): string | undefined {

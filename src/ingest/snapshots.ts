@@ -14,6 +14,8 @@ export class SnapshotScheduler {
     readonly store: SnapshotStore,
     readonly clock: () => number,
     readonly log: (line: string) => void,
+    /** Bytes copied per turn of the event loop (tests make it small to span many turns). */
+    readonly sliceBytes?: number,
   ) {}
 
   start(intervalMs: number): void {
@@ -36,11 +38,18 @@ export class SnapshotScheduler {
     for (const [shopId, engine] of this.engines.entries()) {
       const lastEventId = this.engines.lastEventId(shopId);
       if (lastEventId === undefined || this.#taken.get(shopId) === engine.eventCount) continue;
-      // Synchronous: the state and the log position it stands for are read in the same turn.
-      const state = engine.snapshot();
+      // The models stay as they are at lastEventId until the copy is done: events committed
+      // meanwhile wait to be applied (and acknowledged), so read-your-writes holds throughout.
+      const release = this.engines.hold(shopId);
       const eventCount = engine.eventCount;
       try {
-        await this.store.put(shopId, { lastEventId, takenAt: this.clock(), state });
+        let copy;
+        try {
+          copy = await this.store.copy({ lastEventId, takenAt: this.clock(), state: engine.snapshot() }, this.sliceBytes);
+        } finally {
+          release();
+        }
+        await this.store.write(shopId, copy);
         this.#taken.set(shopId, eventCount);
         taken++;
       } catch (error) {

@@ -1,15 +1,23 @@
 // The latest snapshot of each shop's models, so a restart replays only the events after it.
-// Written by a worker thread (snapshot-worker.ts): `put` hands the state over with one structured
-// clone in the caller's turn — the state's byte arrays are views of the live models, so they must
-// be copied before the next event — and the worker encodes and commits it. A copy made on the main
-// thread as ArrayBuffers would count as V8 external memory and set off full collections of the heap
-// (seconds at store scale); the clone's bytes live outside the heap until the worker reads them.
+// Taking one has two steps. `copy` copies the state out of the live models on the main thread, a
+// slice per turn of the event loop (the caller keeps the models unchanged until it resolves: see
+// ShopEngines.hold), so no request waits behind a copy of the whole store; `write` transfers the
+// copy (no second copy) to a worker thread (snapshot-worker.ts) that commits it durably.
 import { Worker } from 'node:worker_threads';
 import { compiledModuleUrl } from '../compiled-module.js';
 import { handOver } from '../engine/typed-arrays.js';
 import type { Databases, SnapshotRecord } from './database.js';
-import { joinParts } from './snapshot-parts.js';
+import { copyParts, joinParts, splitParts } from './snapshot-parts.js';
 import type { WriterReply, WriterRequest } from './snapshot-worker.js';
+
+/** A snapshot copied out of the models: the header and its parts, owned by nobody else. */
+export interface SnapshotCopy {
+  header: unknown;
+  parts: Uint8Array[];
+}
+
+/** Lets the event loop run other work (requests, commits) before the next slice. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 interface Pending {
   resolve: () => void;
@@ -40,29 +48,51 @@ export class SnapshotStore {
     }
   }
 
-  /**
-   * Stores the snapshot, replacing the shop's previous one; resolves once it is durable. The
-   * record is copied before this returns: the caller may change what it points to right after.
-   */
+  /** Copies the record a slice per turn; what it points to must not change until this resolves. */
+  async copy(record: SnapshotRecord, sliceBytes?: number): Promise<SnapshotCopy> {
+    const { header, parts } = splitParts(record);
+    return { header, parts: await copyParts(parts, nextTurn, sliceBytes) };
+  }
+
+  /** Copies the record, then stores it: what it points to must not change until this resolves. */
   put(shopId: string, record: SnapshotRecord): Promise<void> {
     if (this.#closing !== undefined) return Promise.reject(new Error('the snapshot store is closed'));
+    return this.#tracked(this.copy(record).then((copy) => this.#write(shopId, copy)));
+  }
+
+  /**
+   * Stores the copy, replacing the shop's previous snapshot; resolves once it is durable. The
+   * copy's parts are transferred to the writer thread: they are unusable here afterwards.
+   */
+  write(shopId: string, copy: SnapshotCopy): Promise<void> {
+    if (this.#closing !== undefined) return Promise.reject(new Error('the snapshot store is closed'));
+    return this.#tracked(this.#write(shopId, copy));
+  }
+
+  #write(shopId: string, copy: SnapshotCopy): Promise<void> {
     const worker = this.#startedWorker();
     const id = this.#nextId++;
     const done = new Promise<void>((resolve, reject) => this.#pending.set(id, { resolve, reject }));
-    this.#inFlight.add(done);
-    const forget = () => this.#inFlight.delete(done);
-    done.then(forget, forget);
     worker.ref();
-    worker.postMessage({ kind: 'put', id, shopId, record } satisfies WriterRequest);
+    const request: WriterRequest = { kind: 'put', id, shopId, header: copy.header, parts: copy.parts };
+    worker.postMessage(request, copy.parts.map((part) => part.buffer as ArrayBuffer));
     return done;
+  }
+
+  /** `close` waits for the write before it stops the writer. */
+  #tracked(write: Promise<void>): Promise<void> {
+    this.#inFlight.add(write);
+    const forget = () => this.#inFlight.delete(write);
+    write.then(forget, forget);
+    return write;
   }
 
   /** Waits for the writes in flight, then stops the writer thread. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      await Promise.allSettled(this.#inFlight);
       const worker = this.#worker;
       if (worker === undefined) return;
-      await Promise.allSettled(this.#inFlight);
       const closed = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
       worker.ref();
       worker.postMessage({ kind: 'close' } satisfies WriterRequest);

@@ -1,8 +1,7 @@
-// The snapshot writer's thread: receives a snapshot (structured-cloned, so the main thread's only
-// cost is one copy of the bytes, with no garbage for its heap) and stores it durably as a header
-// plus binary parts, replacing the shop's previous snapshot in one transaction. It runs at the
+// The snapshot writer's thread: receives a snapshot already split into a header and binary parts
+// (the parts' buffers transferred, not copied) and stores it durably, replacing the shop's previous snapshot in one transaction. It runs at the
 // lowest CPU priority: on a server pinned to one core, requests come first. After each write it
-// collects its own (tiny) heap, so the cloned bytes are freed at once: an idle thread's collector
+// collects its own (tiny) heap, so the parts' bytes are freed at once: an idle thread's collector
 // would otherwise keep a whole copy of the models until the next snapshot arrives. (The thread is
 // kept, not started per snapshot: starting one costs ~150 ms of CPU at normal priority.)
 import { readlinkSync } from 'node:fs';
@@ -11,9 +10,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { commitDurably, openDatabases, snapshotPartRange, type SnapshotRecord } from './database.js';
-import { splitParts } from './snapshot-parts.js';
 
-export type WriterRequest = { kind: 'put'; id: number; shopId: string; record: SnapshotRecord } | { kind: 'close' };
+export type WriterRequest = { kind: 'put'; id: number; shopId: string; header: unknown; parts: Uint8Array[] } | { kind: 'close' };
 export type WriterReply = { id: number; error?: string } | { closed: true };
 
 lowerThreadPriority();
@@ -26,8 +24,7 @@ port.on('message', (request: WriterRequest) => {
     void dbs.root.close().then(() => port.postMessage({ closed: true } satisfies WriterReply));
     return;
   }
-  const { id, shopId, record } = request;
-  const { header, parts } = splitParts(record);
+  const { id, shopId, header, parts } = request;
   commitDurably(dbs.root, () => {
     for (const key of Array.from(dbs.snapshotParts.getKeys(snapshotPartRange(shopId)))) dbs.snapshotParts.remove(key);
     parts.forEach((bytes, index) => dbs.snapshotParts.put([shopId, index], bytes));

@@ -97,23 +97,41 @@ describe('snapshots', () => {
     expect(answers(restarted.engines.get(SHOP))).toEqual(before);
   });
 
-  test('When events are applied while a snapshot is being committed, then the snapshot holds the models as they were when it was taken', async () => {
+  test('When events arrive while a snapshot copies the models over many turns, then the snapshot holds the models as they were and each event is applied before it is acknowledged', async () => {
     const first = open();
     const pipeline = new EventPipeline(first.log, first.engines, 7 * 86_400_000);
-    await new CatalogUpdates(first.catalogStore, first.engines).upsert(SHOP, Array.from({ length: 40 }, (_, i) => product(i)));
+    const catalog = new CatalogUpdates(first.catalogStore, first.engines);
+    await catalog.upsert(SHOP, Array.from({ length: 40 }, (_, i) => product(i)));
     await pipeline.ingest(SHOP, events(0, 300), NOW);
     const engine = first.engines.get(SHOP);
     const before = answers(engine);
-    const taking = new SnapshotScheduler(first.engines, first.snapshotStore, () => NOW, () => {}).takeAll();
-    // The same turn, before LMDB runs the snapshot's transaction: models change (events that the
-    // log would hold after the snapshot's last event id, replayed again on restart).
-    for (const event of events(300, 60)) engine.apply(event);
+    // 64-byte slices: the copy spans many turns, and the writes below land in the middle of it.
+    const taking = new SnapshotScheduler(first.engines, first.snapshotStore, () => NOW, () => {}, 64).takeAll();
+    /** Events applied when each batch was acknowledged (at least the batch's own). */
+    const acknowledged: number[] = [];
+    const writes = [0, 1, 2, 3].map((k) =>
+      pipeline.ingest(SHOP, events(300 + k * 15, 15), NOW).then(() => (acknowledged[k] = engine.eventCount)),
+    );
+    const renamed = catalog.upsert(SHOP, [{ ...product(3), title: 'Renamed while held' }]);
+    // Until all four commits are durable (the log holds them), then: still copying, nothing applied.
+    while (first.dbs.events.getKeysCount() < 360) await new Promise((resolve) => setImmediate(resolve));
+    expect(first.engines.changesWait(SHOP)).toBeDefined();
+    expect(engine.eventCount).toBe(300);
+    expect(acknowledged).toEqual([]);
     expect(await taking).toBe(1);
+    await Promise.all([...writes, renamed]);
+    acknowledged.forEach((applied, k) => expect(applied).toBeGreaterThanOrEqual(315 + 15 * k));
+    expect(acknowledged).toHaveLength(4);
+    expect(engine.catalog.get('3')?.title).toBe('Renamed while held');
 
     const restarted = open(first.root);
-    replay(restarted.catalogStore, restarted.log, restarted.snapshotStore, restarted.engines);
-    expect(restarted.engines.get(SHOP).eventCount).toBe(300);
-    expect(answers(restarted.engines.get(SHOP))).toEqual(before);
+    const stats = replay(restarted.catalogStore, restarted.log, restarted.snapshotStore, restarted.engines);
+    expect(stats).toMatchObject({ snapshots: 1, events: 60 });
+    expect(answers(restarted.engines.get(SHOP))).toEqual(answers(engine));
+    const snapshotOnly = ShopEngine.restore(DEFAULT_ENGINE_CONFIG, restarted.snapshotStore.get(SHOP)!.state)!;
+    for (let i = 0; i < 40; i++) snapshotOnly.upsertProduct(product(i));
+    expect(snapshotOnly.eventCount).toBe(300);
+    expect(answers(snapshotOnly)).toEqual(before);
   });
 
   test('When the engine config changed since the snapshot, then the snapshot is ignored and the whole log replays', async () => {

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { openDatabases, snapshotPartRange, type Databases } from '../../src/store/database.js';
-import { joinParts, splitParts, SPLIT_BYTES } from '../../src/store/snapshot-parts.js';
+import { copyParts, joinParts, splitParts, SPLIT_BYTES } from '../../src/store/snapshot-parts.js';
 import { SnapshotStore } from '../../src/store/snapshot-store.js';
 import { tempDataDir } from '../support/service.js';
 
@@ -56,6 +56,19 @@ describe('snapshot parts', () => {
     );
   });
 
+  test('When parts are copied in slices, then each copy equals its part, no slice is larger than asked, and the thread is given back between slices', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(bytes, { maxLength: 6 }), fc.integer({ min: 1, max: 2 * SPLIT_BYTES }), async (parts, sliceBytes) => {
+        let pauses = 0;
+        const copies = await copyParts(parts, async () => void pauses++, sliceBytes);
+        expect(copies.map(plain)).toEqual(parts.map(plain));
+        copies.forEach((copy, i) => expect(copy.buffer).not.toBe(parts[i]!.buffer));
+        const total = parts.reduce((sum, part) => sum + part.byteLength, 0);
+        expect(pauses).toBe(Math.max(0, Math.ceil(total / sliceBytes) - 1));
+      }),
+    );
+  });
+
   test('When a part is missing, then joining fails instead of returning a state with a hole', () => {
     const { header } = splitParts({ a: new Uint8Array(SPLIT_BYTES) });
     expect(() => joinParts(header, () => undefined)).toThrow(/part 0 is missing/);
@@ -73,13 +86,17 @@ describe('SnapshotStore', () => {
     expect(Array.from(dbs.snapshotParts.getKeys(snapshotPartRange('shop')))).toEqual([['shop', 0]]);
   });
 
-  test('When the bytes handed to put change right after it returns, then the stored snapshot holds them as they were', async () => {
+  test('When the bytes change once the copy is made, then the stored snapshot holds them as they were copied', async () => {
     const { store } = open();
     const live = new Uint8Array(SPLIT_BYTES * 4).fill(1);
-    const writing = store.put('shop', { lastEventId: 'e', takenAt: 1, state: { live } } as never);
+    const small = new Uint8Array([1, 1]);
+    const copy = await store.copy({ lastEventId: 'e', takenAt: 1, state: { live, small } } as never, SPLIT_BYTES);
     live.fill(2);
-    await writing;
-    expect((store.get('shop')!.state as unknown as { live: Uint8Array }).live.every((b) => b === 1)).toBe(true);
+    small.fill(2);
+    await store.write('shop', copy);
+    const stored = store.get('shop')!.state as unknown as { live: Uint8Array; small: Uint8Array };
+    expect(stored.live.every((b) => b === 1)).toBe(true);
+    expect(Array.from(stored.small)).toEqual([1, 1]);
   });
 
   test("When a snapshot's parts are gone, then there is no snapshot (the restart replays the whole log)", async () => {
