@@ -1,5 +1,6 @@
 // Environment → one frozen, validated Config. Every tunable of the service is read here and nowhere else.
 import path from 'node:path';
+import { signingSecretId } from './api/customer-token.js';
 
 import type { EventType } from './engine/event.js';
 
@@ -9,6 +10,8 @@ export interface BootstrapShop {
   shopId: string;
   publicKey?: string;
   secretKey?: string;
+  /** A customer-token signing secret the shop must accept (added as its newest one if it is not among them). */
+  signingSecret?: string;
 }
 
 export interface EngineConfig {
@@ -148,8 +151,9 @@ function bootstrap(env: NodeJS.ProcessEnv): BootstrapShop | undefined {
   const shopId = env.PAIRWISE_SHOP;
   const publicKey = env.PAIRWISE_PUBLIC_KEY || undefined;
   const secretKey = env.PAIRWISE_SECRET_KEY || undefined;
+  const signingSecret = env.PAIRWISE_SIGNING_SECRET || undefined;
   if (!shopId) {
-    if (publicKey || secretKey) throw new ConfigError('PAIRWISE_PUBLIC_KEY/PAIRWISE_SECRET_KEY need PAIRWISE_SHOP');
+    if (publicKey || secretKey || signingSecret) throw new ConfigError('PAIRWISE_PUBLIC_KEY/PAIRWISE_SECRET_KEY/PAIRWISE_SIGNING_SECRET need PAIRWISE_SHOP');
     return undefined;
   }
   if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(shopId)) {
@@ -161,7 +165,10 @@ function bootstrap(env: NodeJS.ProcessEnv): BootstrapShop | undefined {
   if (secretKey && !/^sk_[A-Za-z0-9_-]{22,}$/.test(secretKey)) {
     throw new ConfigError('PAIRWISE_SECRET_KEY must be sk_ followed by at least 22 base64url characters (128 bits)');
   }
-  return { shopId, publicKey, secretKey };
+  if (signingSecret && signingSecretId(signingSecret) === undefined) {
+    throw new ConfigError('PAIRWISE_SIGNING_SECRET must be a customer-token signing secret: cts_, 8 letters or digits, _, then at least 32 base64url characters');
+  }
+  return { shopId, publicKey, secretKey, signingSecret };
 }
 
 function idleTimeout(env: NodeJS.ProcessEnv): number {

@@ -14,6 +14,8 @@ import { ContentWarmer } from './ingest/content-warmer.js';
 import { EventPipeline } from './ingest/event-pipeline.js';
 import { replay, type ReplayStats } from './ingest/replay.js';
 import { ShopEngines } from './ingest/shop-engines.js';
+import { signingKey } from './api/customer-token.js';
+import { CustomerIdentity } from './http/customer-identity.js';
 import { SnapshotScheduler } from './ingest/snapshots.js';
 import { CatalogStore } from './store/catalog-store.js';
 import { openDatabases, type Databases } from './store/database.js';
@@ -53,14 +55,24 @@ async function bootstrapShop(config: Config, shops: ShopStore, log: (line: strin
   if (await shops.ensureShop(boot.shopId)) log(`created shop "${boot.shopId}"`);
   if (boot.publicKey) await shops.addKey(boot.shopId, boot.publicKey, 'PAIRWISE_PUBLIC_KEY');
   if (boot.secretKey) await shops.addKey(boot.shopId, boot.secretKey, 'PAIRWISE_SECRET_KEY');
+  if (boot.signingSecret) await shops.addSigningSecret(boot.shopId, boot.signingSecret);
 }
 
 function keyResolver(shops: ShopStore): KeyResolver {
-  return cachedResolver((key) => {
+  const cached = cachedResolver((key) => {
     const record = shops.findKey(key);
     if (record === undefined) return undefined;
-    return { shopId: record.shopId, kind: record.kind, allowedOrigins: shops.getShop(record.shopId)?.allowedOrigins ?? [] };
+    const shop = shops.getShop(record.shopId);
+    return {
+      shopId: record.shopId,
+      kind: record.kind,
+      allowedOrigins: shop?.allowedOrigins ?? [],
+      customerKeys: (shop?.signingSecrets ?? []).map(signingKey),
+      ...(shop?.appProxySecret ? { appProxySecret: shop.appProxySecret } : {}),
+    };
   });
+  shops.onChanged(() => cached.clear()); // revocations, origins and signing secrets apply at once here
+  return cached.resolve;
 }
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
@@ -87,9 +99,10 @@ export async function startService(config: Config, options: ServiceOptions = {})
     demo = createDemoStorefront(demoDir, demoKeys.publicKey);
   }
   const resolveKey = keyResolver(shops);
-  const answers = new Answers(engines, config.answerCache);
-  const stream = new StreamServer({ config, resolveKey, engines, answers, pipeline, catalog, clock });
-  const http = await startHttpServer({ config, resolveKey, engines, answers, pipeline, catalog, clock, demo }, stream.routes);
+  const identity = new CustomerIdentity();
+  const answers = new Answers(engines, config.answerCache, identity);
+  const stream = new StreamServer({ config, resolveKey, identity, engines, answers, pipeline, catalog, clock });
+  const http = await startHttpServer({ config, resolveKey, identity, engines, answers, pipeline, catalog, clock, demo }, stream.routes);
   const pruneTimer = setInterval(() => {
     eventLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`));
   }, DEDUP_PRUNE_INTERVAL_MS);

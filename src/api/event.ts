@@ -20,6 +20,8 @@ export interface WireEvent {
   messageId?: (string & tags.MinLength<1> & tags.MaxLength<64>) | null;
   /** ISO 8601 or epoch milliseconds; defaults to the server's clock. */
   timestamp?: (string & tags.MaxLength<40>) | number | null;
+  /** Proof of customerId for a public key (see customer-token.ts); never stored. */
+  customerToken?: (string & tags.MaxLength<400>) | null;
 }
 
 /** An accepted event, normalized: bare product id, epoch-ms timestamp, no nulls. */
@@ -38,7 +40,8 @@ export interface EventError extends FieldError {
   code: 'invalid_event';
 }
 
-export type EventParse = { ok: true; event: TrackedEvent } | { ok: false; errors: EventError[] };
+/** An accepted event, and the customer token it carried (checked by the caller, not stored). */
+export type EventParse = { ok: true; event: TrackedEvent; customerToken?: string } | { ok: false; errors: EventError[] };
 
 export const MAX_METADATA_BYTES = 4096;
 /** Oldest accepted timestamp (2000-01-01) and the clock skew tolerated into the future. */
@@ -110,7 +113,7 @@ export function parseEvent(input: unknown, now: number, pointer = ''): EventPars
   if (input.widgetId) event.widgetId = input.widgetId;
   if (metadata !== undefined) event.metadata = metadata;
   if (input.messageId) event.messageId = input.messageId;
-  return { ok: true, event };
+  return input.customerToken ? { ok: true, event, customerToken: input.customerToken } : { ok: true, event };
 }
 
 export const MAX_BATCH_EVENTS = 100;

@@ -4,13 +4,17 @@ import type { RecommendationRequest } from '../engine/recommend.js';
 import { isStrategy, STRATEGIES, type Strategy } from '../engine/strategy.js';
 import { normalizeCollectionId, normalizeProductId } from './product-id.js';
 
-/** The validated query is the engine's request: bare ids, a limit in range, context present. */
-export type RecommendationQuery = RecommendationRequest & { exclude: string[] };
+/**
+ * The validated query is the engine's request (bare ids, a limit in range, context present), plus
+ * the proof of its customerId, which the caller checks (http/customer-identity.ts) before use.
+ */
+export type RecommendationQuery = RecommendationRequest & { exclude: string[]; customerToken?: string };
 
 export const DEFAULT_LIMIT = 8;
 export const MAX_LIMIT = 24;
 export const MAX_EXCLUDE = 100;
 const MAX_SHOPPER_ID = 128;
+const MAX_CUSTOMER_TOKEN = 400;
 
 export type QueryParse = { ok: true; query: RecommendationQuery } | { ok: false; error: AppError };
 
@@ -76,6 +80,11 @@ export function parseRecommendationQuery(raw: string): QueryParse {
     if (value.length > MAX_SHOPPER_ID) return fail('invalid_query', `${name} must be at most ${MAX_SHOPPER_ID} characters`, `/${name}`);
     query[name] = value;
   }
+  const token = params.get('customerToken');
+  if (token !== undefined) {
+    if (token.length > MAX_CUSTOMER_TOKEN) return fail('invalid_query', `customerToken must be at most ${MAX_CUSTOMER_TOKEN} characters`, '/customerToken');
+    query.customerToken = token;
+  }
   const excludeRaw = params.get('exclude');
   if (excludeRaw !== undefined) {
     const ids = excludeRaw.split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -88,7 +97,7 @@ export function parseRecommendationQuery(raw: string): QueryParse {
   }
   if (strategy !== undefined) {
     const needs = REQUIRED_CONTEXT[strategy];
-    if (needs === 'shopper' && query.customerId === undefined && query.sessionId === undefined) {
+    if (needs === 'shopper' && query.customerId === undefined && query.sessionId === undefined && query.customerToken === undefined && !params.has('logged_in_customer_id')) {
       return fail('missing_context', `strategy ${strategy} needs customerId (or sessionId)`, '/customerId');
     }
     if ((needs === 'productId' || needs === 'collectionId') && query[needs] === undefined) {

@@ -5,6 +5,8 @@ import type { AnswerCacheConfig } from '../config.js';
 import { AnswerCache } from '../engine/answer-cache.js';
 import { recommend, type Recommendation } from '../engine/recommend.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
+import type { Principal } from './auth.js';
+import { queryAs, type CustomerIdentity } from './customer-identity.js';
 import { recommendationJson } from './render.js';
 
 export interface Answer {
@@ -20,6 +22,8 @@ export interface Answer {
 interface ParsedQuery {
   readonly query: RecommendationQuery;
   readonly key: string;
+  /** The query with the customer its proof gave last time (a proven token makes it differ). */
+  resolved?: { readonly customerId: string | undefined; readonly query: RecommendationQuery; readonly key: string };
 }
 
 /** Query strings whose parse is kept (cleared when full: a flood of unique queries costs only parses). */
@@ -39,12 +43,17 @@ export class Answers {
   constructor(
     readonly engines: ShopEngines,
     options: AnswerCacheConfig,
+    readonly identity: CustomerIdentity,
   ) {
     this.cache = new AnswerCache(options.maxBytes, options.maxAgeMs, answerBytes);
   }
 
-  /** The answer to a GET /api/recommendations query string (without '?'); throws its AppError when invalid. */
-  forQueryString(shopId: string, raw: string, now: number): Answer {
+  /**
+   * The answer to a GET /api/recommendations query string (without '?') for this caller, its
+   * customerId kept only when the caller may act as that customer; throws its AppError when invalid.
+   */
+  forQueryString(principal: Principal, raw: string, now: number): Answer {
+    const shopId = principal.shopId;
     const memoKey = shopId + '\u0000' + raw;
     let parsed = this.#parsed.get(memoKey);
     if (parsed === undefined) {
@@ -56,7 +65,18 @@ export class Answers {
         this.#parsed.set(memoKey, parsed);
       }
     }
-    return this.#answer(shopId, parsed.query, parsed.key, now);
+    const query = parsed.query;
+    if (query.customerId === undefined && query.customerToken === undefined && principal.appProxySecret === undefined) {
+      return this.#answer(shopId, query, parsed.key, now); // nothing to prove
+    }
+    const customerId = this.identity.customerId(principal, query.customerId, { customerToken: query.customerToken, query: raw }, now);
+    if (customerId === query.customerId) return this.#answer(shopId, query, parsed.key, now);
+    let resolved = parsed.resolved;
+    if (resolved === undefined || resolved.customerId !== customerId) {
+      const resolvedQuery = queryAs(query, customerId);
+      parsed.resolved = resolved = { customerId, query: resolvedQuery, key: cacheKey(shopId, resolvedQuery) };
+    }
+    return this.#answer(shopId, resolved.query, resolved.key, now);
   }
 
   answer(shopId: string, query: RecommendationQuery, now: number): Answer {

@@ -1,5 +1,6 @@
 // Who is calling: the API key (Bearer header, or ?key=pk_… for browsers that cannot set headers)
 // names the shop; its kind decides the scopes. Nothing in a body or query can name another shop.
+import type { SigningKey } from '../api/customer-token.js';
 import { AppError } from '../errors.js';
 import type { RequestInfo } from './exchange.js';
 
@@ -10,6 +11,10 @@ export interface Principal {
   kind: 'public' | 'secret';
   /** Origins the shop allows for browser calls; empty = any. */
   allowedOrigins: readonly string[];
+  /** The shop's customer-token signing keys (at most two: the newest and the one before). */
+  customerKeys: readonly SigningKey[];
+  /** The shared secret of the shop's Shopify app proxy, when it has one. */
+  appProxySecret?: string;
 }
 
 /** Looks a key up (the store keeps only its hash); undefined when unknown. */
@@ -54,20 +59,31 @@ export function authenticate(request: RequestInfo, resolve: KeyResolver, scope: 
   return principal;
 }
 
-/** Caches resolved keys for a short time so the hot path skips hashing and LMDB. */
-export function cachedResolver(resolve: KeyResolver, ttlMs = 30_000, maxEntries = 10_000, clock = Date.now): KeyResolver {
-  const cache = new Map<string, { principal: Principal; until: number }>();
-  return (key) => {
-    const now = clock();
-    const hit = cache.get(key);
-    if (hit !== undefined && hit.until > now) return hit.principal;
-    const principal = resolve(key);
-    if (principal === undefined) {
-      cache.delete(key);
-      return undefined;
-    }
-    if (cache.size >= maxEntries) cache.clear();
-    cache.set(key, { principal, until: now + ttlMs });
-    return principal;
+/** A key resolver that keeps what it resolved for a while; `clear` drops it all (after a key change). */
+export interface CachedResolver {
+  resolve: KeyResolver;
+  clear(): void;
+}
+
+/**
+ * Caches resolved keys for a short time so the hot path skips hashing and LMDB; unknown keys are
+ * cached as misses for a shorter time, so a flood of made-up keys does not reach LMDB each time.
+ * Changes made by this process clear it at once (ShopStore.onChanged); others apply within ttlMs.
+ */
+export function cachedResolver(resolve: KeyResolver, ttlMs = 30_000, missTtlMs = 5_000, maxEntries = 10_000, clock = Date.now): CachedResolver {
+  const cache = new Map<string, { principal: Principal | undefined; until: number }>();
+  return {
+    resolve(key) {
+      const now = clock();
+      const hit = cache.get(key);
+      if (hit !== undefined && hit.until > now) return hit.principal;
+      const principal = resolve(key);
+      if (cache.size >= maxEntries) cache.clear();
+      cache.set(key, { principal, until: now + (principal === undefined ? missTtlMs : ttlMs) });
+      return principal;
+    },
+    clear() {
+      cache.clear();
+    },
   };
 }

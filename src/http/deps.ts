@@ -6,10 +6,13 @@ import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
 import type { Answers } from './answers.js';
 import type { KeyResolver } from './auth.js';
+import type { CustomerIdentity } from './customer-identity.js';
 
 export interface HttpDeps {
   config: Config;
   resolveKey: KeyResolver;
+  /** Which customer a public-key request may act as (customer tokens, app-proxy signatures). */
+  identity: CustomerIdentity;
   engines: ShopEngines;
   answers: Answers;
   pipeline: EventPipeline;

@@ -3,6 +3,20 @@ import { parseEvent, type EventError, type TrackedEvent } from '../api/event.js'
 import { AppError } from '../errors.js';
 import type { EventPipeline } from './event-pipeline.js';
 
+/**
+ * The customerId an event may be recorded under, given the one it claims and the customer token it
+ * carried; undefined: only its session (see http/customer-identity.ts).
+ */
+export type CustomerCheck = (claimed: string | undefined, customerToken: string | undefined) => string | undefined;
+
+/** The event as it may be stored: its customerId proven (or dropped), its token gone. */
+function withProvenCustomer(event: TrackedEvent, customerToken: string | undefined, check: CustomerCheck): TrackedEvent {
+  const customerId = check(event.customerId, customerToken);
+  if (customerId === event.customerId) return event;
+  const { customerId: _claimed, ...rest } = event;
+  return customerId === undefined ? rest : { ...rest, customerId };
+}
+
 export interface EventAck {
   success: true;
   eventId: string;
@@ -25,25 +39,25 @@ export interface BatchResponse {
 }
 
 /** Throws AppError('invalid_event') with every field error, or ('unavailable'). */
-export async function trackEvent(pipeline: EventPipeline, shopId: string, input: unknown, now: number): Promise<EventAck> {
+export async function trackEvent(pipeline: EventPipeline, shopId: string, input: unknown, now: number, check: CustomerCheck): Promise<EventAck> {
   const parsed = parseEvent(input, now);
   if (!parsed.ok) {
     const first = parsed.errors[0]!;
     throw new AppError('invalid_event', `${first.pointer || 'event'} ${first.detail}`, parsed.errors.map(({ pointer, detail }) => ({ pointer, detail })));
   }
-  const [result] = await pipeline.ingest(shopId, [parsed.event], now);
+  const [result] = await pipeline.ingest(shopId, [withProvenCustomer(parsed.event, parsed.customerToken, check)], now);
   return result!.duplicate ? { success: true, eventId: result!.eventId, duplicate: true } : { success: true, eventId: result!.eventId };
 }
 
 /** Stores the valid events of a batch in one commit and reports each event's fate by its index. */
-export async function trackBatch(pipeline: EventPipeline, shopId: string, inputs: readonly unknown[], now: number): Promise<BatchResponse> {
+export async function trackBatch(pipeline: EventPipeline, shopId: string, inputs: readonly unknown[], now: number, check: CustomerCheck): Promise<BatchResponse> {
   const results: BatchResult[] = new Array(inputs.length);
   const valid: TrackedEvent[] = [];
   const validIndex: number[] = [];
   inputs.forEach((input, index) => {
     const parsed = parseEvent(input, now, `/events/${index}`);
     if (parsed.ok) {
-      valid.push(parsed.event);
+      valid.push(withProvenCustomer(parsed.event, parsed.customerToken, check));
       validIndex.push(index);
     } else {
       const first = parsed.errors[0]!;

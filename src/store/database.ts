@@ -12,6 +12,10 @@ export interface ShopRecord {
   /** Origins allowed to call the storefront routes from a browser; empty = any origin. */
   allowedOrigins: string[];
   demo?: boolean;
+  /** Customer-token signing secrets, newest first; at most two are kept. */
+  signingSecrets?: string[];
+  /** The shared secret of the shop's Shopify app proxy (its signed requests prove the customer). */
+  appProxySecret?: string;
 }
 
 export interface ApiKeyRecord {

@@ -1,5 +1,6 @@
 // Shops and their API keys. A key is shown once when it is made; only its SHA-256 is stored.
 import { createHash, randomBytes } from 'node:crypto';
+import { generateSigningSecret, signingSecretId } from '../api/customer-token.js';
 import { commitDurably, type ApiKeyRecord, type Databases, type KeyKind, type ShopRecord } from './database.js';
 
 export const SHOP_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -18,7 +19,20 @@ export function keyKind(key: string): KeyKind | undefined {
 }
 
 export class ShopStore {
+  readonly #listeners: (() => void)[] = [];
+
   constructor(readonly dbs: Databases) {}
+
+  /** Called after any shop or key change this store commits (caches of keys drop what they hold). */
+  onChanged(listener: () => void): void {
+    this.#listeners.push(listener);
+  }
+
+  /** Commits a change durably, then tells the listeners. */
+  async #change(write: () => void): Promise<void> {
+    await commitDurably(this.dbs.root, write);
+    for (const listener of this.#listeners) listener();
+  }
 
   getShop(shopId: string): ShopRecord | undefined {
     return this.dbs.shops.get(shopId);
@@ -32,7 +46,7 @@ export class ShopStore {
   async ensureShop(shopId: string, extra: Partial<ShopRecord> = {}, now = Date.now()): Promise<boolean> {
     if (!SHOP_ID.test(shopId)) throw new Error(`invalid shop id "${shopId}": use 1-63 of a-z, 0-9, _ and -`);
     if (this.getShop(shopId) !== undefined) return false;
-    await commitDurably(this.dbs.root, () => {
+    await this.#change(() => {
       this.dbs.shops.put(shopId, { createdAt: now, allowedOrigins: [], ...extra });
     });
     return true;
@@ -41,8 +55,40 @@ export class ShopStore {
   async setAllowedOrigins(shopId: string, origins: string[]): Promise<void> {
     const shop = this.getShop(shopId);
     if (shop === undefined) throw new Error(`unknown shop "${shopId}"`);
-    await commitDurably(this.dbs.root, () => {
+    await this.#change(() => {
       this.dbs.shops.put(shopId, { ...shop, allowedOrigins: origins });
+    });
+  }
+
+  /**
+   * Adds a new customer-token signing secret and returns it (the only time it is shown). The
+   * previous one stays valid, so tokens already handed out keep working; any older one is dropped.
+   */
+  async rotateSigningSecret(shopId: string): Promise<string> {
+    const secret = generateSigningSecret();
+    await this.addSigningSecret(shopId, secret);
+    return secret;
+  }
+
+  /** Makes `secret` the shop's newest signing secret (as a rotation does); nothing when it already is one of them. */
+  async addSigningSecret(shopId: string, secret: string): Promise<void> {
+    if (signingSecretId(secret) === undefined) throw new Error('not a signing secret (cts_…)');
+    const shop = this.getShop(shopId);
+    if (shop === undefined) throw new Error(`unknown shop "${shopId}"`);
+    const current = shop.signingSecrets ?? [];
+    if (current.includes(secret)) return;
+    await this.#change(() => {
+      this.dbs.shops.put(shopId, { ...shop, signingSecrets: [secret, ...current.slice(0, 1)] });
+    });
+  }
+
+  /** Sets (or with undefined removes) the shared secret of the shop's Shopify app proxy. */
+  async setAppProxySecret(shopId: string, secret: string | undefined): Promise<void> {
+    const shop = this.getShop(shopId);
+    if (shop === undefined) throw new Error(`unknown shop "${shopId}"`);
+    const { appProxySecret: _previous, ...rest } = shop;
+    await this.#change(() => {
+      this.dbs.shops.put(shopId, secret === undefined ? rest : { ...rest, appProxySecret: secret });
     });
   }
 
@@ -60,7 +106,7 @@ export class ShopStore {
       return;
     }
     const record: ApiKeyRecord = { shopId, kind, createdAt: now, ...(label ? { label } : {}) };
-    await commitDurably(this.dbs.root, () => {
+    await this.#change(() => {
       this.dbs.apiKeys.put(hashKey(key), record);
     });
   }
@@ -82,7 +128,7 @@ export class ShopStore {
 
   async revokeKey(hash: string): Promise<boolean> {
     if (this.dbs.apiKeys.get(hash) === undefined) return false;
-    await commitDurably(this.dbs.root, () => {
+    await this.#change(() => {
       this.dbs.apiKeys.remove(hash);
     });
     return true;

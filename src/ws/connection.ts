@@ -2,6 +2,7 @@
 // whether it is behind (live pushes skipped until its buffer drains). Valid from uWS `open` to `close`;
 // after `close` nothing touches the socket again (uWS aborts the process on a closed socket).
 import type { WebSocket } from 'uWebSockets.js';
+import type { Principal } from '../http/auth.js';
 import type { BackpressurePolicy } from './backpressure.js';
 import { encodeFrame, type Frame } from './codec.js';
 import type { ServerMessage } from './protocol.js';
@@ -25,9 +26,14 @@ export class Connection {
   inFlight = 0;
 
   constructor(
-    readonly shopId: string,
+    /** Who opened it (the key at upgrade): its shop, and how its customerIds are checked. */
+    readonly principal: Principal,
     readonly policy: BackpressurePolicy,
   ) {}
+
+  get shopId(): string {
+    return this.principal.shopId;
+  }
 
   attach(ws: WebSocket<SocketData>): void {
     this.#ws = ws;

@@ -4,9 +4,10 @@
 import { parseBatchEnvelope } from '../api/event.js';
 import { AppError } from '../errors.js';
 import { toAppError } from '../http/exchange.js';
+import { queryAs, type CustomerIdentity } from '../http/customer-identity.js';
 import type { Lifecycle } from '../http/lifecycle.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
-import { trackBatch, trackEvent } from '../ingest/track-events.js';
+import { trackBatch, trackEvent, type CustomerCheck } from '../ingest/track-events.js';
 import type { Connection } from './connection.js';
 import { errorMessage, type ClientMessage, type Ref, type ServerMessage } from './protocol.js';
 import { parseSubscriptionQuery } from './subscription-query.js';
@@ -14,6 +15,7 @@ import type { SubscriptionRegistry } from './subscriptions.js';
 
 export interface StreamContext {
   pipeline: EventPipeline;
+  identity: CustomerIdentity;
   registry: SubscriptionRegistry;
   /** Counts event ops awaiting their commit, so shutdown sends their acks before closing sockets. */
   lifecycle: Lifecycle;
@@ -31,7 +33,8 @@ export function handleMessage(ctx: StreamContext, conn: Connection, message: Cli
       case 'event': {
         const { event } = message;
         afterCommit(ctx, conn, ref, binary, async () => {
-          const ack = await trackEvent(ctx.pipeline, conn.shopId, event, ctx.clock());
+          const now = ctx.clock();
+          const ack = await trackEvent(ctx.pipeline, conn.shopId, event, now, customerCheck(ctx, conn, now));
           return { op: 'ack', ...(ref === undefined ? {} : { ref }), eventId: ack.eventId, ...(ack.duplicate ? { duplicate: true } : {}) };
         });
         return;
@@ -40,7 +43,8 @@ export function handleMessage(ctx: StreamContext, conn: Connection, message: Cli
         const envelope = parseBatchEnvelope({ events: message.events });
         if (!envelope.ok) throw new AppError(envelope.code, envelope.detail, [{ pointer: '/events', detail: envelope.detail }]);
         afterCommit(ctx, conn, ref, binary, async () => {
-          const outcome = await trackBatch(ctx.pipeline, conn.shopId, envelope.events, ctx.clock());
+          const now = ctx.clock();
+          const outcome = await trackBatch(ctx.pipeline, conn.shopId, envelope.events, now, customerCheck(ctx, conn, now));
           return { op: 'acks', ...(ref === undefined ? {} : { ref }), ...outcome };
         });
         return;
@@ -48,7 +52,9 @@ export function handleMessage(ctx: StreamContext, conn: Connection, message: Cli
       case 'subscribe': {
         const parsed = parseSubscriptionQuery(message.query);
         if (!parsed.ok) throw parsed.error;
-        conn.send(ctx.registry.subscribe(conn, parsed.query, binary, ref), binary);
+        const query = parsed.query;
+        const customerId = ctx.identity.customerId(conn.principal, query.customerId, { customerToken: query.customerToken }, ctx.clock());
+        conn.send(ctx.registry.subscribe(conn, queryAs(query, customerId), binary, ref), binary);
         return;
       }
       case 'unsubscribe':
@@ -58,6 +64,11 @@ export function handleMessage(ctx: StreamContext, conn: Connection, message: Cli
   } catch (error) {
     conn.reply(errorMessage(ref, toAppError(error)), binary);
   }
+}
+
+/** How this connection's events may name a customer (see http/customer-identity.ts). */
+function customerCheck(ctx: StreamContext, conn: Connection, now: number): CustomerCheck {
+  return (claimed, customerToken) => ctx.identity.customerId(conn.principal, claimed, { customerToken }, now);
 }
 
 /** Runs an event op; its answer (ack, acks or error) is sent once the commit is durable. */

@@ -3,7 +3,8 @@
 import uWS, { type TemplatedApp, type WebSocketBehavior } from 'uWebSockets.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { authenticate, type KeyResolver } from '../http/auth.js';
+import { authenticate, type KeyResolver, type Principal } from '../http/auth.js';
+import type { CustomerIdentity } from '../http/customer-identity.js';
 import { Exchange, readRequest, toAppError } from '../http/exchange.js';
 import { Lifecycle } from '../http/lifecycle.js';
 import { route } from '../http/route.js';
@@ -21,6 +22,7 @@ import { SubscriptionRegistry, type RegistryStats } from './subscriptions.js';
 export interface StreamDeps {
   config: Config;
   resolveKey: KeyResolver;
+  identity: CustomerIdentity;
   engines: ShopEngines;
   answers: Answers;
   pipeline: EventPipeline;
@@ -60,7 +62,7 @@ export class StreamServer {
       maxSubscriptions: ws.maxSubscriptions,
       publish: (topic, frame, binary) => this.#app?.publish(topic, frame, binary),
     });
-    this.#context = { pipeline: deps.pipeline, registry: this.#registry, lifecycle: this.#lifecycle, clock: deps.clock, maxInFlight: ws.maxInFlight };
+    this.#context = { pipeline: deps.pipeline, identity: deps.identity, registry: this.#registry, lifecycle: this.#lifecycle, clock: deps.clock, maxInFlight: ws.maxInFlight };
     deps.pipeline.onApplied((shopId) => this.#registry.changed(shopId));
     // A product renamed, repriced, made unavailable or deleted changes live lists too.
     deps.catalog?.onChanged((shopId) => this.#registry.changed(shopId));
@@ -116,14 +118,14 @@ export class StreamServer {
           exchange.problem(new AppError('unavailable', 'the service is shutting down', undefined, { 'retry-after': '1' }));
           return;
         }
-        let shopId: string;
+        let principal: Principal;
         try {
-          shopId = authenticate(request, this.#deps.resolveKey, 'events:write').shopId;
+          principal = authenticate(request, this.#deps.resolveKey, 'events:write');
         } catch (error) {
           exchange.problem(toAppError(error));
           return;
         }
-        res.upgrade<SocketData>({ conn: new Connection(shopId, this.#policy) }, key, protocol, extensions, context);
+        res.upgrade<SocketData>({ conn: new Connection(principal, this.#policy) }, key, protocol, extensions, context);
       },
       open: (socket) => {
         const conn = socket.getUserData().conn;

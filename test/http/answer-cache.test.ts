@@ -2,12 +2,14 @@
 // strategy one acknowledged event changes the very next answer. A second service with the cache off
 // gets the same catalog and events; both must answer byte for byte alike after every step.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ids, postEvents, putProducts, startTestService, wireProduct, type RecommendationBody, type TestService } from '../support/service.js';
+import { customerToken, ids, newShop, postEvents, putProducts, startTestService, wireProduct, type RecommendationBody, type TestService } from '../support/service.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 
 let cached: TestService;
 let uncached: TestService;
+/** One shop (keys, signing secret) for both services: the same customer tokens work on each. */
+const shop = newShop();
 
 async function both(step: (t: TestService) => Promise<unknown>): Promise<void> {
   await step(cached);
@@ -29,8 +31,8 @@ async function cacheHits(): Promise<number> {
 const event = (type: string, productId: string, extra: Record<string, unknown> = {}) => ({ type, productId, sessionId: `s-${productId}-${type}`, ...extra });
 
 beforeAll(async () => {
-  cached = await startTestService({ clock: () => NOW });
-  uncached = await startTestService({ clock: () => NOW, env: { PAIRWISE_ANSWER_CACHE_MB: '0' } });
+  cached = await startTestService({ shop, clock: () => NOW });
+  uncached = await startTestService({ shop, clock: () => NOW, env: { PAIRWISE_ANSWER_CACHE_MB: '0' } });
   // Distinct vendors and titles: content similarity stays out of the similar cases below.
   const products = ['1', '2', '3', '4', '5', '6'].map((id) => wireProduct(id, { vendor: `V${id}`, title: `T${id}`, collections: Number(id) <= 3 ? ['c1'] : ['c2'] }));
   await both((t) => putProducts(t, products));
@@ -86,9 +88,9 @@ describe('answer cache', () => {
 
   test('personalized: the shopper\'s new interest changes the answer at once', async () => {
     // Shopper histories pair 3 with 1 and 6 with 4; the shopper viewed 1 only, then views 4.
-    const view = (productId: string, customerId: string) => ({ type: 'view', productId, sessionId: `s-${customerId}`, customerId });
+    const view = (productId: string, customerId: string) => ({ type: 'view', productId, sessionId: `s-${customerId}`, customerId, customerToken: customerToken(shop, customerId, NOW) });
     await both((t) => postEvents(t, [view('1', 'h1'), view('3', 'h1'), view('4', 'h2'), view('6', 'h2'), view('1', 'me')]));
-    const [before, after] = await around('strategy=personalized&customerId=me&limit=1', [view('4', 'me'), view('4', 'me'), view('4', 'me')]);
+    const [before, after] = await around(`strategy=personalized&customerToken=${customerToken(shop, 'me', NOW)}&limit=1`, [view('4', 'me'), view('4', 'me'), view('4', 'me')]);
     expect(ids(before)).toEqual(['3']);
     expect(ids(after)).toEqual(['6']);
   });

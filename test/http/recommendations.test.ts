@@ -1,11 +1,14 @@
 // GET /api/recommendations contract (DESIGN.md §4): limits, item shape, what is never returned,
 // the auto strategy, backfill labels, collection scope, recently-viewed and read-your-writes.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { ids, postEvents, putProducts, recommendations, startTestService, wireProduct, type TestService } from '../support/service.js';
+import { customerToken, ids, postEvents, putProducts, recommendations, startTestService, wireProduct, type TestService } from '../support/service.js';
 import { expectedFreshScore, wireScore } from '../support/trending.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 const GID = /^gid:\/\/shopify\/Product\/[0-9]+$/;
+
+/** A storefront's proof that it acts as this customer (a public key's customerId counts only with one). */
+const as = (t: TestService, customerId: string) => `customerId=${customerId}&customerToken=${customerToken(t.shop, customerId, NOW)}`;
 
 /**
  * 30 products: 1-10 in c1, 11-20 in c2, 21-30 in c3, plus 31 in c1 but unavailable.
@@ -142,11 +145,11 @@ describe('recommendations', () => {
     });
 
     test('When a customer dismisses a product, then that customer never gets it on any session but another customer does', async () => {
-      await postEvents(t, [{ type: 'dismiss', productId: '15', sessionId: 'cust-s1', customerId: 'cust-1' }]);
+      await postEvents(t, [{ type: 'dismiss', productId: '15', sessionId: 'cust-s1', customerId: 'cust-1', customerToken: customerToken(t.shop, 'cust-1', NOW) }]);
       const [mine, mineElsewhere, theirs] = await Promise.all([
-        recommendations(t, 'strategy=trending&customerId=cust-1'),
-        recommendations(t, 'strategy=collection-popular&collectionId=c2&customerId=cust-1&sessionId=cust-s2'),
-        recommendations(t, 'strategy=trending&customerId=cust-2'),
+        recommendations(t, `strategy=trending&${as(t, 'cust-1')}`),
+        recommendations(t, `strategy=collection-popular&collectionId=c2&${as(t, 'cust-1')}&sessionId=cust-s2`),
+        recommendations(t, `strategy=trending&${as(t, 'cust-2')}`),
       ]);
       expect(ids(mine)).not.toContain('15');
       expect(ids(mine)[0]).toBe('5');
@@ -185,8 +188,8 @@ describe('recommendations', () => {
     test('When a customer with history asks with no context, then meta.strategy is personalized', async () => {
       const local = await seeded();
       try {
-        await postEvents(local, [{ type: 'view', productId: '9', sessionId: 'p-s', customerId: 'p-c' }]);
-        const [withHistory, without] = await Promise.all([recommendations(local, 'customerId=p-c'), recommendations(local, 'customerId=p-new')]);
+        await postEvents(local, [{ type: 'view', productId: '9', sessionId: 'p-s', customerId: 'p-c', customerToken: customerToken(local.shop, 'p-c', NOW) }]);
+        const [withHistory, without] = await Promise.all([recommendations(local, as(local, 'p-c')), recommendations(local, as(local, 'p-new'))]);
         expect(withHistory.meta.strategy).toBe('personalized');
         expect(without.meta.strategy).toBe('trending');
       } finally {
@@ -274,8 +277,8 @@ describe('recommendations', () => {
 
     test('When the shopper has fewer views than the limit, then the rest is backfilled and labelled', async () => {
       local = await seeded();
-      await postEvents(local, [{ type: 'view', productId: '20', sessionId: 'few', customerId: 'few-c' }]);
-      const body = await recommendations(local, 'strategy=recently-viewed&customerId=few-c&limit=4');
+      await postEvents(local, [{ type: 'view', productId: '20', sessionId: 'few', customerId: 'few-c', customerToken: customerToken(local.shop, 'few-c', NOW) }]);
+      const body = await recommendations(local, `strategy=recently-viewed&${as(local, 'few-c')}&limit=4`);
       expect(ids(body)).toEqual(['20', '5', '15', '25']);
       expect(body.products.map((p) => p.strategy)).toEqual(['recently-viewed', 'trending', 'trending', 'trending']);
     });

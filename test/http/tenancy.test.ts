@@ -1,15 +1,14 @@
 // Two shops in one service: the key names the shop, and nothing of one shop reaches the other.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { generateKey } from '../../src/store/shop-store.js';
 import { expectProblem } from '../support/problem.js';
 import { expectedFreshScore, wireScore } from '../support/trending.js';
-import { ids, putProducts, recommendations, startTestService, wireProduct, type RecommendationBody, type TestService } from '../support/service.js';
+import { ids, newShop, putProducts, recommendations, startTestService, wireProduct, type RecommendationBody, type TestService } from '../support/service.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 
 describe('tenancy', () => {
   let t: TestService;
-  const b = { shopId: 'shop-b', publicKey: generateKey('public'), secretKey: generateKey('secret') };
+  const b = newShop('shop-b');
   const asB = (path: string, init: RequestInit & { key?: string } = {}) => t.fetch(path, { key: b.publicKey, ...init });
 
   beforeAll(async () => {

@@ -4,12 +4,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { startService, type RunningService } from '../../src/service.js';
+import { generateSigningSecret, mintCustomerToken } from '../../src/api/customer-token.js';
 import { generateKey } from '../../src/store/shop-store.js';
 
 export interface TestShop {
   shopId: string;
   publicKey: string;
   secretKey: string;
+  /** The shop's customer-token signing secret (PAIRWISE_SIGNING_SECRET). */
+  signingSecret: string;
 }
 
 export interface TestService {
@@ -25,7 +28,12 @@ export interface TestService {
 }
 
 export function newShop(shopId = 'shop-a'): TestShop {
-  return { shopId, publicKey: generateKey('public'), secretKey: generateKey('secret') };
+  return { shopId, publicKey: generateKey('public'), secretKey: generateKey('secret'), signingSecret: generateSigningSecret() };
+}
+
+/** A customer token for the shop, valid for an hour after `nowMs` (the service's clock). */
+export function customerToken(shop: TestShop, customerId: string, nowMs = Date.now()): string {
+  return mintCustomerToken(shop.signingSecret, shop.shopId, customerId, Math.floor(nowMs / 1000) + 3600);
 }
 
 export function tempDataDir(): string {
@@ -48,6 +56,7 @@ export function testEnv(dataDir: string, shop: TestShop, env: Record<string, str
     PAIRWISE_SHOP: shop.shopId,
     PAIRWISE_PUBLIC_KEY: shop.publicKey,
     PAIRWISE_SECRET_KEY: shop.secretKey,
+    PAIRWISE_SIGNING_SECRET: shop.signingSecret,
     ...env,
   };
 }
@@ -94,8 +103,8 @@ export async function putProducts(t: TestService, products: Record<string, unkno
   if (res.status !== 200) throw new Error(`PUT /api/products ${res.status}: ${await res.text()}`);
 }
 
-export async function postEvents(t: TestService, events: Record<string, unknown>[]): Promise<unknown> {
-  const res = await t.fetch('/api/events/batch', { method: 'POST', body: JSON.stringify({ events }) });
+export async function postEvents(t: TestService, events: Record<string, unknown>[], key?: string): Promise<unknown> {
+  const res = await t.fetch('/api/events/batch', { method: 'POST', body: JSON.stringify({ events }), ...(key ? { key } : {}) });
   if (res.status !== 200) throw new Error(`POST /api/events/batch ${res.status}: ${await res.text()}`);
   return res.json();
 }

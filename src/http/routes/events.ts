@@ -13,8 +13,12 @@ export function postEvent(deps: HttpDeps): Handler {
     allowOrigin(exchange);
     const principal = authenticate(exchange.request, deps.resolveKey, 'events:write');
     checkJsonContentType(exchange.request.contentType);
+    const query = exchange.request.query;
     const input = parseJson(await readBody(exchange, deps.config.maxEventBodyBytes));
-    const ack = await trackEvent(deps.pipeline, principal.shopId, input, deps.clock());
+    const now = deps.clock();
+    const ack = await trackEvent(deps.pipeline, principal.shopId, input, now, (claimed, customerToken) =>
+      deps.identity.customerId(principal, claimed, { customerToken, query }, now),
+    );
     exchange.json(JSON.stringify(ack));
   };
 }
@@ -24,9 +28,13 @@ export function postEventBatch(deps: HttpDeps): Handler {
     allowOrigin(exchange);
     const principal = authenticate(exchange.request, deps.resolveKey, 'events:write');
     checkJsonContentType(exchange.request.contentType);
+    const query = exchange.request.query;
     const envelope = parseBatchEnvelope(parseJson(await readBody(exchange, deps.config.maxBatchBodyBytes)));
     if (!envelope.ok) throw new AppError(envelope.code, envelope.detail, [{ pointer: '/events', detail: envelope.detail }]);
-    const outcome = await trackBatch(deps.pipeline, principal.shopId, envelope.events, deps.clock());
+    const now = deps.clock();
+    const outcome = await trackBatch(deps.pipeline, principal.shopId, envelope.events, now, (claimed, customerToken) =>
+      deps.identity.customerId(principal, claimed, { customerToken, query }, now),
+    );
     exchange.json(JSON.stringify(outcome));
   };
 }

@@ -8,6 +8,6 @@ export function getRecommendations(deps: HttpDeps): Handler {
   return (exchange) => {
     allowOrigin(exchange);
     const principal = authenticate(exchange.request, deps.resolveKey, 'recommendations:read');
-    exchange.json(deps.answers.forQueryString(principal.shopId, exchange.request.query, deps.clock()).body);
+    exchange.json(deps.answers.forQueryString(principal, exchange.request.query, deps.clock()).body);
   };
 }
