@@ -14,7 +14,7 @@ import { ContentWarmer } from './ingest/content-warmer.js';
 import { EventPipeline } from './ingest/event-pipeline.js';
 import { replay, type ReplayStats } from './ingest/replay.js';
 import { ShopEngines } from './ingest/shop-engines.js';
-import { signingKey } from './api/customer-token.js';
+import { mintCustomerToken, signingKey } from './api/customer-token.js';
 import { CustomerIdentity } from './http/customer-identity.js';
 import { SnapshotScheduler } from './ingest/snapshots.js';
 import { CatalogStore } from './store/catalog-store.js';
@@ -96,7 +96,10 @@ export async function startService(config: Config, options: ServiceOptions = {})
     const demoDir = options.demoDir ?? defaultDemoDir();
     const seedDeps = { shops, catalog, pipeline, gidPlatform: config.engine.gidPlatform };
     demoKeys = await seedDemoStore(seedDeps, demoDir, path.join(config.dataDir, 'demo-keys.json'), clock(), log);
-    demo = createDemoStorefront(demoDir, demoKeys.publicKey);
+    const { shopId } = demoKeys;
+    const signingSecret = shops.getShop(shopId)?.signingSecrets?.[0] ?? (await shops.rotateSigningSecret(shopId));
+    // Tokens for an hour, minted per page as a merchant's theme would (the page is rendered per visit).
+    demo = createDemoStorefront(demoDir, demoKeys.publicKey, (customerId) => mintCustomerToken(signingSecret, shopId, customerId, Math.floor(clock() / 1000) + 3600));
   }
   const resolveKey = keyResolver(shops);
   const identity = new CustomerIdentity();

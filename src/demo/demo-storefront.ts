@@ -14,6 +14,8 @@ export interface SampleShopper {
 
 export interface DemoStorefront {
   readonly publicKey: string;
+  /** A customer token for a signed-in sample shopper (as a merchant's theme renders one). */
+  customerToken(customerId: string): string;
   readonly collections: readonly DemoCollection[];
   /** A collection by id or handle. */
   collection(idOrHandle: string): DemoCollection | undefined;
@@ -55,11 +57,12 @@ function pickShoppers(demoDir: string, collections: readonly DemoCollection[]): 
   return picked;
 }
 
-export function createDemoStorefront(demoDir: string, publicKey: string): DemoStorefront {
+export function createDemoStorefront(demoDir: string, publicKey: string, customerToken: (customerId: string) => string): DemoStorefront {
   const collections = readDemoCollections(demoDir);
   let shoppers: SampleShopper[] | undefined;
   return {
     publicKey,
+    customerToken,
     collections,
     collection: (idOrHandle) => collections.find((c) => c.id === idOrHandle || c.handle === idOrHandle),
     shoppers: () => (shoppers ??= pickShoppers(demoDir, collections)),

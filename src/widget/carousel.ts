@@ -113,6 +113,7 @@ export class Carousel {
     if (data.collectionId) query.collectionId = data.collectionId;
     if (data.exclude) query.exclude = data.exclude;
     if (this.#tracker.customerId !== undefined) query.customerId = this.#tracker.customerId;
+    if (this.#tracker.customerToken !== undefined) query.customerToken = this.#tracker.customerToken;
     return query;
   }
 

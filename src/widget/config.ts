@@ -1,6 +1,7 @@
 // The widget's settings, read once from its own script tag:
 //   <script src="https://recs.example/widget.js" data-key="pk_…" async></script>
-// plus the optional data-customer-id, data-api, data-link-base, data-currency and data-locale.
+// plus the optional data-customer-id with its data-customer-token (minted by the merchant's server:
+// without it the service ignores the customerId), data-api, data-link-base, data-currency and data-locale.
 
 export interface WidgetConfig {
   /** The shop's public key (pk_…). */
@@ -9,6 +10,8 @@ export interface WidgetConfig {
   api: string;
   /** The logged-in shopper, rendered by the theme; undefined for guests. */
   customerId: string | undefined;
+  /** Proof of customerId, rendered by the theme beside it (a public key's customerId needs one). */
+  customerToken: string | undefined;
   /** Card links go to linkBase + handle. */
   linkBase: string;
   /** ISO 4217 code for price formatting; undefined: prices are shown as the API gives them. */
@@ -36,6 +39,7 @@ export function readConfig(): WidgetConfig | undefined {
     key: data.key,
     api: api.endsWith('/') ? api : api + '/',
     customerId: data.customerId || undefined,
+    customerToken: data.customerToken || undefined,
     linkBase: data.linkBase ?? '/products/',
     currency: data.currency || undefined,
     locale: data.locale || undefined,

@@ -19,8 +19,11 @@ export interface PairwiseApi {
   addToCart(productId: string, context?: EventContext): void;
   /** Any event, e.g. `Pairwise.track('purchase', '123', { metadata: { orderId: 'o_1' } })`. */
   track(type: EventType, productId: string, context?: EventContext): void;
-  /** The shopper logged in (or out, with null): later events and newly mounted widgets use it. */
-  identify(customerId: string | null): void;
+  /**
+   * The shopper logged in (or out, with null), with the customer token the merchant's server minted
+   * for them: later events and newly mounted widgets use it.
+   */
+  identify(customerId: string | null, customerToken?: string | null): void;
   /** Mounts widgets and sends views for elements added since the last scan. */
   scan(): void;
 }
@@ -42,7 +45,7 @@ function boot(): void {
   const config = readConfig();
   if (config === undefined) return;
   const transport = new Transport(config);
-  const tracker = new Tracker(transport, config.customerId);
+  const tracker = new Tracker(transport, config.customerId, config.customerToken);
   const sessionId = getSessionId();
 
   const scan = () => {
@@ -74,7 +77,7 @@ function boot(): void {
     },
     addToCart: (productId, context) => void tracker.track('add_to_cart', productId, context),
     track: (type, productId, context) => void tracker.track(type, productId, context),
-    identify: (customerId) => (tracker.customerId = customerId ?? undefined),
+    identify: (customerId, customerToken) => tracker.identify(customerId ?? undefined, customerToken ?? undefined),
     scan,
   };
   window.Pairwise = api;

@@ -16,15 +16,16 @@ export interface EventContext {
 export class Tracker {
   readonly #transport: Transport;
   #customerId: string | undefined;
+  #customerToken: string | undefined;
   /** `${widgetId}|${productId}` of the cards already counted on this page view. */
   readonly #seen = new Set<string>();
   readonly #timers = new Map<Element, number>();
   readonly #cards = new WeakMap<Element, () => EventContext & { productId: string }>();
   readonly #observer: IntersectionObserver | undefined;
 
-  constructor(transport: Transport, customerId: string | undefined) {
+  constructor(transport: Transport, customerId: string | undefined, customerToken: string | undefined) {
     this.#transport = transport;
-    this.#customerId = customerId;
+    this.identify(customerId, customerToken);
     this.#observer =
       typeof IntersectionObserver === 'function'
         ? new IntersectionObserver((entries) => entries.forEach((entry) => this.#onIntersection(entry)), { threshold: IMPRESSION_THRESHOLD })
@@ -35,13 +36,20 @@ export class Tracker {
     return this.#customerId;
   }
 
-  set customerId(id: string | undefined) {
-    this.#customerId = id || undefined;
+  get customerToken(): string | undefined {
+    return this.#customerToken;
+  }
+
+  /** The logged-in shopper and the proof of it (undefined: a guest). */
+  identify(customerId: string | undefined, customerToken: string | undefined): void {
+    this.#customerId = customerId || undefined;
+    this.#customerToken = (this.#customerId && customerToken) || undefined;
   }
 
   track(type: EventType, productId: string, context: EventContext = {}): WireEvent {
     const event: WireEvent = { type, productId: String(productId), sessionId: getSessionId(), messageId: randomId('m_') };
     if (this.#customerId !== undefined) event.customerId = this.#customerId;
+    if (this.#customerToken !== undefined) event.customerToken = this.#customerToken;
     if (context.widgetId) event.widgetId = context.widgetId;
     if (context.metadata && Object.keys(context.metadata).length > 0) event.metadata = context.metadata;
     this.#transport.send(event);

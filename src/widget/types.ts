@@ -8,6 +8,8 @@ export interface WireEvent {
   productId: string;
   sessionId: string;
   customerId?: string;
+  /** The merchant-signed proof of customerId: without it the service counts only the session. */
+  customerToken?: string;
   widgetId?: string;
   metadata?: Record<string, unknown>;
   /** Idempotency key: every retry of this event carries the same one, so it counts once. */

@@ -96,7 +96,12 @@ describe('demo storefront', () => {
     await page.waitForSelector(`${widget('home-personalized')} .pw-card`);
     await expect.poll(() => page.locator(`${widget('home-personalized')} .pw-card`).count()).toBe(8);
     const sessionId = await sessionIdOf(page);
-    const personalized = await api(`strategy=personalized&customerId=${shopper}&sessionId=${sessionId}&limit=8`);
+    // The page carries the shopper's customer token, as a merchant's theme renders it: with the
+    // public key, a customerId counts only with one (the same query without it is session-only).
+    const token = await page.locator('script[data-customer-token]').getAttribute('data-customer-token');
+    expect(token).toMatch(/^ct1\./);
+    expect((await api(`strategy=personalized&customerId=${shopper}&sessionId=${sessionId}&limit=8`)).meta.modelLevel).toBe(1);
+    const personalized = await api(`strategy=personalized&customerId=${shopper}&customerToken=${token}&sessionId=${sessionId}&limit=8`);
     expect(personalized.meta.modelLevel).toBe(3);
     expect(await cardIds(page, widget('home-personalized'))).toEqual(ids(personalized));
     expect(await page.locator(`${widget('home-personalized')} .pw-title`).textContent()).toBe(`Picked for you, ${shopper}`);

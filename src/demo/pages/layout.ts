@@ -39,7 +39,7 @@ export function layout(ctx: PageContext, page: PageOptions): string {
 <title>${page.title} · Ribbon &amp; Loft (Pairwise demo)</title>
 <style>${raw(DEMO_CSS)}</style>
 ${CART_SCRIPT}
-<script src="/widget.js" data-key="${storefront.publicKey}" data-link-base="/demo/products/" data-currency="${CURRENCY}" data-locale="${LOCALE}"${ctx.shopper ? html` data-customer-id="${ctx.shopper.customerId}"` : ''} async></script>
+<script src="/widget.js" data-key="${storefront.publicKey}" data-link-base="/demo/products/" data-currency="${CURRENCY}" data-locale="${LOCALE}"${ctx.shopper ? html` data-customer-id="${ctx.shopper.customerId}" data-customer-token="${storefront.customerToken(ctx.shopper.customerId)}"` : ''} async></script>
 </head><body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="site"><div class="wrap">
