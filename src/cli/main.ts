@@ -1,6 +1,7 @@
 // The admin CLI: shops, keys, and imports of catalogs and event histories (npm run cli -- help).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { MAX_TOKEN_LIFETIME_S, mintCustomerToken } from '../api/customer-token.js';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { openDatabases } from '../store/database.js';
@@ -16,6 +17,9 @@ const USAGE = `usage: npm run cli -- <command> [options]
   key create <shopId> --kind public|secret [--label <text>]
   key list <shopId>                               key fingerprints, kinds and labels (keys are never stored)
   key revoke <fingerprint>                        revoke a key by the fingerprint shown by key list
+  token secret <shopId>                           add a customer-token signing secret (the previous one stays valid) and print it
+  token mint <shopId> <customerId> [--ttl <s>]    print a customer token (default 3600 s, at most 31 days) signed with the newest secret
+  token app-proxy <shopId> [<shared secret>]      set (or, without one, remove) the shop's Shopify app proxy secret
   import catalog <shopId> <file>                  products: .json, .ndjson/.jsonl or .csv (optionally .gz)
   import events <shopId> <file>                   events: .ndjson/.jsonl, .json or .csv (optionally .gz)
 
@@ -39,6 +43,7 @@ async function main(argv: string[]): Promise<void> {
       origins: { type: 'string' },
       kind: { type: 'string' },
       label: { type: 'string' },
+      ttl: { type: 'string' },
       url: { type: 'string' },
       key: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -61,7 +66,7 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-type Values = { origins?: string; kind?: string; label?: string; url?: string; key?: string };
+type Values = { origins?: string; kind?: string; label?: string; url?: string; key?: string; ttl?: string };
 
 function origins(list: string | undefined): string[] {
   return (list ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -110,6 +115,28 @@ async function run(group: string, action: string | undefined, args: string[], va
       if (matches.length !== 1) fail(`${matches.length} keys match "${prefix}"`);
       await shops.revokeKey(matches[0]!.hash);
       console.log(`revoked ${prefix} (a running server forgets it within 30 s)`);
+      return;
+    }
+    case 'token secret': {
+      const secret = await shops.rotateSigningSecret(needShop());
+      console.log(secret);
+      console.error('give it to the server that renders your storefront (it mints customer tokens); a token of the secret before this one stays valid until the next rotation');
+      return;
+    }
+    case 'token mint': {
+      const id = needShop();
+      const customerId = args[1];
+      if (customerId === undefined) fail('token mint needs a customerId');
+      const ttl = Number(values.ttl ?? 3600);
+      if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TOKEN_LIFETIME_S) fail(`--ttl must be whole seconds from 1 to ${MAX_TOKEN_LIFETIME_S}`);
+      const secret = shops.getShop(id)!.signingSecrets?.[0];
+      if (secret === undefined) fail(`shop "${id}" has no signing secret yet: run token secret ${id}`);
+      console.log(mintCustomerToken(secret, id, customerId, Math.floor(Date.now() / 1000) + ttl));
+      return;
+    }
+    case 'token app-proxy': {
+      await shops.setAppProxySecret(needShop(), args[1]);
+      console.log(args[1] === undefined ? `app proxy secret of "${shopId}" removed` : `app proxy secret of "${shopId}" set`);
       return;
     }
     case 'import catalog':

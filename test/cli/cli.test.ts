@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { signingKey, verifyCustomerToken } from '../../src/api/customer-token.js';
 import { loadConfig } from '../../src/config.js';
 import { startService } from '../../src/service.js';
 import { tempDataDir } from '../support/service.js';
@@ -20,6 +21,21 @@ function cli(...args: string[]): { stdout: string; status: number } {
 
 describe('cli', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  test('When a signing secret is made and a token minted, then the token proves the customer with that secret, and fails past its lifetime or without a secret', () => {
+    expect(cli('shop', 'create', 'tokens').status).toBe(0);
+    expect(cli('token', 'mint', 'tokens', 'cust-1').status).toBe(2); // no secret yet
+    const secret = cli('token', 'secret', 'tokens').stdout.trim();
+    const minted = cli('token', 'mint', 'tokens', 'cust-1', '--ttl', '600');
+    expect(minted.status).toBe(0);
+    const nowS = Math.floor(Date.now() / 1000);
+    expect(verifyCustomerToken(minted.stdout.trim(), 'tokens', [signingKey(secret)], nowS)).toBe('cust-1');
+    expect(verifyCustomerToken(minted.stdout.trim(), 'tokens', [signingKey(secret)], nowS + 601)).toBeUndefined();
+    const next = cli('token', 'secret', 'tokens').stdout.trim();
+    expect(next).not.toBe(secret);
+    expect(verifyCustomerToken(cli('token', 'mint', 'tokens', 'cust-2').stdout.trim(), 'tokens', [signingKey(next)], nowS)).toBe('cust-2');
+    expect(cli('token', 'mint', 'tokens', 'cust-2', '--ttl', String(40 * 86_400)).status).toBe(2);
+  });
 
   test('When a shop is created and a catalog and events are imported, then a server on that data dir serves them', async () => {
     const created = cli('shop', 'create', 'acme');
