@@ -72,7 +72,8 @@ export function verifyCustomerToken(token: string, shopId: string, keys: readonl
   if (key === undefined) return undefined;
   const customerId = Buffer.from(customerRaw, 'base64url').toString('utf8');
   if (customerId.length === 0 || customerId.length > MAX_CUSTOMER_ID || Buffer.from(customerId).toString('base64url') !== customerRaw) return undefined;
-  const presented = Buffer.from(sigRaw, 'base64url');
-  const expected = signature(key.key, shopId, customerId, expiresAt);
+  // Compared as text: base64url's last character has spare bits, so decoding would accept variants.
+  const presented = Buffer.from(sigRaw);
+  const expected = Buffer.from(signature(key.key, shopId, customerId, expiresAt).toString('base64url'));
   return presented.length === expected.length && timingSafeEqual(presented, expected) ? customerId : undefined;
 }
