@@ -38,6 +38,7 @@ export interface FieldError {
 
 export class AppError extends Error {
   readonly status: number;
+  #body: string | undefined;
 
   constructor(
     readonly code: ErrorCode,
@@ -49,6 +50,11 @@ export class AppError extends Error {
     super(detail);
     this.name = 'AppError';
     this.status = ERROR_CODES[code];
+  }
+
+  /** The problem+json body, serialized once: an error made once and thrown again and again (a 429) costs no JSON per answer. */
+  get body(): string {
+    return (this.#body ??= problemBody(this));
   }
 }
 

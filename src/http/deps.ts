@@ -6,10 +6,13 @@ import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
 import type { Answers } from './answers.js';
 import type { KeyResolver } from './auth.js';
+import type { RateLimits } from './rate-limits.js';
 
 export interface HttpDeps {
   config: Config;
   resolveKey: KeyResolver;
+  /** Rate limits of every authenticated route (and the WebSocket channel). */
+  limits: RateLimits;
   engines: ShopEngines;
   answers: Answers;
   pipeline: EventPipeline;

@@ -2,16 +2,16 @@
 import { parseBatchEnvelope } from '../../api/event.js';
 import { AppError } from '../../errors.js';
 import { trackBatch, trackEvent } from '../../ingest/track-events.js';
-import { authenticate } from '../auth.js';
 import { checkJsonContentType, parseJson, readBody } from '../body.js';
 import { allowOrigin } from '../cors.js';
 import type { HttpDeps } from '../deps.js';
+import { admit } from '../rate-limits.js';
 import type { Handler } from '../route.js';
 
 export function postEvent(deps: HttpDeps): Handler {
   return async (exchange) => {
     allowOrigin(exchange);
-    const principal = authenticate(exchange.request, deps.resolveKey, 'events:write');
+    const principal = admit(exchange, deps, 'events:write');
     checkJsonContentType(exchange.request.contentType);
     const input = parseJson(await readBody(exchange, deps.config.maxEventBodyBytes));
     const ack = await trackEvent(deps.pipeline, principal.shopId, input, deps.clock());
@@ -22,7 +22,7 @@ export function postEvent(deps: HttpDeps): Handler {
 export function postEventBatch(deps: HttpDeps): Handler {
   return async (exchange) => {
     allowOrigin(exchange);
-    const principal = authenticate(exchange.request, deps.resolveKey, 'events:write');
+    const principal = admit(exchange, deps, 'events:write');
     checkJsonContentType(exchange.request.contentType);
     const envelope = parseBatchEnvelope(parseJson(await readBody(exchange, deps.config.maxBatchBodyBytes)));
     if (!envelope.ok) throw new AppError(envelope.code, envelope.detail, [{ pointer: '/events', detail: envelope.detail }]);
