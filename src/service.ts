@@ -93,7 +93,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const resolveKey = keyResolver(shops);
   const limits = new RateLimits(config.rateLimits, config.host, options.monotonic);
   const answers = new Answers(engines, config.answerCache);
-  const stream = new StreamServer({ config, resolveKey, engines, answers, pipeline, catalog, clock });
+  const stream = new StreamServer({ config, resolveKey, limits, engines, answers, pipeline, catalog, clock });
   const http = await startHttpServer({ config, resolveKey, limits, engines, answers, pipeline, catalog, clock, demo }, stream.routes);
   const pruneTimer = setInterval(() => {
     eventLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`));

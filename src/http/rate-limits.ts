@@ -21,6 +21,8 @@ const CACHED_SECONDS = 60;
 export class Limit {
   readonly rate: BucketRate;
   readonly detail: string;
+  /** A refused WebSocket operation's error (its wait goes beside it, in ms). */
+  readonly opError: AppError;
   readonly #policyField: string;
   readonly #errors: AppError[] = [];
 
@@ -32,6 +34,7 @@ export class Limit {
   ) {
     this.rate = new BucketRate(config.perSecond, config.burst);
     this.detail = `${subject} may make ${config.perSecond} ${unit} a second (bursts of ${config.burst})`;
+    this.opError = new AppError('rate_limited', this.detail);
     // The draft's fields are structured-field lists: a quoted policy name, then parameters. q per w seconds
     // is the sustained rate; the burst is a vendor-prefixed parameter, which the draft allows as a comment.
     this.#policyField = `"${policy}";q=${config.perSecond};w=1;pairwise-burst=${config.burst}`;

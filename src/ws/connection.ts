@@ -5,6 +5,7 @@ import type { WebSocket } from 'uWebSockets.js';
 import type { BackpressurePolicy } from './backpressure.js';
 import { encodeFrame, type Frame } from './codec.js';
 import type { ServerMessage } from './protocol.js';
+import type { SocketLimit } from './socket-limit.js';
 import type { Topic } from './subscriptions.js';
 
 /** What uWS keeps on each socket (its UserData). */
@@ -27,6 +28,8 @@ export class Connection {
   constructor(
     readonly shopId: string,
     readonly policy: BackpressurePolicy,
+    /** Its rate limits; undefined for a client that is not limited (exempt, or limits off). */
+    readonly limit?: SocketLimit,
   ) {}
 
   attach(ws: WebSocket<SocketData>): void {
