@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   unsupported_media_type: 415,
   /** GET /api/stream without a WebSocket upgrade. */
   upgrade_required: 426,
+  /** A rate limit's bucket is empty (http/rate-limits.ts; +Retry-After, RateLimit, RateLimit-Policy), or WebSocket: too many event ops awaiting acks. */
   rate_limited: 429,
   /** WebSocket: the connection already holds its maximum of live subscriptions. */
   too_many_subscriptions: 429,
