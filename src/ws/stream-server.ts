@@ -1,5 +1,6 @@
-// GET /api/stream on the service's uWS app: authentication at the upgrade, the socket behaviour with
-// its explicit limits, the backpressure sweep, and a shutdown that sends pending acks before closing.
+// GET /api/stream on the service's uWS app: authentication and rate limits at the upgrade and per
+// message, the socket behaviour with its explicit limits, the backpressure sweep, and a shutdown
+// that sends pending acks before closing.
 import uWS, { type TemplatedApp, type WebSocketBehavior } from 'uWebSockets.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
