@@ -103,6 +103,8 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(process.env.BENCH_DATA_PARENT ?? tmpdir(), 'pairwise-bench-'));
   const bootstrapShop = { shopId: 'bench', publicKey: generateKey('public'), secretKey: generateKey('secret') };
   const env: NodeJS.ProcessEnv = { ...process.env, PAIRWISE_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
+  // Benchmarks measure throughput through one key from one address: no rate limits unless asked for.
+  env.PAIRWISE_RATE_LIMITS ??= '0';
   if (mode === 'demo') {
     env.PAIRWISE_DEMO = '1';
   } else {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { signingSecretId } from './api/customer-token.js';
 
 import type { EventType } from './engine/event.js';
+import { uwsForms } from './limits/client-address.js';
 
 export type { EventType };
 
@@ -76,6 +77,32 @@ export interface WsConfig {
   stallTimeoutSeconds: number;
 }
 
+/** A token bucket's shape: refilled `perSecond` tokens a second, holding at most `burst`; perSecond 0 turns the limit off. */
+export interface RateConfig {
+  perSecond: number;
+  burst: number;
+}
+
+/** Rate limits per client address, API key and WebSocket connection (DESIGN.md §4 "Abuse", http/rate-limits.ts). */
+export interface RateLimitConfig {
+  /** False: no limit at all. */
+  enabled: boolean;
+  /** Loopback clients (this machine: benchmarks, local tools) are never limited. */
+  exemptLoopback: boolean;
+  /** IP addresses never limited, as configured (e.g. a trusted server that calls with a public key). */
+  exemptAddresses: readonly string[];
+  /** Per client address: requests with a public key or without a valid key, WebSocket upgrades and operations. */
+  address: RateConfig;
+  /** Per public key: its requests, WebSocket upgrades and operations from every address together. */
+  publicKey: RateConfig;
+  /** Per secret key (not limited by address: a merchant's server calls for many shoppers from one address). */
+  secretKey: RateConfig;
+  /** Per WebSocket connection: operations (messages) it sends. */
+  socket: RateConfig;
+  /** Buckets kept per table (addresses, keys); the least recently used are dropped past it. */
+  maxEntries: number;
+}
+
 export interface AnswerCacheConfig {
   /** Bytes of all cached answers together; 0 turns the cache off. */
   maxBytes: number;
@@ -102,6 +129,7 @@ export interface Config {
   answerCache: AnswerCacheConfig;
   engine: EngineConfig;
   ws: WsConfig;
+  rateLimits: RateLimitConfig;
 }
 
 const DAY_MS = 86_400_000;
@@ -189,6 +217,33 @@ function wsConfig(env: NodeJS.ProcessEnv): WsConfig {
   });
 }
 
+function rate(env: NodeJS.ProcessEnv, name: string, perSecond: number): RateConfig {
+  const rate = integer(env, `${name}_PER_SECOND`, perSecond, 0, 1_000_000);
+  // Unless set, a bucket holds two seconds' worth: a page load's requests come together.
+  return Object.freeze({ perSecond: rate, burst: integer(env, `${name}_BURST`, Math.max(1, 2 * rate), 1, 10_000_000) });
+}
+
+function exemptAddresses(raw: string | undefined): { exemptLoopback: boolean; exemptAddresses: readonly string[] } {
+  const entries = (raw ?? 'loopback').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const addresses = entries.filter((entry) => entry !== 'loopback');
+  for (const address of addresses) {
+    if (uwsForms(address) === undefined) throw new ConfigError(`PAIRWISE_RATE_LIMIT_EXEMPT lists "loopback" and IP addresses, got "${address}"`);
+  }
+  return { exemptLoopback: entries.includes('loopback'), exemptAddresses: Object.freeze(addresses) };
+}
+
+function rateLimits(env: NodeJS.ProcessEnv): RateLimitConfig {
+  return Object.freeze({
+    enabled: env.PAIRWISE_RATE_LIMITS !== '0' && env.PAIRWISE_RATE_LIMITS !== 'false',
+    ...exemptAddresses(env.PAIRWISE_RATE_LIMIT_EXEMPT),
+    address: rate(env, 'PAIRWISE_RATE_ADDRESS', 50),
+    publicKey: rate(env, 'PAIRWISE_RATE_PUBLIC_KEY', 5000),
+    secretKey: rate(env, 'PAIRWISE_RATE_SECRET_KEY', 5000),
+    socket: rate(env, 'PAIRWISE_RATE_WS_OPS', 20),
+    maxEntries: integer(env, 'PAIRWISE_RATE_LIMIT_ENTRIES', 100_000, 16, 10_000_000),
+  });
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.PAIRWISE_DATA_DIR || 'data');
   const halfLifeHours = integer(env, 'PAIRWISE_TRENDING_HALF_LIFE_HOURS', 48, 1, 24 * 365);
@@ -211,5 +266,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     engine: Object.freeze({ ...DEFAULT_ENGINE_CONFIG, trendingHalfLifeMs: halfLifeHours * 3_600_000 }),
     ws: wsConfig(env),
+    rateLimits: rateLimits(env),
   });
 }

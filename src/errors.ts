@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   unsupported_media_type: 415,
   /** GET /api/stream without a WebSocket upgrade. */
   upgrade_required: 426,
+  /** A rate limit's bucket is empty (http/rate-limits.ts; +Retry-After, RateLimit, RateLimit-Policy), or WebSocket: too many event ops awaiting acks. */
   rate_limited: 429,
   /** WebSocket: the connection already holds its maximum of live subscriptions. */
   too_many_subscriptions: 429,
@@ -38,6 +39,7 @@ export interface FieldError {
 
 export class AppError extends Error {
   readonly status: number;
+  #body: string | undefined;
 
   constructor(
     readonly code: ErrorCode,
@@ -49,6 +51,11 @@ export class AppError extends Error {
     super(detail);
     this.name = 'AppError';
     this.status = ERROR_CODES[code];
+  }
+
+  /** The problem+json body, serialized once: an error made once and thrown again and again (a 429) costs no JSON per answer. */
+  get body(): string {
+    return (this.#body ??= problemBody(this));
   }
 }
 

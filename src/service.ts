@@ -8,6 +8,7 @@ import { createDemoStorefront } from './demo/demo-storefront.js';
 import { seedDemoStore, type DemoKeys } from './demo/seed-demo-store.js';
 import { Answers } from './http/answers.js';
 import { cachedResolver, type KeyResolver } from './http/auth.js';
+import { RateLimits } from './http/rate-limits.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { CatalogUpdates } from './ingest/catalog-updates.js';
 import { ContentWarmer } from './ingest/content-warmer.js';
@@ -29,6 +30,8 @@ export interface ServiceOptions {
   clock?: () => number;
   log?: (line: string) => void;
   demoDir?: string;
+  /** Monotonic ms for the rate limits' buckets (performance.now()); tests may drive it. */
+  monotonic?: () => number;
 }
 
 export interface RunningService {
@@ -41,6 +44,7 @@ export interface RunningService {
   readonly engines: ShopEngines;
   readonly pipeline: EventPipeline;
   readonly shops: ShopStore;
+  readonly limits: RateLimits;
   readonly replayed: ReplayStats;
   readonly demoKeys?: DemoKeys;
   /** Graceful stop: no new requests, in-flight ones finish (WebSocket acks sent, sockets closed), LMDB flushed and closed. */
@@ -103,9 +107,10 @@ export async function startService(config: Config, options: ServiceOptions = {})
   }
   const resolveKey = keyResolver(shops);
   const identity = new CustomerIdentity();
+  const limits = new RateLimits(config.rateLimits, config.host, options.monotonic);
   const answers = new Answers(engines, config.answerCache, identity);
-  const stream = new StreamServer({ config, resolveKey, identity, engines, answers, pipeline, catalog, clock });
-  const http = await startHttpServer({ config, resolveKey, identity, engines, answers, pipeline, catalog, clock, demo }, stream.routes);
+  const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock });
+  const http = await startHttpServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock, demo }, stream.routes);
   const pruneTimer = setInterval(() => {
     eventLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`));
   }, DEDUP_PRUNE_INTERVAL_MS);
@@ -125,6 +130,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     engines,
     pipeline,
     shops,
+    limits,
     replayed,
     demoKeys,
     stop() {

@@ -29,7 +29,8 @@ function keyFromQuery(query: string): string | undefined {
   return new URLSearchParams(query).get('key') ?? undefined;
 }
 
-function presentedKey(request: RequestInfo): string | undefined {
+/** The key the request presents (Bearer header, else ?key=), undefined when none; throws 401/403 for a malformed header or a secret key in the URL. */
+export function presentedKey(request: RequestInfo): string | undefined {
   const header = request.authorization;
   if (header !== '') {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -41,9 +42,8 @@ function presentedKey(request: RequestInfo): string | undefined {
   return key;
 }
 
-/** The caller, allowed `scope`; throws 401/403 AppErrors otherwise. */
-export function authenticate(request: RequestInfo, resolve: KeyResolver, scope: Scope): Principal {
-  const key = presentedKey(request);
+/** The caller holding `key` (as presentedKey found it), allowed `scope`; throws 401/403 AppErrors otherwise. */
+export function authorize(key: string | undefined, request: RequestInfo, resolve: KeyResolver, scope: Scope): Principal {
   if (key === undefined) throw new AppError('unauthorized', 'an API key is required: Authorization: Bearer <key>', undefined, CHALLENGE);
   const principal = resolve(key);
   if (principal === undefined) throw new AppError('unauthorized', 'unknown API key', undefined, CHALLENGE);
@@ -57,6 +57,11 @@ export function authenticate(request: RequestInfo, resolve: KeyResolver, scope: 
     throw new AppError('forbidden', `origin ${request.origin} is not allowed for this shop`);
   }
   return principal;
+}
+
+/** The caller, allowed `scope`; throws 401/403 AppErrors otherwise. */
+export function authenticate(request: RequestInfo, resolve: KeyResolver, scope: Scope): Principal {
+  return authorize(presentedKey(request), request, resolve, scope);
 }
 
 /** A key resolver that keeps what it resolved for a while; `clear` drops it all (after a key change). */

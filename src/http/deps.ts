@@ -7,12 +7,15 @@ import type { ShopEngines } from '../ingest/shop-engines.js';
 import type { Answers } from './answers.js';
 import type { KeyResolver } from './auth.js';
 import type { CustomerIdentity } from './customer-identity.js';
+import type { RateLimits } from './rate-limits.js';
 
 export interface HttpDeps {
   config: Config;
   resolveKey: KeyResolver;
   /** Which customer a public-key request may act as (customer tokens, app-proxy signatures). */
   identity: CustomerIdentity;
+  /** Rate limits of every authenticated route (and the WebSocket channel). */
+  limits: RateLimits;
   engines: ShopEngines;
   answers: Answers;
   pipeline: EventPipeline;

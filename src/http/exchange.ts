@@ -1,7 +1,7 @@
 // One HTTP exchange over uWS: everything read from the request up front (the request object dies
 // when the callback returns), abort tracking, and corked writes so an answer is one syscall.
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
-import { AppError, problemBody } from '../errors.js';
+import { AppError } from '../errors.js';
 
 export interface RequestInfo {
   method: string;
@@ -93,7 +93,7 @@ export class Exchange {
   }
 
   problem(error: AppError, closeConnection = false): void {
-    this.send(error.status, 'application/problem+json', problemBody(error), error.headers, closeConnection);
+    this.send(error.status, 'application/problem+json', error.body, error.headers, closeConnection);
   }
 
   noContent(extra?: Headers): void {

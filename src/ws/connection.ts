@@ -6,6 +6,7 @@ import type { Principal } from '../http/auth.js';
 import type { BackpressurePolicy } from './backpressure.js';
 import { encodeFrame, type Frame } from './codec.js';
 import type { ServerMessage } from './protocol.js';
+import type { SocketLimit } from './socket-limit.js';
 import type { Topic } from './subscriptions.js';
 
 /** What uWS keeps on each socket (its UserData). */
@@ -29,6 +30,8 @@ export class Connection {
     /** Who opened it (the key at upgrade): its shop, and how its customerIds are checked. */
     readonly principal: Principal,
     readonly policy: BackpressurePolicy,
+    /** Its rate limits; undefined for a client that is not limited (exempt, or limits off). */
+    readonly limit?: SocketLimit,
   ) {}
 
   get shopId(): string {

@@ -55,6 +55,8 @@ export interface ErrorBody {
   code: ErrorCode;
   detail: string;
   errors?: readonly FieldError[];
+  /** rate_limited by a rate limit: ms until the operation would be taken. */
+  retryAfterMs?: number;
 }
 
 export type ServerMessage =
@@ -85,8 +87,9 @@ export function parseClientMessage(input: unknown): ClientMessage | AppError {
   return new AppError('invalid_message', first ? `${first.pointer} ${first.detail}` : `invalid ${op} message`, errors);
 }
 
-export function errorMessage(ref: Ref | undefined, error: AppError): ServerMessage {
+export function errorMessage(ref: Ref | undefined, error: AppError, retryAfterMs?: number): ServerMessage {
   const body: ErrorBody = { code: error.code, detail: error.detail };
   if (error.errors && error.errors.length > 0) body.errors = error.errors;
+  if (retryAfterMs !== undefined) body.retryAfterMs = retryAfterMs;
   return ref === undefined ? { op: 'error', error: body } : { op: 'error', ref, error: body };
 }

@@ -1,12 +1,14 @@
-// GET /api/stream on the service's uWS app: authentication at the upgrade, the socket behaviour with
-// its explicit limits, the backpressure sweep, and a shutdown that sends pending acks before closing.
+// GET /api/stream on the service's uWS app: authentication and rate limits at the upgrade and per
+// message, the socket behaviour with its explicit limits, the backpressure sweep, and a shutdown
+// that sends pending acks before closing.
 import uWS, { type TemplatedApp, type WebSocketBehavior } from 'uWebSockets.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { authenticate, type KeyResolver, type Principal } from '../http/auth.js';
+import { presentedKey, type KeyResolver } from '../http/auth.js';
 import type { CustomerIdentity } from '../http/customer-identity.js';
 import { Exchange, readRequest, toAppError } from '../http/exchange.js';
 import { Lifecycle } from '../http/lifecycle.js';
+import type { RateLimits } from '../http/rate-limits.js';
 import { route } from '../http/route.js';
 import type { CatalogUpdates } from '../ingest/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
@@ -15,7 +17,8 @@ import type { ShopEngines } from '../ingest/shop-engines.js';
 import { BackpressurePolicy } from './backpressure.js';
 import { decodeFrame } from './codec.js';
 import { Connection, type SocketData } from './connection.js';
-import { errorMessage, parseClientMessage, refOf } from './protocol.js';
+import { errorMessage, parseClientMessage, refOf, type Ref } from './protocol.js';
+import { SocketLimit } from './socket-limit.js';
 import { handleMessage, type StreamContext } from './stream-handlers.js';
 import { SubscriptionRegistry, type RegistryStats } from './subscriptions.js';
 
@@ -23,6 +26,7 @@ export interface StreamDeps {
   config: Config;
   resolveKey: KeyResolver;
   identity: CustomerIdentity;
+  limits: RateLimits;
   engines: ShopEngines;
   answers: Answers;
   pipeline: EventPipeline;
@@ -41,6 +45,8 @@ export interface StreamStats extends RegistryStats {
 
 /** Close code sent to every client on shutdown ("going away"). */
 const GOING_AWAY = 1001;
+/** Close code for a client that keeps sending past its rate limit (RFC 6455 "policy violation"). */
+const POLICY_VIOLATION = 1008;
 
 export class StreamServer {
   readonly #deps: StreamDeps;
@@ -118,14 +124,19 @@ export class StreamServer {
           exchange.problem(new AppError('unavailable', 'the service is shutting down', undefined, { 'retry-after': '1' }));
           return;
         }
-        let principal: Principal;
+        const limits = this.#deps.limits;
+        const client = limits.clientOf(res);
+        let conn: Connection;
         try {
-          principal = authenticate(request, this.#deps.resolveKey, 'events:write');
+          // The upgrade is a request like any other; the connection's operations are charged later.
+          const principal = limits.admit(client, request, this.#deps.resolveKey, 'events:write');
+          const limit = client === undefined ? undefined : new SocketLimit(limits, client, presentedKey(request)!, principal.kind);
+          conn = new Connection(principal, this.#policy, limit);
         } catch (error) {
           exchange.problem(toAppError(error));
           return;
         }
-        res.upgrade<SocketData>({ conn: new Connection(principal, this.#policy) }, key, protocol, extensions, context);
+        res.upgrade<SocketData>({ conn }, key, protocol, extensions, context);
       },
       open: (socket) => {
         const conn = socket.getUserData().conn;
@@ -135,6 +146,10 @@ export class StreamServer {
       message: (socket, message, isBinary) => {
         const conn = socket.getUserData().conn;
         const decoded = decodeFrame(message, isBinary);
+        if (conn.limit !== undefined) {
+          const wait = conn.limit.take(this.#deps.limits.clock());
+          if (wait > 0) return this.#refuse(conn, conn.limit, decoded instanceof AppError ? undefined : refOf(decoded), wait, isBinary);
+        }
         if (decoded instanceof AppError) return conn.reply(errorMessage(undefined, decoded), isBinary);
         const parsed = parseClientMessage(decoded);
         if (parsed instanceof AppError) return conn.reply(errorMessage(refOf(decoded), parsed), isBinary);
@@ -148,6 +163,12 @@ export class StreamServer {
         this.#registry.drop(conn);
       },
     };
+  }
+
+  /** An operation over a rate limit gets rate_limited with the wait in ms; a flooder is closed instead. */
+  #refuse(conn: Connection, limit: SocketLimit, ref: Ref | undefined, waitMs: number, binary: boolean): void {
+    if (limit.flooding) conn.end(POLICY_VIOLATION, 'rate limit exceeded');
+    else conn.reply(errorMessage(ref, limit.refusedBy!.opError, Math.ceil(waitMs)), binary);
   }
 
   /** A socket behind on pushes whose buffer has drained gets the latest of each list it missed. */

@@ -18,6 +18,7 @@ const TITLES: Record<number, string> = {
   405: 'Method Not Allowed',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
   503: 'Service Unavailable',
 };
 

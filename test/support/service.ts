@@ -45,6 +45,8 @@ export interface StartOptions {
   shop?: TestShop;
   env?: Record<string, string>;
   clock?: () => number;
+  /** Monotonic ms for the rate limits (default performance.now()). */
+  monotonic?: () => number;
 }
 
 export function testEnv(dataDir: string, shop: TestShop, env: Record<string, string> = {}): Record<string, string> {
@@ -65,7 +67,7 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
   const dataDir = options.dataDir ?? tempDataDir();
   const shop = options.shop ?? newShop();
   const config = loadConfig(testEnv(dataDir, shop, options.env));
-  const service = await startService(config, { clock: options.clock, log: () => {} });
+  const service = await startService(config, { clock: options.clock, monotonic: options.monotonic, log: () => {} });
   const url = `http://127.0.0.1:${service.port}`;
   let stopped = false;
   const stop = async () => {

@@ -26,9 +26,10 @@ export class StreamClient {
     this.closed = new Promise((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
   }
 
-  static open(url: string, key: string | undefined, options: { binary?: boolean; headers?: Record<string, string> } = {}): Promise<StreamClient> {
+  /** `localAddress`: the source address (e.g. 127.0.0.2), to play one of many clients. */
+  static open(url: string, key: string | undefined, options: { binary?: boolean; headers?: Record<string, string>; localAddress?: string } = {}): Promise<StreamClient> {
     const target = `${url.replace(/^http/, 'ws')}/api/stream${key === undefined ? '' : `?key=${encodeURIComponent(key)}`}`;
-    const socket = new WebSocket(target, { headers: options.headers });
+    const socket = new WebSocket(target, { headers: options.headers, localAddress: options.localAddress });
     const client = new StreamClient(socket, options.binary ?? false);
     return new Promise((resolve, reject) => {
       socket.once('open', () => resolve(client));
@@ -37,14 +38,14 @@ export class StreamClient {
   }
 
   /** The HTTP status of a refused upgrade (and its body), or rejects if the upgrade succeeded. */
-  static refusal(url: string, key: string | undefined, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  static refusal(url: string, key: string | undefined, headers: Record<string, string> = {}, localAddress?: string): Promise<{ status: number; body: any; headers: Record<string, unknown> }> {
     const target = `${url.replace(/^http/, 'ws')}/api/stream${key === undefined ? '' : `?key=${encodeURIComponent(key)}`}`;
-    const socket = new WebSocket(target, { headers });
+    const socket = new WebSocket(target, { headers, localAddress });
     return new Promise((resolve, reject) => {
       socket.once('unexpected-response', (_req, res) => {
         let body = '';
         res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(body) }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(body), headers: res.headers }));
       });
       socket.once('open', () => {
         socket.close();

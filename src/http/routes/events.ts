@@ -2,16 +2,16 @@
 import { parseBatchEnvelope } from '../../api/event.js';
 import { AppError } from '../../errors.js';
 import { trackBatch, trackEvent } from '../../ingest/track-events.js';
-import { authenticate } from '../auth.js';
 import { checkJsonContentType, parseJson, readBody } from '../body.js';
 import { allowOrigin } from '../cors.js';
 import type { HttpDeps } from '../deps.js';
+import { admit } from '../rate-limits.js';
 import type { Handler } from '../route.js';
 
 export function postEvent(deps: HttpDeps): Handler {
   return async (exchange) => {
     allowOrigin(exchange);
-    const principal = authenticate(exchange.request, deps.resolveKey, 'events:write');
+    const principal = admit(exchange, deps, 'events:write');
     checkJsonContentType(exchange.request.contentType);
     const query = exchange.request.query;
     const input = parseJson(await readBody(exchange, deps.config.maxEventBodyBytes));
@@ -26,7 +26,7 @@ export function postEvent(deps: HttpDeps): Handler {
 export function postEventBatch(deps: HttpDeps): Handler {
   return async (exchange) => {
     allowOrigin(exchange);
-    const principal = authenticate(exchange.request, deps.resolveKey, 'events:write');
+    const principal = admit(exchange, deps, 'events:write');
     checkJsonContentType(exchange.request.contentType);
     const query = exchange.request.query;
     const envelope = parseBatchEnvelope(parseJson(await readBody(exchange, deps.config.maxBatchBodyBytes)));

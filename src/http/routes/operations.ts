@@ -1,6 +1,6 @@
 // Operations: GET /healthz (no key) and GET /metrics (Prometheus text for the admin key's shop).
-import { authenticate } from '../auth.js';
 import type { HttpDeps } from '../deps.js';
+import { admit } from '../rate-limits.js';
 import type { Handler } from '../route.js';
 
 export function getHealth(): Handler {
@@ -9,10 +9,11 @@ export function getHealth(): Handler {
 
 export function getMetrics(deps: HttpDeps): Handler {
   return (exchange) => {
-    const { shopId } = authenticate(exchange.request, deps.resolveKey, 'admin');
+    const { shopId } = admit(exchange, deps, 'admin');
     const engine = deps.engines.get(shopId);
     const memory = process.memoryUsage();
     const answers = deps.answers.cache;
+    const limits = deps.limits.stats();
     const shop = `shop="${shopId}"`;
     const lines = [
       '# HELP pairwise_events_applied_total Events applied to the shop\'s models since start (replay included).',
@@ -33,6 +34,13 @@ export function getMetrics(deps: HttpDeps): Handler {
       '# HELP pairwise_answer_cache_bytes Estimated bytes held by the answer cache.',
       '# TYPE pairwise_answer_cache_bytes gauge',
       `pairwise_answer_cache_bytes ${answers.bytes}`,
+      '# HELP pairwise_rate_limited_total Requests and WebSocket operations refused by a rate limit (all shops).',
+      '# TYPE pairwise_rate_limited_total counter',
+      `pairwise_rate_limited_total ${limits.refused}`,
+      '# HELP pairwise_rate_limit_buckets Token buckets held, by table (each capped).',
+      '# TYPE pairwise_rate_limit_buckets gauge',
+      `pairwise_rate_limit_buckets{table="address"} ${limits.addressBuckets}`,
+      `pairwise_rate_limit_buckets{table="key"} ${limits.keyBuckets}`,
       '# HELP process_resident_memory_bytes Resident memory of the whole process.',
       '# TYPE process_resident_memory_bytes gauge',
       `process_resident_memory_bytes ${memory.rss}`,

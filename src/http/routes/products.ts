@@ -2,9 +2,9 @@
 import { normalizeProductId } from '../../api/product-id.js';
 import { parseCatalog } from '../../api/product.js';
 import { AppError } from '../../errors.js';
-import { authenticate } from '../auth.js';
 import { checkJsonContentType, parseJson, readBody } from '../body.js';
 import type { HttpDeps } from '../deps.js';
+import { admit } from '../rate-limits.js';
 import { productJson } from '../render.js';
 import type { Handler } from '../route.js';
 
@@ -16,7 +16,7 @@ function productIdParam(raw: string): string {
 
 export function putProducts(deps: HttpDeps): Handler {
   return async (exchange) => {
-    const principal = authenticate(exchange.request, deps.resolveKey, 'catalog:write');
+    const principal = admit(exchange, deps, 'catalog:write');
     checkJsonContentType(exchange.request.contentType);
     const input = parseJson(await readBody(exchange, deps.config.maxCatalogBodyBytes));
     const parsed = parseCatalog(input, deps.config.engine.gidPlatform, deps.clock());
@@ -31,7 +31,7 @@ export function putProducts(deps: HttpDeps): Handler {
 
 export function getProduct(deps: HttpDeps): Handler {
   return (exchange, [raw]) => {
-    const principal = authenticate(exchange.request, deps.resolveKey, 'catalog:write');
+    const principal = admit(exchange, deps, 'catalog:write');
     const product = deps.catalog.get(principal.shopId, productIdParam(raw!));
     if (product === undefined) throw new AppError('not_found', 'no such product');
     exchange.json(productJson(product));
@@ -40,7 +40,7 @@ export function getProduct(deps: HttpDeps): Handler {
 
 export function deleteProduct(deps: HttpDeps): Handler {
   return async (exchange, [raw]) => {
-    const principal = authenticate(exchange.request, deps.resolveKey, 'catalog:write');
+    const principal = admit(exchange, deps, 'catalog:write');
     const removed = await deps.catalog.remove(principal.shopId, productIdParam(raw!));
     if (!removed) throw new AppError('not_found', 'no such product');
     exchange.json(JSON.stringify({ success: true, deleted: raw }));

@@ -1,13 +1,13 @@
 // GET /api/recommendations: validate the query, answer it (from the answer cache when still exact).
-import { authenticate } from '../auth.js';
 import { allowOrigin } from '../cors.js';
 import type { HttpDeps } from '../deps.js';
+import { admit } from '../rate-limits.js';
 import type { Handler } from '../route.js';
 
 export function getRecommendations(deps: HttpDeps): Handler {
   return (exchange) => {
     allowOrigin(exchange);
-    const principal = authenticate(exchange.request, deps.resolveKey, 'recommendations:read');
+    const principal = admit(exchange, deps, 'recommendations:read');
     exchange.json(deps.answers.forQueryString(principal, exchange.request.query, deps.clock()).body);
   };
 }

@@ -1,0 +1,190 @@
+// The service's rate limits (DESIGN.md §4 "Abuse"): token buckets per client address and per API key
+// (limits/), which requests are charged to which, and the 429 answers: problem+json `rate_limited`
+// with Retry-After and the RateLimit / RateLimit-Policy fields of draft-ietf-httpapi-ratelimit-headers-11.
+// Shared by the REST routes and GET /api/stream (which adds a bucket per connection).
+import type { HttpResponse } from 'uWebSockets.js';
+import type { RateConfig, RateLimitConfig } from '../config.js';
+import { AppError } from '../errors.js';
+import { BucketTable } from '../limits/bucket-table.js';
+import { bucketKeyOf, isLoopback, uwsForms } from '../limits/client-address.js';
+import { BucketRate } from '../limits/token-bucket.js';
+import { authenticate, authorize, presentedKey, type KeyResolver, type Principal, type Scope } from './auth.js';
+import type { RequestInfo } from './exchange.js';
+
+/** Policy names, as the RateLimit fields and the WebSocket error details call them. */
+export type Policy = 'address' | 'public-key' | 'secret-key' | 'socket';
+
+/** Refusals with a wait up to this many whole seconds are made once and reused. */
+const CACHED_SECONDS = 60;
+
+/** One limit: its bucket shape and its refusals, made once per whole second of wait and then rethrown. */
+export class Limit {
+  readonly rate: BucketRate;
+  readonly detail: string;
+  /** A refused WebSocket operation's error (its wait goes beside it, in ms). */
+  readonly opError: AppError;
+  readonly #policyField: string;
+  readonly #errors: AppError[] = [];
+
+  constructor(
+    readonly policy: Policy,
+    config: RateConfig,
+    subject: string,
+    unit: string,
+  ) {
+    this.rate = new BucketRate(config.perSecond, config.burst);
+    this.detail = `${subject} may make ${config.perSecond} ${unit} a second (bursts of ${config.burst})`;
+    this.opError = new AppError('rate_limited', this.detail);
+    // The draft's fields are structured-field lists: a quoted policy name, then parameters. q per w seconds
+    // is the sustained rate; the burst is a vendor-prefixed parameter, which the draft allows as a comment.
+    this.#policyField = `"${policy}";q=${config.perSecond};w=1;pairwise-burst=${config.burst}`;
+  }
+
+  /** The 429 for a wait of `waitMs`: Retry-After in whole seconds, and the RateLimit fields saying none is left. */
+  error(waitMs: number): AppError {
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    const cached = this.#errors[seconds];
+    if (cached !== undefined) return cached;
+    const error = new AppError('rate_limited', `${this.detail}; retry after ${seconds} s`, undefined, {
+      'retry-after': String(seconds),
+      ratelimit: `"${this.policy}";r=0;t=${seconds}`,
+      'ratelimit-policy': this.#policyField,
+      // A browser's script may read these only when exposed (CORS safelists none of them).
+      'access-control-expose-headers': 'Retry-After, RateLimit, RateLimit-Policy',
+    });
+    if (seconds <= CACHED_SECONDS) this.#errors[seconds] = error;
+    return error;
+  }
+}
+
+function limit(policy: Policy, config: RateConfig, subject: string, unit: string): Limit | undefined {
+  return config.perSecond > 0 ? new Limit(policy, config, subject, unit) : undefined;
+}
+
+const REQUESTS_OR_OPS = 'requests or WebSocket operations';
+
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+export interface RateLimitStats {
+  /** Requests and WebSocket operations refused since start. */
+  refused: number;
+  /** Buckets held (each table is capped at maxEntries). */
+  addressBuckets: number;
+  keyBuckets: number;
+}
+
+export class RateLimits {
+  readonly address: Limit | undefined;
+  readonly publicKey: Limit | undefined;
+  readonly secretKey: Limit | undefined;
+  /** Operations per WebSocket connection (its bucket lives on the connection). */
+  readonly socket: Limit | undefined;
+  readonly #addresses: BucketTable;
+  readonly #keys: BucketTable;
+  readonly #exemptLoopback: boolean;
+  readonly #exempt: ReadonlySet<string>;
+  /** No client is ever limited: limits off, or a loopback-only listener with loopback exempt. */
+  readonly #off: boolean;
+  readonly #decoder = new TextDecoder();
+  #refused = 0;
+
+  constructor(
+    config: RateLimitConfig,
+    listenHost: string,
+    /** Monotonic ms (performance.now()); tests inject a fake. */
+    readonly clock: () => number = () => performance.now(),
+  ) {
+    this.address = limit('address', config.address, 'this client address', REQUESTS_OR_OPS);
+    this.publicKey = limit('public-key', config.publicKey, 'this public key', REQUESTS_OR_OPS);
+    this.secretKey = limit('secret-key', config.secretKey, 'this secret key', REQUESTS_OR_OPS);
+    this.socket = limit('socket', config.socket, 'this connection', 'operations');
+    this.#addresses = new BucketTable(config.maxEntries);
+    this.#keys = new BucketTable(config.maxEntries);
+    this.#exemptLoopback = config.exemptLoopback;
+    this.#exempt = new Set(config.exemptAddresses.flatMap((address) => uwsForms(address) ?? []));
+    const anyLimit = this.address !== undefined || this.publicKey !== undefined || this.secretKey !== undefined || this.socket !== undefined;
+    this.#off = !config.enabled || !anyLimit || (config.exemptLoopback && isLoopbackHost(listenHost));
+  }
+
+  /**
+   * The bucket key of the client on `res`, or undefined when it is not limited (limits off, exempt).
+   * Call it inside the uWS callback, before any await: `res` may be gone after.
+   */
+  clientOf(res: HttpResponse): string | undefined {
+    if (this.#off) return undefined;
+    const address = this.#decoder.decode(res.getRemoteAddressAsText());
+    if ((this.#exemptLoopback && isLoopback(address)) || this.#exempt.has(address)) return undefined;
+    return bucketKeyOf(address);
+  }
+
+  /**
+   * Authenticates a request (or WebSocket upgrade) of `client` and charges it: to the address unless
+   * it carries a secret key, then to the key. Throws 401/403, or 429 when a bucket is empty.
+   */
+  admit(client: string | undefined, request: RequestInfo, resolve: KeyResolver, scope: Scope): Principal {
+    if (client === undefined) return authenticate(request, resolve, scope);
+    const key = presentedKey(request);
+    const now = this.clock();
+    // A secret key is a merchant's server, which may call for many shoppers from one address: only
+    // the key is limited, and the address only when the key turns out not to be one.
+    const secret = key !== undefined && key.startsWith('sk_');
+    if (!secret) this.#charge(this.address, this.#addresses, client, now);
+    let principal: Principal;
+    try {
+      principal = authorize(key, request, resolve, scope);
+    } catch (error) {
+      if (secret) this.#charge(this.address, this.#addresses, client, now);
+      throw error;
+    }
+    this.#charge(this.keyLimit(principal.kind), this.#keys, key!, now);
+    return principal;
+  }
+
+  keyLimit(kind: Principal['kind']): Limit | undefined {
+    return kind === 'public' ? this.publicKey : this.secretKey;
+  }
+
+  /** 0 when `key`'s bucket had a token at `now`, else the ms until it has (nothing taken; counted as refused). */
+  takeKey(key: string, kind: Principal['kind'], now: number): number {
+    return this.#take(this.keyLimit(kind), this.#keys, key, now);
+  }
+
+  /** As takeKey, for a client's address bucket. */
+  takeAddress(client: string, now: number): number {
+    return this.#take(this.address, this.#addresses, client, now);
+  }
+
+  /** Counts a refusal decided elsewhere (a connection's own bucket). */
+  countRefusal(): void {
+    this.#refused++;
+  }
+
+  stats(): RateLimitStats {
+    return { refused: this.#refused, addressBuckets: this.#addresses.size, keyBuckets: this.#keys.size };
+  }
+
+  #take(limit: Limit | undefined, table: BucketTable, bucketKey: string, now: number): number {
+    if (limit === undefined) return 0;
+    const wait = table.take(bucketKey, limit.rate, now);
+    if (wait > 0) this.#refused++;
+    return wait;
+  }
+
+  #charge(limit: Limit | undefined, table: BucketTable, bucketKey: string, now: number): void {
+    const wait = this.#take(limit, table, bucketKey, now);
+    if (wait > 0) throw limit!.error(wait);
+  }
+}
+
+/** What an HTTP handler needs to admit its caller. */
+export interface AdmitDeps {
+  resolveKey: KeyResolver;
+  limits: RateLimits;
+}
+
+/** The caller of an HTTP exchange, authenticated and within its rate limits (throws 401/403/429). Call before any await. */
+export function admit(exchange: { res: HttpResponse; request: RequestInfo }, deps: AdmitDeps, scope: Scope): Principal {
+  return deps.limits.admit(deps.limits.clientOf(exchange.res), exchange.request, deps.resolveKey, scope);
+}

@@ -1,0 +1,45 @@
+// One WebSocket connection's rate limits: every operation (message) is charged to the connection's
+// own bucket, then to its key's and its address's buckets, which it shares with HTTP. Refusals are
+// drawn from a second bucket of the connection's shape: a client refused faster than it may send
+// ignores the retry hints, and is closed as a flooder.
+import type { Principal } from '../http/auth.js';
+import type { Limit, RateLimits } from '../http/rate-limits.js';
+import { TokenBucket } from '../limits/token-bucket.js';
+
+export class SocketLimit {
+  readonly #ops = new TokenBucket();
+  readonly #refusals = new TokenBucket();
+  #flooding = false;
+  /** The limit behind the last refusal; valid until the next take. */
+  refusedBy: Limit | undefined;
+
+  constructor(
+    readonly limits: RateLimits,
+    /** The address's bucket key (RateLimits.clientOf at the upgrade). */
+    readonly client: string,
+    readonly key: string,
+    readonly kind: Principal['kind'],
+  ) {}
+
+  /** True once this connection has been refused more operations than it may send. */
+  get flooding(): boolean {
+    return this.#flooding;
+  }
+
+  /** 0 when an operation may run at `now`, else the ms until one may (see refusedBy). */
+  take(now: number): number {
+    const socket = this.limits.socket;
+    let wait = socket === undefined ? 0 : this.#ops.take(socket.rate, now);
+    if (wait > 0) {
+      this.limits.countRefusal();
+      this.refusedBy = socket;
+    } else {
+      wait = this.limits.takeKey(this.key, this.kind, now);
+      if (wait > 0) this.refusedBy = this.limits.keyLimit(this.kind);
+      // A secret key is not limited by address (as over HTTP).
+      else if (this.kind === 'public' && (wait = this.limits.takeAddress(this.client, now)) > 0) this.refusedBy = this.limits.address;
+    }
+    if (wait > 0 && socket !== undefined && this.#refusals.take(socket.rate, now) > 0) this.#flooding = true;
+    return wait;
+  }
+}
