@@ -53,9 +53,23 @@ const STATUS_LINES: Record<number, string> = {
   503: '503 Service Unavailable',
 };
 
+/**
+ * Rejects a pending body read when the client went away (uWS onAborted). There is no one to answer:
+ * the route drops it quietly and nothing is written to the response.
+ */
+export class RequestAbortedError extends Error {
+  constructor() {
+    super('the client closed the connection before the request was answered');
+    this.name = 'RequestAbortedError';
+  }
+}
+
 export class Exchange {
   #aborted = false;
   #done = false;
+  #watching = false;
+  /** Told once when the client goes away: the pending body read, if any. */
+  #onAbort: (() => void) | undefined;
   /** Headers every answer of this exchange carries (CORS). */
   readonly headers: Record<string, string> = {};
 
@@ -64,12 +78,31 @@ export class Exchange {
     readonly request: RequestInfo,
   ) {}
 
-  /** Must be called before the handler first awaits. */
-  watchAbort(onAbort?: () => void): void {
+  /**
+   * Must be called before the handler first awaits. Idempotent: uWS keeps one abort handler per
+   * response, so this is the only place that registers it; others listen through onAbort().
+   */
+  watchAbort(): void {
+    if (this.#watching) return;
+    this.#watching = true;
     this.res.onAborted(() => {
       this.#aborted = true;
-      onAbort?.();
+      const listener = this.#onAbort;
+      this.#onAbort = undefined;
+      listener?.();
     });
+  }
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  /**
+   * Calls `listener` once when the client goes away (needs watchAbort()); one listener at a time,
+   * `undefined` removes it. Not called when the client is already gone: check `aborted` first.
+   */
+  onAbort(listener: (() => void) | undefined): void {
+    this.#onAbort = listener;
   }
 
   get finished(): boolean {

@@ -3,7 +3,7 @@
 // as problem+json.
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { AppError } from '../errors.js';
-import { Exchange, readRequest, toAppError } from './exchange.js';
+import { Exchange, readRequest, RequestAbortedError, toAppError } from './exchange.js';
 import type { Lifecycle } from './lifecycle.js';
 
 /** `params` are the route's URL parameters, percent-decoded. */
@@ -18,6 +18,8 @@ function decodeParam(raw: string): string {
 }
 
 function fail(exchange: Exchange, error: unknown): void {
+  // The client is gone: no one to answer, and its response must not be touched again.
+  if (error instanceof RequestAbortedError) return;
   const appError = toAppError(error);
   // Past the body cap the rest of the upload is unread: close the connection after answering.
   exchange.problem(appError, appError.code === 'payload_too_large');
