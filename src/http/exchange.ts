@@ -12,11 +12,26 @@ export interface RequestInfo {
   origin: string;
   contentType: string;
   contentLength: string;
+  /**
+   * More than one Content-Length header: uWS frames the body by the first, a proxy in front may use
+   * another, and the bytes left over would be read as a second request (request smuggling).
+   */
+  ambiguousLength: boolean;
   /** Further headers a route asked for (RouteOptions.headers), by lower-case name; '' when absent. */
   headers?: Readonly<Record<string, string>>;
 }
 
+/** Whether `req` repeats Content-Length; getHeader shows only the first, so the headers are counted. */
+function repeatsContentLength(req: HttpRequest): boolean {
+  let count = 0;
+  req.forEach((name) => {
+    if (name === 'content-length') count++;
+  });
+  return count > 1;
+}
+
 export function readRequest(req: HttpRequest, headerNames?: readonly string[]): RequestInfo {
+  const contentLength = req.getHeader('content-length');
   const info: RequestInfo = {
     method: req.getMethod(),
     url: req.getUrl(),
@@ -24,7 +39,9 @@ export function readRequest(req: HttpRequest, headerNames?: readonly string[]): 
     authorization: req.getHeader('authorization'),
     origin: req.getHeader('origin'),
     contentType: req.getHeader('content-type'),
-    contentLength: req.getHeader('content-length'),
+    contentLength,
+    // Only a request with a body pays for the scan: GETs (the hot path) carry no Content-Length.
+    ambiguousLength: contentLength !== '' && repeatsContentLength(req),
   };
   if (headerNames !== undefined) {
     const headers: Record<string, string> = {};
