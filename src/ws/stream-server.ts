@@ -39,6 +39,15 @@ export interface StreamStats extends RegistryStats {
 
 /** Close code sent to every client on shutdown ("going away"). */
 const GOING_AWAY = 1001;
+/** Close code for a frame over maxPayloadBytes (RFC 6455 "message too big"). */
+const MESSAGE_TOO_BIG = 1009;
+/**
+ * uWS cuts a frame past its maxPayloadLength without a close frame (the client sees 1006 and no
+ * reason). So it is told this many times our cap: a frame over the cap is read and closed with 1009
+ * and a reason; past the multiple uWS still cuts it from its header, which bounds what one socket can
+ * make us buffer to 4 × the cap.
+ */
+const RECEIVE_HEADROOM = 4;
 
 export class StreamServer {
   readonly #deps: StreamDeps;
@@ -99,7 +108,7 @@ export class StreamServer {
   #behavior(): WebSocketBehavior<SocketData> {
     const ws = this.#deps.config.ws;
     return {
-      maxPayloadLength: ws.maxPayloadBytes,
+      maxPayloadLength: ws.maxPayloadBytes * RECEIVE_HEADROOM,
       idleTimeout: ws.idleTimeoutSeconds,
       maxBackpressure: ws.maxBackpressureBytes,
       // A reply past maxBackpressure is dropped and the socket closed: it is not reading.
@@ -133,6 +142,7 @@ export class StreamServer {
       },
       message: (socket, message, isBinary) => {
         const conn = socket.getUserData().conn;
+        if (message.byteLength > ws.maxPayloadBytes) return conn.end(MESSAGE_TOO_BIG, `a frame may hold at most ${ws.maxPayloadBytes} bytes`);
         const decoded = decodeFrame(message, isBinary);
         if (decoded instanceof AppError) return conn.reply(errorMessage(undefined, decoded), isBinary);
         const parsed = parseClientMessage(decoded);
