@@ -125,6 +125,8 @@ export interface Config {
   dedupTtlMs: number;
   /** How often shops with new events get a snapshot of their models (plus one at shutdown). */
   snapshotIntervalMs: number;
+  /** Longest a graceful shutdown waits for requests and WebSocket acks in flight, in ms. */
+  shutdownDrainMs: number;
   /** Finished recommendation answers kept for repeated requests (see http/answers.ts). */
   answerCache: AnswerCacheConfig;
   engine: EngineConfig;
@@ -260,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxCatalogBodyBytes: 8 * 1024 * 1024,
     dedupTtlMs: 7 * DAY_MS,
     snapshotIntervalMs: integer(env, 'PAIRWISE_SNAPSHOT_MINUTES', 5, 1, 24 * 60) * 60_000,
+    shutdownDrainMs: integer(env, 'PAIRWISE_SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 3600) * 1000,
     answerCache: Object.freeze({
       maxBytes: integer(env, 'PAIRWISE_ANSWER_CACHE_MB', 64, 0, 64 * 1024) * 1024 * 1024,
       maxAgeMs: integer(env, 'PAIRWISE_ANSWER_MAX_AGE_MS', 30_000, 0, 3_600_000),

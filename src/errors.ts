@@ -2,6 +2,8 @@
 // bound to its HTTP status where it is defined (fastify's lib/errors.js model).
 
 export const ERROR_CODES = {
+  /** The HTTP request itself is malformed, e.g. two Content-Length headers; its connection is closed. */
+  bad_request: 400,
   invalid_json: 400,
   invalid_query: 400,
   invalid_strategy: 400,

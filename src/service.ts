@@ -137,8 +137,10 @@ export async function startService(config: Config, options: ServiceOptions = {})
       stopping ??= (async () => {
         clearInterval(pruneTimer);
         warmer.stop();
-        await stream.close();
-        await http.close();
+        // One deadline for both: WebSocket acks first, then HTTP requests, within shutdownDrainMs.
+        const deadline = performance.now() + config.shutdownDrainMs;
+        await stream.close(config.shutdownDrainMs);
+        await http.close(Math.max(0, deadline - performance.now()));
         pipeline.close();
         snapshots.stop();
         await snapshots.takeAll();

@@ -44,6 +44,13 @@ export interface EventError extends FieldError {
 export type EventParse = { ok: true; event: TrackedEvent; customerToken?: string } | { ok: false; errors: EventError[] };
 
 export const MAX_METADATA_BYTES = 4096;
+/**
+ * Levels of objects and arrays in metadata, metadata itself counting as one. Real payloads are flat
+ * (orderId, position, strategy); the cap keeps deep values (a 4 KiB body holds ~2,000 levels of
+ * arrays) away from the recursive encoders behind an event — JSON, msgpack, LMDB — which overflow
+ * the stack on them and fail the whole commit.
+ */
+export const MAX_METADATA_DEPTH = 8;
 /** Oldest accepted timestamp (2000-01-01) and the clock skew tolerated into the future. */
 const MIN_TIMESTAMP = 946_684_800_000;
 const MAX_FUTURE_SKEW_MS = 10 * 60_000;
@@ -60,6 +67,19 @@ function describe(expected: string, value: unknown): string {
   if (/MinLength<1>/.test(expected) && value === '') return 'must not be empty';
   if (expected.startsWith('Record<')) return 'must be an object';
   return `must be ${expected.replace(/ & [A-Za-z]+<[^>]*>/g, '').replace(/"/g, "'")}`;
+}
+
+/**
+ * True when `value` nests objects or arrays more than `levels` deep (the value itself is one level).
+ * The recursion stops at the limit, so the stack stays shallow however deep the input goes.
+ */
+function nestsDeeperThan(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (levels === 0) return true;
+  for (const key in value) {
+    if (nestsDeeperThan((value as Record<string, unknown>)[key], levels - 1)) return true;
+  }
+  return false;
 }
 
 function invalid(pointer: string, detail: string): EventError {
@@ -97,7 +117,10 @@ export function parseEvent(input: unknown, now: number, pointer = ''): EventPars
   const metadata = input.metadata ?? undefined;
   if (metadata !== undefined) {
     if (Array.isArray(metadata)) errors.push(invalid(`${pointer}/metadata`, 'must be an object'));
-    else if (Buffer.byteLength(JSON.stringify(metadata)) > MAX_METADATA_BYTES) {
+    // Depth first: JSON.stringify below is one of the encoders a deep value would overflow.
+    else if (nestsDeeperThan(metadata, MAX_METADATA_DEPTH)) {
+      errors.push(invalid(`${pointer}/metadata`, `must nest at most ${MAX_METADATA_DEPTH} levels of objects and arrays`));
+    } else if (Buffer.byteLength(JSON.stringify(metadata)) > MAX_METADATA_BYTES) {
       errors.push(invalid(`${pointer}/metadata`, `must serialize to at most ${MAX_METADATA_BYTES} bytes`));
     }
   }

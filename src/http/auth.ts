@@ -24,22 +24,29 @@ const PUBLIC_SCOPES: ReadonlySet<Scope> = new Set(['recommendations:read', 'even
 
 const CHALLENGE = { 'www-authenticate': 'Bearer realm="pairwise"' };
 
-function keyFromQuery(query: string): string | undefined {
-  if (!query.includes('key=')) return undefined;
-  return new URLSearchParams(query).get('key') ?? undefined;
+const NO_KEYS: readonly string[] = [];
+
+/** The ?key= values of a query string; empty when there are none (the usual case: one substring test). */
+function keysFromQuery(query: string): readonly string[] {
+  if (!query.includes('key=')) return NO_KEYS;
+  return new URLSearchParams(query).getAll('key');
 }
 
 /** The key the request presents (Bearer header, else ?key=), undefined when none; throws 401/403 for a malformed header or a secret key in the URL. */
 export function presentedKey(request: RequestInfo): string | undefined {
+  const queryKeys = keysFromQuery(request.query);
+  // Refused whatever else the request carries: a secret key in a URL ends up in logs and proxies, and
+  // only a refusal tells the caller to stop putting it there.
+  if (queryKeys.some((key) => key.startsWith('sk_'))) {
+    throw new AppError('forbidden', 'a secret key must never be sent in a URL; use the Authorization header');
+  }
   const header = request.authorization;
   if (header !== '') {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (match === null) throw new AppError('unauthorized', 'use Authorization: Bearer <key>', undefined, CHALLENGE);
     return match[1];
   }
-  const key = keyFromQuery(request.query);
-  if (key?.startsWith('sk_')) throw new AppError('forbidden', 'a secret key must never be sent in a URL; use the Authorization header');
-  return key;
+  return queryKeys[0];
 }
 
 /** The caller holding `key` (as presentedKey found it), allowed `scope`; throws 401/403 AppErrors otherwise. */

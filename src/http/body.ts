@@ -1,7 +1,7 @@
 // Reads a request body under a byte cap: content-length is checked first, then bytes are counted
 // as they arrive. Chunks are copied (uWS reuses their ArrayBuffer) and joined once at the end.
 import { AppError } from '../errors.js';
-import type { Exchange } from './exchange.js';
+import { RequestAbortedError, type Exchange } from './exchange.js';
 
 const JSON_TYPES = ['application/json', 'text/plain'];
 
@@ -17,24 +17,41 @@ function tooLarge(maxBytes: number): AppError {
   return new AppError('payload_too_large', `the body must be at most ${maxBytes} bytes`);
 }
 
-/** Resolves with the whole body; rejects with AppError 413 past `maxBytes`. Call watchAbort() first. */
+/**
+ * Resolves with the whole body; rejects with AppError 413 past `maxBytes`, and with
+ * RequestAbortedError at once when the client disconnects mid-body (uWS sends no more data then, so
+ * without it the read would never settle and the request would stay in flight).
+ */
 export function readBody(exchange: Exchange, maxBytes: number): Promise<Buffer> {
   const declared = exchange.request.contentLength === '' ? 0 : Number(exchange.request.contentLength);
   if (declared > maxBytes) return Promise.reject(tooLarge(maxBytes));
+  exchange.watchAbort();
+  if (exchange.aborted) return Promise.reject(new RequestAbortedError());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
-    let failed = false;
+    let settled = false;
+    const settle = (): void => {
+      settled = true;
+      exchange.onAbort(undefined);
+    };
+    exchange.onAbort(() => {
+      settled = true;
+      reject(new RequestAbortedError());
+    });
     exchange.res.onData((chunk, isLast) => {
-      if (failed) return;
+      if (settled) return;
       received += chunk.byteLength;
       if (received > maxBytes) {
-        failed = true;
+        settle();
         reject(tooLarge(maxBytes));
         return;
       }
       chunks.push(Buffer.from(chunk.slice(0)));
-      if (isLast) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
+      if (isLast) {
+        settle();
+        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
+      }
     });
   });
 }

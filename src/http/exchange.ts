@@ -12,11 +12,26 @@ export interface RequestInfo {
   origin: string;
   contentType: string;
   contentLength: string;
+  /**
+   * More than one Content-Length header: uWS frames the body by the first, a proxy in front may use
+   * another, and the bytes left over would be read as a second request (request smuggling).
+   */
+  ambiguousLength: boolean;
   /** Further headers a route asked for (RouteOptions.headers), by lower-case name; '' when absent. */
   headers?: Readonly<Record<string, string>>;
 }
 
+/** Whether `req` repeats Content-Length; getHeader shows only the first, so the headers are counted. */
+function repeatsContentLength(req: HttpRequest): boolean {
+  let count = 0;
+  req.forEach((name) => {
+    if (name === 'content-length') count++;
+  });
+  return count > 1;
+}
+
 export function readRequest(req: HttpRequest, headerNames?: readonly string[]): RequestInfo {
+  const contentLength = req.getHeader('content-length');
   const info: RequestInfo = {
     method: req.getMethod(),
     url: req.getUrl(),
@@ -24,7 +39,9 @@ export function readRequest(req: HttpRequest, headerNames?: readonly string[]): 
     authorization: req.getHeader('authorization'),
     origin: req.getHeader('origin'),
     contentType: req.getHeader('content-type'),
-    contentLength: req.getHeader('content-length'),
+    contentLength,
+    // Only a request with a body pays for the scan: GETs (the hot path) carry no Content-Length.
+    ambiguousLength: contentLength !== '' && repeatsContentLength(req),
   };
   if (headerNames !== undefined) {
     const headers: Record<string, string> = {};
@@ -53,9 +70,23 @@ const STATUS_LINES: Record<number, string> = {
   503: '503 Service Unavailable',
 };
 
+/**
+ * Rejects a pending body read when the client went away (uWS onAborted). There is no one to answer:
+ * the route drops it quietly and nothing is written to the response.
+ */
+export class RequestAbortedError extends Error {
+  constructor() {
+    super('the client closed the connection before the request was answered');
+    this.name = 'RequestAbortedError';
+  }
+}
+
 export class Exchange {
   #aborted = false;
   #done = false;
+  #watching = false;
+  /** Told once when the client goes away: the pending body read, if any. */
+  #onAbort: (() => void) | undefined;
   /** Headers every answer of this exchange carries (CORS). */
   readonly headers: Record<string, string> = {};
 
@@ -64,12 +95,31 @@ export class Exchange {
     readonly request: RequestInfo,
   ) {}
 
-  /** Must be called before the handler first awaits. */
-  watchAbort(onAbort?: () => void): void {
+  /**
+   * Must be called before the handler first awaits. Idempotent: uWS keeps one abort handler per
+   * response, so this is the only place that registers it; others listen through onAbort().
+   */
+  watchAbort(): void {
+    if (this.#watching) return;
+    this.#watching = true;
     this.res.onAborted(() => {
       this.#aborted = true;
-      onAbort?.();
+      const listener = this.#onAbort;
+      this.#onAbort = undefined;
+      listener?.();
     });
+  }
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  /**
+   * Calls `listener` once when the client goes away (needs watchAbort()); one listener at a time,
+   * `undefined` removes it. Not called when the client is already gone: check `aborted` first.
+   */
+  onAbort(listener: (() => void) | undefined): void {
+    this.#onAbort = listener;
   }
 
   get finished(): boolean {

@@ -1,9 +1,9 @@
-// Turns a route handler into a uWS callback: reads the request, refuses work while shutting down,
-// watches aborts for async handlers, counts requests in flight, and answers every thrown error
-// as problem+json.
+// Turns a route handler into a uWS callback: reads the request, refuses ambiguous framing and work
+// while shutting down, watches aborts for async handlers, counts requests in flight, and answers
+// every thrown error as problem+json.
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { AppError } from '../errors.js';
-import { Exchange, readRequest, toAppError } from './exchange.js';
+import { Exchange, readRequest, RequestAbortedError, toAppError } from './exchange.js';
 import type { Lifecycle } from './lifecycle.js';
 
 /** `params` are the route's URL parameters, percent-decoded. */
@@ -18,9 +18,21 @@ function decodeParam(raw: string): string {
 }
 
 function fail(exchange: Exchange, error: unknown): void {
+  // The client is gone: no one to answer, and its response must not be touched again.
+  if (error instanceof RequestAbortedError) return;
   const appError = toAppError(error);
   // Past the body cap the rest of the upload is unread: close the connection after answering.
   exchange.problem(appError, appError.code === 'payload_too_large');
+}
+
+/**
+ * Answers 400 and closes the connection when the request's body length is ambiguous (where the next
+ * request starts is unknown, so the connection cannot be reused); true when it did.
+ */
+export function refuseAmbiguousLength(exchange: Exchange): boolean {
+  if (!exchange.request.ambiguousLength) return false;
+  exchange.problem(new AppError('bad_request', 'a request may carry only one Content-Length header'), true);
+  return true;
 }
 
 export interface RouteOptions {
@@ -38,6 +50,7 @@ export function route(lifecycle: Lifecycle, handler: Handler, options: RouteOpti
     const params: string[] = [];
     for (let i = 0; i < paramCount; i++) params.push(decodeParam(req.getParameter(i) ?? ''));
     const exchange = new Exchange(res, readRequest(req, options.headers));
+    if (refuseAmbiguousLength(exchange)) return;
     if (lifecycle.closing) {
       exchange.problem(new AppError('unavailable', 'the service is shutting down', undefined, { 'retry-after': '1' }), true);
       return;

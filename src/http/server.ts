@@ -6,7 +6,7 @@ import { PREFLIGHT_HEADERS } from './cors.js';
 import type { HttpDeps } from './deps.js';
 import { Exchange, readRequest } from './exchange.js';
 import { Lifecycle } from './lifecycle.js';
-import { route, type Handler, type RouteOptions } from './route.js';
+import { refuseAmbiguousLength, route, type Handler, type RouteOptions } from './route.js';
 import { getDemoImage } from './routes/demo-images.js';
 import { DEMO_PAGE_OPTIONS, getDemoCollection, getDemoHome, getDemoProduct, getDemoSignIn } from './routes/demo-pages.js';
 import { getHealth, getMetrics } from './routes/operations.js';
@@ -99,7 +99,11 @@ export function startHttpServer(deps: HttpDeps, extraRoutes?: (app: uWS.Template
     }
   }
   extraRoutes?.(app, lifecycle);
-  app.any('/*', (res, req) => new Exchange(res, readRequest(req)).problem(new AppError('not_found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`)));
+  app.any('/*', (res, req) => {
+    const exchange = new Exchange(res, readRequest(req));
+    if (refuseAmbiguousLength(exchange)) return;
+    exchange.problem(new AppError('not_found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`));
+  });
 
   return new Promise((resolve, reject) => {
     app.listen(deps.config.host, deps.config.port, (token) => {

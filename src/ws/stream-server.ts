@@ -9,7 +9,7 @@ import type { CustomerIdentity } from '../http/customer-identity.js';
 import { Exchange, readRequest, toAppError } from '../http/exchange.js';
 import { Lifecycle } from '../http/lifecycle.js';
 import type { RateLimits } from '../http/rate-limits.js';
-import { route } from '../http/route.js';
+import { refuseAmbiguousLength, route } from '../http/route.js';
 import type { CatalogUpdates } from '../ingest/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { Answers } from '../http/answers.js';
@@ -47,6 +47,15 @@ export interface StreamStats extends RegistryStats {
 const GOING_AWAY = 1001;
 /** Close code for a client that keeps sending past its rate limit (RFC 6455 "policy violation"). */
 const POLICY_VIOLATION = 1008;
+/** Close code for a frame over maxPayloadBytes (RFC 6455 "message too big"). */
+const MESSAGE_TOO_BIG = 1009;
+/**
+ * uWS cuts a frame past its maxPayloadLength without a close frame (the client sees 1006 and no
+ * reason). So it is told this many times our cap: a frame over the cap is read and closed with 1009
+ * and a reason; past the multiple uWS still cuts it from its header, which bounds what one socket can
+ * make us buffer to 4 × the cap.
+ */
+const RECEIVE_HEADROOM = 4;
 
 export class StreamServer {
   readonly #deps: StreamDeps;
@@ -107,7 +116,7 @@ export class StreamServer {
   #behavior(): WebSocketBehavior<SocketData> {
     const ws = this.#deps.config.ws;
     return {
-      maxPayloadLength: ws.maxPayloadBytes,
+      maxPayloadLength: ws.maxPayloadBytes * RECEIVE_HEADROOM,
       idleTimeout: ws.idleTimeoutSeconds,
       maxBackpressure: ws.maxBackpressureBytes,
       // A reply past maxBackpressure is dropped and the socket closed: it is not reading.
@@ -120,6 +129,7 @@ export class StreamServer {
         const protocol = req.getHeader('sec-websocket-protocol');
         const extensions = req.getHeader('sec-websocket-extensions');
         const exchange = new Exchange(res, request);
+        if (refuseAmbiguousLength(exchange)) return;
         if (this.#lifecycle.closing) {
           exchange.problem(new AppError('unavailable', 'the service is shutting down', undefined, { 'retry-after': '1' }));
           return;
@@ -145,6 +155,7 @@ export class StreamServer {
       },
       message: (socket, message, isBinary) => {
         const conn = socket.getUserData().conn;
+        if (message.byteLength > ws.maxPayloadBytes) return conn.end(MESSAGE_TOO_BIG, `a frame may hold at most ${ws.maxPayloadBytes} bytes`);
         const decoded = decodeFrame(message, isBinary);
         if (conn.limit !== undefined) {
           const wait = conn.limit.take(this.#deps.limits.clock());

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { EVENT_TYPES, MAX_BATCH_EVENTS, MAX_METADATA_BYTES, parseBatchEnvelope, parseEvent } from '../../src/api/event.js';
+import { EVENT_TYPES, MAX_BATCH_EVENTS, MAX_METADATA_BYTES, MAX_METADATA_DEPTH, parseBatchEnvelope, parseEvent } from '../../src/api/event.js';
 
 const NOW = Date.UTC(2024, 0, 1);
 const BARE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -105,6 +105,52 @@ describe('parseEvent', () => {
     const parsed = parseEvent('view', NOW, '/events/7');
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.errors[0]!.pointer).toBe('/events/7');
+  });
+});
+
+/** Levels of objects and arrays in a value, the value itself counting as one (reference: plain recursion). */
+function depthOf(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let deepest = 0;
+  for (const child of Object.values(value)) deepest = Math.max(deepest, depthOf(child));
+  return 1 + deepest;
+}
+
+/** `inner` wrapped in one object or array per step of `path`. */
+function wrap(inner: unknown, path: readonly ('object' | 'array')[]): unknown {
+  let value = inner;
+  for (const step of path) value = step === 'object' ? { a: value } : [value];
+  return value;
+}
+
+describe('metadata depth', () => {
+  const nested = fc.record({
+    path: fc.array(fc.constantFrom('object' as const, 'array' as const), { maxLength: 2 * MAX_METADATA_DEPTH }),
+    inner: fc.jsonValue({ maxDepth: 3 }),
+    siblings: fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
+  });
+
+  test('When metadata is nested to any depth, then it is accepted exactly when it has at most MAX_METADATA_DEPTH levels', () => {
+    fc.assert(
+      fc.property(nested, ({ path, inner, siblings }) => {
+        const metadata = { ...siblings, deep: wrap(inner, path) };
+        fc.pre(Buffer.byteLength(JSON.stringify(metadata)) <= MAX_METADATA_BYTES);
+        const parsed = parseEvent({ type: 'view', productId: '1', sessionId: 's', metadata }, NOW, '/events/2');
+        if (depthOf(metadata) <= MAX_METADATA_DEPTH) {
+          expect(parsed.ok).toBe(true);
+        } else {
+          expect(parsed).toEqual({ ok: false, errors: [{ code: 'invalid_event', pointer: '/events/2/metadata', detail: expect.stringContaining(`${MAX_METADATA_DEPTH} levels`) }] });
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('When metadata is nested far past what a recursive encoder survives, then it is rejected without throwing', () => {
+    const metadata = { deep: wrap(1, Array.from({ length: 200_000 }, (_, i) => (i % 2 === 0 ? 'array' : 'object'))) };
+    const parsed = parseEvent({ type: 'view', productId: '1', sessionId: 's', metadata }, NOW);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.errors.map((e) => e.pointer)).toEqual(['/metadata']);
   });
 });
 

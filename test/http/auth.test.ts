@@ -90,6 +90,18 @@ describe('auth', () => {
       expect(body.detail).toMatch(/URL/);
     });
 
+    test.each([
+      ['the public key', 'GET', '/api/recommendations', 'publicKey'],
+      ['the public key', 'POST', '/api/events', 'publicKey'],
+      ['the secret key', 'GET', '/metrics', 'secretKey'],
+    ] as const)('When %s is in the Authorization header and a secret key in ?key=, then %s %s answers 403 forbidden', async (_name, method, path, header) => {
+      const before = t.service.engines.get(t.shop.shopId).eventCount;
+      const res = await t.fetch(`${path}?key=${t.shop.secretKey}`, { method, key: t.shop[header], body: method === 'POST' ? EVENT : undefined });
+      const body = await expectProblem(res, 403, 'forbidden');
+      expect(body.detail).toMatch(/URL/);
+      expect(t.service.engines.get(t.shop.shopId).eventCount).toBe(before);
+    });
+
     test('When the secret key is sent as ?key= to /metrics, then 403 forbidden', async () => {
       await expectProblem(await t.fetch(`/metrics?key=${t.shop.secretKey}`, { key: null }), 403, 'forbidden');
     });

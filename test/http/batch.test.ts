@@ -63,6 +63,20 @@ describe('batch', () => {
     expect(applied()).toBe(before + 2);
   });
 
+  test('When one event of a batch has metadata nested 2,000 levels deep, then it alone is rejected with its pointer and the others are stored', async () => {
+    const before = applied();
+    const deep = `{"type":"click","productId":"1","sessionId":"deep","metadata":{"x":${'['.repeat(2000)}${']'.repeat(2000)}}}`;
+    const body = `{"events":[{"type":"click","productId":"1","sessionId":"deep"},${deep},{"type":"view","productId":"2","sessionId":"deep"}]}`;
+
+    const res = await t.fetch('/api/events/batch', { method: 'POST', body });
+
+    expect(res.status).toBe(200);
+    const result = await res.json();
+    expect(result).toMatchObject({ success: false, accepted: 2, duplicates: 0, rejected: 1 });
+    expect(result.results[1]).toEqual({ index: 1, success: false, error: { code: 'invalid_event', pointer: '/events/1/metadata', detail: expect.any(String) } });
+    expect(applied()).toBe(before + 2);
+  });
+
   test('When every event is invalid, then 200 success:false, accepted 0 and nothing stored', async () => {
     const before = applied();
     const res = await post([{ type: 'click' }, { productId: '1', sessionId: 'x' }]);

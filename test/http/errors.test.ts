@@ -80,6 +80,15 @@ describe('errors', () => {
       expect(await eventCount()).toBe(before);
     });
 
+    test('When metadata nests 2,000 arrays deep inside a 4 KiB body, then 400 invalid_event at /metadata and nothing stored', async () => {
+      const before = await eventCount();
+      const body = `{"type":"click","productId":"1","sessionId":"s1","metadata":{"x":${'['.repeat(2000)}${']'.repeat(2000)}}}`;
+      expect(body.length).toBeLessThan(4200);
+      const res = await t.fetch('/api/events', { method: 'POST', body });
+      await expectProblem(res, 400, 'invalid_event', '/metadata');
+      expect(await eventCount()).toBe(before);
+    });
+
     test('When the body is a JSON array, then 400 invalid_event', async () => {
       const res = await t.fetch('/api/events', { method: 'POST', body: '[]' });
       await expectProblem(res, 400, 'invalid_event');

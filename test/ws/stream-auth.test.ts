@@ -32,6 +32,12 @@ describe('stream authentication', () => {
     expect(refused).toMatchObject({ status: 403, body: { code: 'forbidden' } });
   });
 
+  test('When a Bearer header comes with a secret key in the URL, then the upgrade is still refused with 403 forbidden', async () => {
+    const refused = await StreamClient.refusal(t.url, t.shop.secretKey, { authorization: `Bearer ${t.shop.publicKey}` });
+
+    expect(refused).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+  });
+
   test('When the public key is in ?key=, then the socket opens and answers', async () => {
     const client = await StreamClient.open(t.url, t.shop.publicKey);
 

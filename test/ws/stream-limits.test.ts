@@ -65,16 +65,49 @@ describe('stream limits', () => {
     return client;
   }
 
-  test('When a frame is larger than the payload cap, then the server closes that connection and the others go on', async () => {
+  test.each([
+    ['text', (bytes: number) => JSON.stringify({ op: 'ping', ref: 'x'.repeat(bytes) })],
+    ['binary', (bytes: number) => Buffer.alloc(bytes)],
+  ])('When a %s frame is larger than the payload cap, then that connection is closed with 1009 and a reason, and the others go on', async (_kind, frame) => {
     const t = await start();
     const abuser = await open(t);
     const other = await open(t);
 
-    abuser.sendRaw(JSON.stringify({ op: 'ping', ref: 'x'.repeat(70 * 1024) }));
+    abuser.sendRaw(frame(70 * 1024));
     const closed = await abuser.closed;
 
-    expect([1006, 1009]).toContain(closed.code); // uWS drops it without a close frame (1006)
-    expect(t.service.stream.stats().connections).toBe(1);
+    expect(closed.code).toBe(1009);
+    expect(closed.reason).toMatch(/65536 bytes/);
+    await until(() => t.service.stream.stats().connections === 1);
+    expect(await other.request({ op: 'ping', ref: 'ok' })).toMatchObject({ op: 'pong', ref: 'ok' });
+  });
+
+  test('When a frame is far past the cap, then uWS cuts that connection without reading it and the others go on', async () => {
+    const t = await start();
+    const abuser = await open(t);
+    const other = await open(t);
+
+    abuser.sendRaw(Buffer.alloc(1024 * 1024));
+    const closed = await abuser.closed;
+
+    // Past 4× the cap uWS refuses the frame from its header and closes without a close frame.
+    expect(closed.code).toBe(1006);
+    await until(() => t.service.stream.stats().connections === 1);
+    expect(await other.request({ op: 'ping', ref: 'ok' })).toMatchObject({ op: 'pong', ref: 'ok' });
+  });
+
+  test('When a text frame is not UTF-8, then uWS cuts that connection and the others go on', async () => {
+    const t = await start();
+    const abuser = await open(t);
+    const other = await open(t);
+
+    abuser.socket.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false });
+    const closed = await abuser.closed;
+
+    // RFC 6455 would say 1007, but uWS checks UTF-8 before our handler sees the frame and closes the
+    // TCP connection without a close frame: the client sees 1006.
+    expect(closed.code).toBe(1006);
+    await until(() => t.service.stream.stats().connections === 1);
     expect(await other.request({ op: 'ping', ref: 'ok' })).toMatchObject({ op: 'pong', ref: 'ok' });
   });
 
