@@ -31,7 +31,11 @@ export class SnapshotStore {
   readonly #inFlight = new Set<Promise<void>>();
   #closing: Promise<void> | undefined;
 
-  constructor(readonly dbs: Databases) {}
+  constructor(
+    readonly dbs: Databases,
+    /** What the copy awaits between slices: the next turn of the event loop (tests may hold it). */
+    readonly pause: () => Promise<void> = nextTurn,
+  ) {}
 
   /** The shop's latest snapshot with its parts in place; undefined when none (or one whose parts are gone). */
   get(shopId: string): SnapshotRecord | undefined {
@@ -51,7 +55,7 @@ export class SnapshotStore {
   /** Copies the record a slice per turn; what it points to must not change until this resolves. */
   async copy(record: SnapshotRecord, sliceBytes?: number): Promise<SnapshotCopy> {
     const { header, parts } = splitParts(record);
-    return { header, parts: await copyParts(parts, nextTurn, sliceBytes) };
+    return { header, parts: await copyParts(parts, this.pause, sliceBytes) };
   }
 
   /** Copies the record, then stores it: what it points to must not change until this resolves. */

@@ -105,8 +105,11 @@ describe('snapshots', () => {
     await pipeline.ingest(SHOP, events(0, 300), NOW);
     const engine = first.engines.get(SHOP);
     const before = answers(engine);
-    // 64-byte slices: the copy spans many turns, and the writes below land in the middle of it.
-    const taking = new SnapshotScheduler(first.engines, first.snapshotStore, () => NOW, () => {}, 64).takeAll();
+    // 64-byte slices, and the copy waits after its first slice until the writes below are durable.
+    let writesDurable!: () => void;
+    const durable = new Promise<void>((resolve) => (writesDurable = resolve));
+    const heldStore = new SnapshotStore(first.dbs, () => durable);
+    const taking = new SnapshotScheduler(first.engines, heldStore, () => NOW, () => {}, 64).takeAll();
     /** Events applied when each batch was acknowledged (at least the batch's own). */
     const acknowledged: number[] = [];
     const writes = [0, 1, 2, 3].map((k) =>
@@ -118,7 +121,9 @@ describe('snapshots', () => {
     expect(first.engines.changesWait(SHOP)).toBeDefined();
     expect(engine.eventCount).toBe(300);
     expect(acknowledged).toEqual([]);
+    writesDurable();
     expect(await taking).toBe(1);
+    await heldStore.close();
     await Promise.all([...writes, renamed]);
     acknowledged.forEach((applied, k) => expect(applied).toBeGreaterThanOrEqual(315 + 15 * k));
     expect(acknowledged).toHaveLength(4);
