@@ -110,6 +110,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const limits = new RateLimits(config.rateLimits, config.host, options.monotonic);
   const answers = new Answers(engines, config.answerCache, identity);
   const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock });
+  shops.onChanged(() => stream.recheckKeys()); // after the key cache is cleared (listeners run in order)
   const http = await startHttpServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock, demo }, stream.routes);
   const pruneTimer = setInterval(() => {
     eventLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`));

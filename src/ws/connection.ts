@@ -27,8 +27,10 @@ export class Connection {
   inFlight = 0;
 
   constructor(
-    /** Who opened it (the key at upgrade): its shop, and how its customerIds are checked. */
-    readonly principal: Principal,
+    /** Who opened it: its shop, and how its customerIds are checked (refreshed when keys change). */
+    public principal: Principal,
+    /** The API key it was opened with: checked again whenever the shop's keys change. */
+    readonly key: string,
     readonly policy: BackpressurePolicy,
     /** Its rate limits; undefined for a client that is not limited (exempt, or limits off). */
     readonly limit?: SocketLimit,

@@ -105,6 +105,18 @@ export class StreamServer {
     return { connections: this.#connections.size, behind, inFlight: this.#lifecycle.inFlight, ...this.#registry.stats() };
   }
 
+  /**
+   * Checks every open socket's key again (after a key or shop change): a revoked key's sockets are
+   * closed with 1008, the others see the shop's current signing keys and origins from now on.
+   */
+  recheckKeys(): void {
+    for (const conn of [...this.#connections]) {
+      const principal = this.#deps.resolveKey(conn.key);
+      if (principal === undefined || principal.shopId !== conn.shopId) conn.end(POLICY_VIOLATION, 'the API key was revoked');
+      else conn.principal = principal;
+    }
+  }
+
   /** Refuses new event ops, waits (≤ drainMs) until every one in flight is acked, then closes every socket. */
   async close(drainMs = 10_000): Promise<void> {
     await this.#lifecycle.drain(drainMs);
@@ -141,7 +153,7 @@ export class StreamServer {
           // The upgrade is a request like any other; the connection's operations are charged later.
           const principal = limits.admit(client, request, this.#deps.resolveKey, 'events:write');
           const limit = client === undefined ? undefined : new SocketLimit(limits, client, presentedKey(request)!, principal.kind);
-          conn = new Connection(principal, this.#policy, limit);
+          conn = new Connection(principal, presentedKey(request)!, this.#policy, limit);
         } catch (error) {
           exchange.problem(toAppError(error));
           return;

@@ -56,6 +56,20 @@ describe('stream authentication', () => {
     client.close();
   });
 
+  test('When a key is revoked, then its open sockets are closed with 1008 at once and sockets of other keys stay open', async () => {
+    const extra = await t.service.shops.createKey(t.shop.shopId, 'public', 'to revoke');
+    const doomed = await StreamClient.open(t.url, extra);
+    const kept = await StreamClient.open(t.url, t.shop.publicKey);
+    expect(await doomed.request({ op: 'ping', ref: 'before' })).toMatchObject({ op: 'pong' });
+
+    const [record] = t.service.shops.listKeys(t.shop.shopId).filter((k) => k.label === 'to revoke');
+    await t.service.shops.revokeKey(record!.hash);
+
+    expect(await doomed.closed).toEqual({ code: 1008, reason: 'the API key was revoked' });
+    expect(await kept.request({ op: 'ping', ref: 'after' })).toMatchObject({ op: 'pong', ref: 'after' });
+    kept.close();
+  });
+
   test('When GET /api/stream comes without a WebSocket upgrade, then 426 upgrade_required', async () => {
     const res = await t.fetch('/api/stream');
 
