@@ -45,6 +45,8 @@ export interface StreamStats extends RegistryStats {
 
 /** Close code sent to every client on shutdown ("going away"). */
 const GOING_AWAY = 1001;
+/** How often open sockets' keys are checked again (through the key cache: a lookup each, LMDB once its entry expires). */
+const KEY_RECHECK_MS = 30_000;
 /** Close code for a client that keeps sending past its rate limit (RFC 6455 "policy violation"). */
 const POLICY_VIOLATION = 1008;
 /** Close code for a frame over maxPayloadBytes (RFC 6455 "message too big"). */
@@ -66,6 +68,7 @@ export class StreamServer {
   readonly #context: StreamContext;
   #app: TemplatedApp | undefined;
   #sweep: NodeJS.Timeout | undefined;
+  #recheck: NodeJS.Timeout | undefined;
 
   constructor(deps: StreamDeps) {
     this.#deps = deps;
@@ -97,6 +100,9 @@ export class StreamServer {
     const everyMs = Math.min(1000, Math.max(100, this.#policy.stallMs / 4));
     this.#sweep = setInterval(() => this.#sweepBehind(), everyMs);
     this.#sweep.unref();
+    // Keys revoked by another process (the CLI beside the server) reach open sockets too.
+    this.#recheck = setInterval(() => this.recheckKeys(), KEY_RECHECK_MS);
+    this.#recheck.unref();
   };
 
   stats(): StreamStats {
@@ -121,6 +127,7 @@ export class StreamServer {
   async close(drainMs = 10_000): Promise<void> {
     await this.#lifecycle.drain(drainMs);
     clearInterval(this.#sweep);
+    clearInterval(this.#recheck);
     this.#registry.close();
     for (const conn of [...this.#connections]) conn.end(GOING_AWAY, 'server shutting down');
   }
