@@ -80,22 +80,36 @@ export interface CachedResolver {
 /**
  * Caches resolved keys for a short time so the hot path skips hashing and LMDB; unknown keys are
  * cached as misses for a shorter time, so a flood of made-up keys does not reach LMDB each time.
- * Changes made by this process clear it at once (ShopStore.onChanged); others apply within ttlMs.
+ * Misses have a table of their own: a flood of them (anyone can send one) fills and clears only that
+ * table, never the known keys'. Changes made by this process clear both at once
+ * (ShopStore.onChanged); others apply within ttlMs.
  */
 export function cachedResolver(resolve: KeyResolver, ttlMs = 30_000, missTtlMs = 5_000, maxEntries = 10_000, clock = Date.now): CachedResolver {
-  const cache = new Map<string, { principal: Principal | undefined; until: number }>();
+  const known = new Map<string, { principal: Principal; until: number }>();
+  /** Unknown key → until when it is answered as unknown without a lookup. */
+  const misses = new Map<string, number>();
   return {
     resolve(key) {
       const now = clock();
-      const hit = cache.get(key);
+      const hit = known.get(key);
       if (hit !== undefined && hit.until > now) return hit.principal;
+      const missUntil = misses.get(key);
+      if (missUntil !== undefined && missUntil > now) return undefined;
       const principal = resolve(key);
-      if (cache.size >= maxEntries) cache.clear();
-      cache.set(key, { principal, until: now + (principal === undefined ? missTtlMs : ttlMs) });
+      if (principal === undefined) {
+        known.delete(key);
+        if (misses.size >= maxEntries) misses.clear();
+        misses.set(key, now + missTtlMs);
+        return undefined;
+      }
+      misses.delete(key);
+      if (known.size >= maxEntries) known.clear();
+      known.set(key, { principal, until: now + ttlMs });
       return principal;
     },
     clear() {
-      cache.clear();
+      known.clear();
+      misses.clear();
     },
   };
 }
