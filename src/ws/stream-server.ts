@@ -159,8 +159,9 @@ export class StreamServer {
         try {
           // The upgrade is a request like any other; the connection's operations are charged later.
           const principal = limits.admit(client, request, this.#deps.resolveKey, 'events:write');
-          const limit = client === undefined ? undefined : new SocketLimit(limits, client, presentedKey(request)!, principal.kind);
-          conn = new Connection(principal, presentedKey(request)!, this.#policy, limit);
+          const apiKey = presentedKey(request)!; // admitted: there is one
+          const limit = client === undefined ? undefined : new SocketLimit(limits, client, apiKey, principal.kind);
+          conn = new Connection(principal, apiKey, this.#policy, limit);
         } catch (error) {
           exchange.problem(toAppError(error));
           return;

@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { generateKey } from '../../src/store/shop-store.js';
 import { fetchFrom, type PlainResponse } from '../support/from-address.js';
 import { expectProblem } from '../support/problem.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { startRateLimited, startTestService, type TestService } from '../support/service.js';
 
 const RECS = '/api/recommendations?strategy=trending';
 
@@ -20,7 +20,7 @@ describe('rate limits over HTTP', () => {
 
   async function start(env: Record<string, string>): Promise<TestService> {
     now = 1_000;
-    const t = await startTestService({ env: { PAIRWISE_RATE_LIMIT_EXEMPT: '', ...env }, monotonic: () => now });
+    const t = await startRateLimited(env, () => now);
     started.push(t);
     return t;
   }

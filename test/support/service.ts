@@ -63,6 +63,11 @@ export function testEnv(dataDir: string, shop: TestShop, env: Record<string, str
   };
 }
 
+/** A service whose rate limits apply to loopback clients too (tests connect from chosen 127.x addresses), its buckets on `monotonic`. */
+export function startRateLimited(env: Record<string, string>, monotonic: () => number): Promise<TestService> {
+  return startTestService({ env: { PAIRWISE_RATE_LIMIT_EXEMPT: '', ...env }, monotonic });
+}
+
 export async function startTestService(options: StartOptions = {}): Promise<TestService> {
   const dataDir = options.dataDir ?? tempDataDir();
   const shop = options.shop ?? newShop();

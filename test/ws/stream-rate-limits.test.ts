@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { generateKey } from '../../src/store/shop-store.js';
 import { fetchFrom } from '../support/from-address.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { startRateLimited, startTestService, type TestService } from '../support/service.js';
 import { StreamClient, type Message } from './stream-client.js';
 
 describe('stream rate limits', () => {
@@ -19,7 +19,7 @@ describe('stream rate limits', () => {
 
   async function start(env: Record<string, string>): Promise<TestService> {
     now = 1_000;
-    const t = await startTestService({ env: { PAIRWISE_RATE_LIMIT_EXEMPT: '', ...env }, monotonic: () => now });
+    const t = await startRateLimited(env, () => now);
     started.push(t);
     return t;
   }
