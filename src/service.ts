@@ -47,6 +47,8 @@ export interface RunningService {
   readonly limits: RateLimits;
   readonly replayed: ReplayStats;
   readonly demoKeys?: DemoKeys;
+  /** Snapshots every shop with events since its last snapshot now (as the interval timer does); resolves with how many. */
+  snapshot(): Promise<number>;
   /** Graceful stop: no new requests, in-flight ones finish (WebSocket acks sent, sockets closed), LMDB flushed and closed. */
   stop(): Promise<void>;
 }
@@ -134,6 +136,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     limits,
     replayed,
     demoKeys,
+    snapshot: () => snapshots.takeAll(),
     stop() {
       stopping ??= (async () => {
         clearInterval(pruneTimer);

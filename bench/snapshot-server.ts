@@ -1,0 +1,92 @@
+// The real service with a store-sized shop for bench/snapshot-pause.ts: a bootstrapped shop whose
+// models are filled in process from the synthetic store (BENCH_PRODUCTS products, BENCH_EVENTS
+// events: loading millions of events through HTTP would take longer than the measurement), then
+// served over HTTP as usual. Driven by signals:
+//   SIGUSR2  apply a few more events (so the shop has changed) and take a snapshot, as the
+//            scheduler's timer does; prints {"snapshot":{"ms":…,"taken":…}}
+//   SIGUSR1  print the event loop's delay since the last SIGUSR1 ({"loop":{"maxMs":…,"p99Ms":…}}) and reset it
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { loadConfig } from '../src/config.js';
+import { startService } from '../src/service.js';
+import { generateKey } from '../src/store/shop-store.js';
+import { announceReady, assertNativeUws, stopOnSignalOrOrphan } from './support/ready-line.js';
+import { SyntheticEventStream } from './support/synthetic-events.js';
+import { SyntheticStore } from './support/synthetic-store.js';
+import { spread } from './support/workload-sample.js';
+
+const log = (line: string) => process.stderr.write(`[snapshot-server] ${line}\n`);
+const print = (value: unknown) => process.stdout.write(JSON.stringify(value) + '\n');
+
+function count(name: string, fallback: number, max: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`${name} must be an integer from 1 to ${max}`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  assertNativeUws();
+  const products = count('BENCH_PRODUCTS', 100_000, 1_000_000);
+  const events = count('BENCH_EVENTS', 2_000_000, 20_000_000);
+  const dataDir = mkdtempSync(path.join(process.env.BENCH_DATA_PARENT ?? tmpdir(), 'pairwise-bench-'));
+  const shop = { shopId: 'bench', publicKey: generateKey('public'), secretKey: generateKey('secret') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PAIRWISE_DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PAIRWISE_DEMO: '0',
+    PAIRWISE_RATE_LIMITS: '0',
+    PAIRWISE_SNAPSHOT_MINUTES: String(24 * 60), // only the ones this bench asks for
+    PAIRWISE_SHOP: shop.shopId,
+    PAIRWISE_PUBLIC_KEY: shop.publicKey,
+    PAIRWISE_SECRET_KEY: shop.secretKey,
+  };
+  const service = await startService(loadConfig(env), { log });
+  stopOnSignalOrOrphan(async () => {
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const started = performance.now();
+  const store = new SyntheticStore({ products, events, days: 90, seed: 1 });
+  const engine = service.engines.get(shop.shopId);
+  for (const product of store.products) engine.upsertProduct(product);
+  engine.precomputeContent(Infinity);
+  const stream = new SyntheticEventStream(store);
+  while (stream.produced < events) for (const event of stream.nextChunk(Math.min(10_000, events - stream.produced))) engine.apply(event);
+  service.engines.noteApplied(shop.shopId, 'evt_bench_loaded'); // what a snapshot stands for
+  log(`filled: ${products} products, ${events} events in ${((performance.now() - started) / 1000).toFixed(1)} s, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`);
+
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  let snapshots = 0;
+  process.on('SIGUSR1', () => {
+    print({ loop: { maxMs: delay.max / 1e6, p99Ms: delay.percentile(99) / 1e6 } });
+    delay.reset();
+  });
+  process.on('SIGUSR2', () => {
+    for (const event of stream.nextChunk(10)) engine.apply(event);
+    service.engines.noteApplied(shop.shopId, `evt_bench_${++snapshots}`);
+    const t0 = performance.now();
+    service.snapshot().then(
+      (taken) => print({ snapshot: { ms: performance.now() - t0, taken } }),
+      (error: unknown) => log(`snapshot failed: ${String(error)}`),
+    );
+  });
+
+  const byPopularity = store.products.map((_, i) => i).sort((a, b) => store.weight[b]! - store.weight[a]!);
+  const available = byPopularity.filter((i) => store.products[i]!.available).map((i) => store.products[i]!.id);
+  announceReady({
+    port: service.port,
+    shopId: shop.shopId,
+    publicKey: shop.publicKey,
+    rssMB: Math.round(process.memoryUsage().rss / 2 ** 20),
+    productIds: spread(available.slice(0, 2000), 32), // among the 2,000 most popular: every strategy has something
+    customerIds: spread(store.customerIds, 32),
+  });
+}
+
+await main();
