@@ -1,25 +1,40 @@
 // A snapshot as a small header plus binary parts: every byte array of SPLIT_BYTES or more in the
 // state becomes a part (stored as a raw LMDB value, no encoding pass over it) and its place in the
-// header a `{ $part: index }` marker. The header (ids, keys, small arrays) stays msgpack.
-// splitParts copies everything but the parts; copyParts copies those a slice at a time, so a
-// snapshot of a large store never holds the event loop for long.
+// header a `{ $part: index }` marker; so does every list of SPLIT_STRINGS or more strings (the
+// catalog's ids, the shopper and basket keys), encoded as JSON text a slice at a time, marker
+// `{ $strings: index }`. The header left is a few hundred small values.
+// splitParts copies only that header; copyParts copies the parts a slice at a time, so a snapshot
+// of a large store never holds the event loop for long, and handing the header to the writer
+// thread clones almost nothing.
 
 /** Byte arrays at least this long become parts; shorter ones stay inline in the header. */
 export const SPLIT_BYTES = 1024;
+
+/** String lists at least this long become parts (their copy is sliced too). */
+export const SPLIT_STRINGS = 1024;
+/** Strings encoded per step of a string part's copy (a few ms at most). */
+const STRINGS_PER_STEP = 8192;
 
 interface PartMarker {
   $part: number;
 }
 
+interface StringsMarker {
+  $strings: number;
+}
+
+/** What a part is before its copy: a live byte array, or a live list of strings. */
+export type SourcePart = Uint8Array | readonly string[];
+
 /** Parts are copied at most this many bytes per turn of the event loop (1-10 ms: the copy lands on fresh pages). */
 export const SLICE_BYTES = 4 * 1024 * 1024;
 
 /**
- * A copy of the value with its large byte arrays replaced by markers, and those arrays (not
- * copied: the caller copies them with copyParts) in marker order.
+ * A copy of the value with its large byte arrays and string lists replaced by markers, and those
+ * (not copied: the caller copies them with copyParts) in marker order.
  */
-export function splitParts<T>(value: T): { header: unknown; parts: Uint8Array[] } {
-  const parts: Uint8Array[] = [];
+export function splitParts<T>(value: T): { header: unknown; parts: SourcePart[] } {
+  const parts: SourcePart[] = [];
   const walk = (node: unknown): unknown => {
     if (node instanceof Uint8Array) {
       if (node.byteLength < SPLIT_BYTES) return node.slice();
@@ -27,7 +42,10 @@ export function splitParts<T>(value: T): { header: unknown; parts: Uint8Array[] 
       return { $part: parts.length - 1 } satisfies PartMarker;
     }
     if (Array.isArray(node)) {
-      // One loop, no call per element: lists of 200k shopper keys are copied in the snapshot's first turn.
+      if (node.length >= SPLIT_STRINGS && allStrings(node)) {
+        parts.push(node as string[]);
+        return { $strings: parts.length - 1 } satisfies StringsMarker;
+      }
       const copy = node.slice();
       for (let i = 0; i < copy.length; i++) {
         const child: unknown = copy[i];
@@ -51,10 +69,11 @@ export function joinParts<T>(header: unknown, part: (index: number) => Uint8Arra
   const walk = (node: unknown): unknown => {
     if (node instanceof Uint8Array || node === null || typeof node !== 'object') return node;
     if (Array.isArray(node)) return node.map(walk);
-    if (isMarker(node)) {
-      const bytes = part(node.$part);
-      if (bytes === undefined) throw new Error(`snapshot part ${node.$part} is missing`);
-      return bytes;
+    const index = markerIndex(node);
+    if (index !== undefined) {
+      const bytes = part(index);
+      if (bytes === undefined) throw new Error(`snapshot part ${index} is missing`);
+      return '$strings' in node ? decodeStrings(bytes) : bytes;
     }
     const out: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(node)) out[key] = walk(child);
@@ -63,19 +82,54 @@ export function joinParts<T>(header: unknown, part: (index: number) => Uint8Arra
   return walk(header) as T;
 }
 
-function isMarker(node: object): node is PartMarker {
+/** The part index of a `$part` or `$strings` marker; undefined for any other object. */
+function markerIndex(node: object): number | undefined {
   const keys = Object.keys(node);
-  return keys.length === 1 && keys[0] === '$part' && Number.isInteger((node as PartMarker).$part);
+  if (keys.length !== 1 || (keys[0] !== '$part' && keys[0] !== '$strings')) return undefined;
+  const index: unknown = (node as Record<string, unknown>)[keys[0]];
+  return Number.isInteger(index) ? (index as number) : undefined;
+}
+
+function allStrings(list: readonly unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) if (typeof list[i] !== 'string') return false;
+  return true;
+}
+
+const NEWLINE = 10;
+
+/** A string list's part: JSON arrays of STRINGS_PER_STEP strings, one per line (JSON text never holds a raw newline). */
+function decodeStrings(bytes: Uint8Array): string[] {
+  const strings: string[] = [];
+  for (const line of new TextDecoder().decode(bytes).split('\n')) {
+    const chunk = JSON.parse(line) as string[];
+    for (let i = 0; i < chunk.length; i++) strings.push(chunk[i]!);
+  }
+  return strings;
 }
 
 /**
- * Copies of the parts, made at most `sliceBytes` at a time with `pause()` awaited between slices.
+ * Copies of the parts as bytes, made at most `sliceBytes` at a time with `pause()` awaited between
+ * slices (a string list: STRINGS_PER_STEP strings per step, counted at their encoded size).
  * The parts must not change until it resolves (the caller holds the models still meanwhile).
  */
-export async function copyParts(parts: readonly Uint8Array[], pause: () => Promise<void>, sliceBytes = SLICE_BYTES): Promise<Uint8Array[]> {
+export async function copyParts(parts: readonly SourcePart[], pause: () => Promise<void>, sliceBytes = SLICE_BYTES): Promise<Uint8Array[]> {
   const copies: Uint8Array[] = [];
   let sliceLeft = sliceBytes;
   for (const part of parts) {
+    if (!(part instanceof Uint8Array)) {
+      const lines: Uint8Array[] = [];
+      for (let start = 0; start < part.length; start += STRINGS_PER_STEP) {
+        if (sliceLeft <= 0) {
+          await pause();
+          sliceLeft = sliceBytes;
+        }
+        const line = new TextEncoder().encode(JSON.stringify(part.slice(start, start + STRINGS_PER_STEP)));
+        lines.push(line);
+        sliceLeft -= line.byteLength;
+      }
+      copies.push(joinLines(lines));
+      continue;
+    }
     const copy = new Uint8Array(part.byteLength);
     for (let offset = 0; offset < part.byteLength; ) {
       if (sliceLeft === 0) {
@@ -90,4 +144,15 @@ export async function copyParts(parts: readonly Uint8Array[], pause: () => Promi
     copies.push(copy);
   }
   return copies;
+}
+
+function joinLines(lines: readonly Uint8Array[]): Uint8Array {
+  const joined = new Uint8Array(lines.reduce((sum, line) => sum + line.byteLength + 1, -1));
+  let offset = 0;
+  for (const line of lines) {
+    if (offset > 0) joined[offset++] = NEWLINE;
+    joined.set(line, offset);
+    offset += line.byteLength;
+  }
+  return joined;
 }

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { openDatabases, snapshotPartRange, type Databases } from '../../src/store/database.js';
-import { copyParts, joinParts, splitParts, SPLIT_BYTES } from '../../src/store/snapshot-parts.js';
+import { copyParts, joinParts, splitParts, SPLIT_BYTES, SPLIT_STRINGS } from '../../src/store/snapshot-parts.js';
 import { SnapshotStore } from '../../src/store/snapshot-store.js';
 import { tempDataDir } from '../support/service.js';
 
@@ -35,24 +35,34 @@ const bytes = fc.oneof(
     return buffer.subarray(offset, offset + n);
   }),
 );
+/** Any UTF-16 code unit, lone surrogates included (ids are arbitrary strings). */
+const anyString = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), maxLength: 8 });
+/** String lists around the split size, some long enough to take several encoding steps. */
+const strings = fc.oneof(
+  fc.array(anyString, { minLength: SPLIT_STRINGS - 2, maxLength: SPLIT_STRINGS + 2 }),
+  fc.integer({ min: 8000, max: 20_000 }).map((n) => Array.from({ length: n }, (_, i) => `c:${i}\n"é\u{1F600}`)),
+);
 const state = fc.letrec((tie) => ({
-  node: fc.oneof({ depthSize: 'small' }, bytes, fc.string(), fc.integer(), fc.constant(null), tie('list'), tie('record')),
+  node: fc.oneof({ depthSize: 'small' }, bytes, strings, anyString, fc.integer(), fc.constant(null), tie('list'), tie('record')),
   list: fc.array(tie('node'), { maxLength: 4 }),
-  record: fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }).filter((k) => k !== '$part'), tie('node'), { maxKeys: 4 }),
+  record: fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }).filter((k) => k !== '$part' && k !== '$strings'), tie('node'), { maxKeys: 4 }),
 })).record;
 
 const plain = (value: unknown): unknown =>
   value instanceof Uint8Array ? { bytes: Array.from(value) } : Array.isArray(value) ? value.map(plain) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)])) : value;
 
 describe('snapshot parts', () => {
-  test('When a state is split into a header and parts and joined again, then it is the same state and only large byte arrays became parts', () => {
-    fc.assert(
-      fc.property(state, (value) => {
+  test('When a state is split into a header and parts, copied and joined again, then it is the same state and only large byte arrays and string lists became parts', async () => {
+    await fc.assert(
+      fc.asyncProperty(state, async (value) => {
         const { header, parts } = splitParts(value);
-        expect(parts.every((part) => part.byteLength >= SPLIT_BYTES)).toBe(true);
-        expect(JSON.stringify(header, (_, v: unknown) => (v instanceof Uint8Array && v.byteLength >= SPLIT_BYTES ? 'LARGE' : v))).not.toContain('LARGE');
-        expect(plain(joinParts(header, (i) => parts[i]))).toEqual(plain(value));
+        expect(parts.every((part) => (part instanceof Uint8Array ? part.byteLength >= SPLIT_BYTES : part.length >= SPLIT_STRINGS))).toBe(true);
+        const large = (v: unknown) => (v instanceof Uint8Array && v.byteLength >= SPLIT_BYTES) || (Array.isArray(v) && v.length >= SPLIT_STRINGS && v.every((s) => typeof s === 'string'));
+        expect(JSON.stringify(header, (_, v: unknown) => (large(v) ? 'LARGE' : v))).not.toContain('LARGE');
+        const copies = await copyParts(parts, async () => {});
+        expect(plain(joinParts(header, (i) => copies[i]))).toEqual(plain(value));
       }),
+      { numRuns: 60 },
     );
   });
 
@@ -67,6 +77,14 @@ describe('snapshot parts', () => {
         expect(pauses).toBe(Math.max(0, Math.ceil(total / sliceBytes) - 1));
       }),
     );
+  });
+
+  test('When a long string list is copied, then it is encoded a step at a time with the thread given back between steps', async () => {
+    const list = Array.from({ length: 20_000 }, (_, i) => `s:${i}`);
+    let pauses = 0;
+    const [copy] = await copyParts([list], async () => void pauses++, 1);
+    expect(pauses).toBe(2); // three steps of at most 8,192 strings
+    expect(joinParts({ $strings: 0 }, () => copy)).toEqual(list);
   });
 
   test('When a part is missing, then joining fails instead of returning a state with a hole', () => {
