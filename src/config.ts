@@ -53,6 +53,14 @@ export interface EngineConfig {
   maxShoppers: number;
   /** Open baskets (orders, carts) kept per shop for pairing; the least recently added-to go first. */
   maxBaskets: number;
+  /**
+   * Events kept for product ids the catalog has never had, all such ids together (the least
+   * recently named id goes first): applied when the product is added. Anyone with the public key
+   * can name any id, so this bound is all the memory invented ids can take. 0: such events never count.
+   */
+  maxPendingEvents: number;
+  /** Of those, the newest kept per product id (1-65,535). */
+  pendingPerProduct: number;
   /** Products kept per shopper in the recently-viewed history (at most 255). */
   recentViewsPerShopper: number;
   /** How long a dismissal hides a product from that shopper, in ms. */
@@ -143,6 +151,8 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   topListSize: 256,
   maxShoppers: 200_000,
   maxBaskets: 50_000,
+  maxPendingEvents: 50_000,
+  pendingPerProduct: 32,
   maxNeighbors: 64,
   coViewNeighbors: 32,
   shopperNeighbors: 16,
