@@ -277,7 +277,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytes: integer(env, 'PAIRWISE_ANSWER_CACHE_MB', 64, 0, 64 * 1024) * 1024 * 1024,
       maxAgeMs: integer(env, 'PAIRWISE_ANSWER_MAX_AGE_MS', 30_000, 0, 3_600_000),
     }),
-    engine: Object.freeze({ ...DEFAULT_ENGINE_CONFIG, trendingHalfLifeMs: halfLifeHours * 3_600_000 }),
+    engine: Object.freeze({
+      ...DEFAULT_ENGINE_CONFIG,
+      trendingHalfLifeMs: halfLifeHours * 3_600_000,
+      maxPendingEvents: integer(env, 'PAIRWISE_PENDING_EVENTS', DEFAULT_ENGINE_CONFIG.maxPendingEvents, 0, 10_000_000),
+    }),
     ws: wsConfig(env),
     rateLimits: rateLimits(env),
   });
