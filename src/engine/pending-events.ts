@@ -5,7 +5,7 @@
 // One record per event in a pool of typed arrays (plus its shopper and order strings); per id a
 // slot with its chain of records, oldest first, and the slots' recency in two Int32Array links (as
 // LruSlots: a Map iterated from its oldest entry slows to a crawl as deletions pile up in front).
-import type { EngineEvent, EventType } from './event.js';
+import { orderIdOf, type EngineEvent, type EventType } from './event.js';
 import { bytesOf, fromBytes, grownTo } from './typed-arrays.js';
 
 /** Event types by their code in a snapshot (append only: codes are stored). */
@@ -91,7 +91,7 @@ export class PendingEvents {
     this.#times[record] = event.timestamp;
     this.#sessions[record] = event.sessionId;
     this.#customers[record] = event.customerId;
-    this.#orders[record] = orderOf(event);
+    this.#orders[record] = orderIdOf(event);
     this.#next[record] = -1;
     if (this.#count[slot] === 0) this.#first[slot] = record;
     else this.#next[this.#last[slot]!] = record;
@@ -251,10 +251,4 @@ export class PendingEvents {
     this.#freeRecords.push(record);
     this.#size--;
   }
-}
-
-/** The order an event names (metadata.orderId, as the engine reads it), as a string. */
-function orderOf(event: EngineEvent): string | undefined {
-  const orderId = event.metadata?.orderId;
-  return typeof orderId === 'string' || typeof orderId === 'number' ? String(orderId) : undefined;
 }

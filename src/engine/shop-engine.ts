@@ -13,7 +13,7 @@ import { ContentIndex } from './content-index.js';
 import { DecayedScores, type DecayedScoresSnapshot } from './decayed-scores.js';
 import { DenseSet } from './dense-set.js';
 import { Dismissals } from './dismissals.js';
-import type { EngineEvent } from './event.js';
+import { orderIdOf, type EngineEvent } from './event.js';
 import { GroupTable } from './group-table.js';
 import { LruSlots, type LruSlotsSnapshot } from './lru-slots.js';
 import { PendingEvents, type PendingEventsSnapshot } from './pending-events.js';
@@ -318,6 +318,6 @@ export class ShopEngine {
 
 /** An order when the event names one, else the session's cart. */
 function basketKey(event: EngineEvent): string {
-  const orderId = event.metadata?.orderId;
-  return typeof orderId === 'string' || typeof orderId === 'number' ? 'o:' + orderId : 'c:' + event.sessionId;
+  const orderId = orderIdOf(event);
+  return orderId !== undefined ? 'o:' + orderId : 'c:' + event.sessionId;
 }
