@@ -79,6 +79,12 @@ export interface WsConfig {
   maxBackpressureBytes: number;
   /** Live subscriptions one connection may hold. */
   maxSubscriptions: number;
+  /**
+   * Distinct live queries (topics) one shop may have over all its connections. Each is kept and
+   * recomputed after the shop's changes, and a query can carry any sessionId: without this bound
+   * many connections could make a shop's every event cost that many recomputes.
+   */
+  maxTopicsPerShop: number;
   /** Event ops of one connection awaiting their commit; more are refused with rate_limited. */
   maxInFlight: number;
   /** A reader whose buffer stays above the push watermark this long is closed, in seconds. */
@@ -224,6 +230,7 @@ function wsConfig(env: NodeJS.ProcessEnv): WsConfig {
     idleTimeoutSeconds: idleTimeout(env),
     maxBackpressureBytes: integer(env, 'PAIRWISE_WS_MAX_BACKPRESSURE_BYTES', 1024 * 1024, 4096, 256 * 1024 * 1024),
     maxSubscriptions: integer(env, 'PAIRWISE_WS_MAX_SUBSCRIPTIONS', 20, 1, 1000),
+    maxTopicsPerShop: integer(env, 'PAIRWISE_WS_MAX_TOPICS_PER_SHOP', 20_000, 1, 10_000_000),
     maxInFlight: integer(env, 'PAIRWISE_WS_MAX_IN_FLIGHT', 32, 1, 10_000),
     stallTimeoutSeconds: integer(env, 'PAIRWISE_WS_STALL_TIMEOUT_SECONDS', 30, 1, 3600),
   });
