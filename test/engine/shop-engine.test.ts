@@ -140,6 +140,18 @@ describe('ShopEngine', () => {
     expect(hasHistory(engine, sessionKey('s3'))).toBe(true);
   });
 
+  test('When a flood of events names a new session, customer and order each time, then the shopper and basket tables stay at their bounds', () => {
+    const engine = engineWith(['a', 'b'], { maxShoppers: 100, maxBaskets: 50 });
+    for (let i = 0; i < 20_000; i++) {
+      engine.apply({ type: i % 2 ? 'purchase' : 'view', productId: i % 3 ? 'a' : 'b', sessionId: `s-${i}`, customerId: `c-${i}`, metadata: { orderId: `o-${i}` }, timestamp: T0 + i });
+    }
+    expect(engine.shoppers.size).toBe(100);
+    expect(engine.basketSlots.size).toBe(50);
+    expect(engine.catalog.size).toBe(2);
+    expect(hasHistory(engine, customerKey('c-19999'))).toBe(true);
+    expect(hasHistory(engine, customerKey('c-0'))).toBe(false);
+  });
+
   test('When shopper keys are built, then the customer comes first and empty ids are skipped', () => {
     expect(shopperKeys('c1', 's1')).toEqual([customerKey('c1'), sessionKey('s1')]);
     expect(shopperKeys(undefined, 's1')).toEqual([sessionKey('s1')]);

@@ -58,6 +58,8 @@ describe('bounded untrusted input', () => {
     expect(engine.shoppers.size).toBe(2);
     expect(engine.basketSlots.size).toBe(2);
     expect(await answers(first)).toEqual(before);
+    const metrics = await (await first.fetch('/metrics', { key: first.shop.secretKey })).text();
+    expect(metrics).toContain(`pairwise_pending_events{shop="${first.shop.shopId}"} 500`);
 
     await first.stop(); // takes a snapshot
     const second = await startTestService({ dataDir: first.dataDir, shop: first.shop, clock: () => NOW, env: { PAIRWISE_PENDING_EVENTS: '500' } });
