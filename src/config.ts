@@ -53,6 +53,14 @@ export interface EngineConfig {
   maxShoppers: number;
   /** Open baskets (orders, carts) kept per shop for pairing; the least recently added-to go first. */
   maxBaskets: number;
+  /**
+   * Events kept for product ids the catalog has never had, all such ids together (the least
+   * recently named id goes first): applied when the product is added. Anyone with the public key
+   * can name any id, so this bound is all the memory invented ids can take. 0: such events never count.
+   */
+  maxPendingEvents: number;
+  /** Of those, the newest kept per product id (1-65,535). */
+  pendingPerProduct: number;
   /** Products kept per shopper in the recently-viewed history (at most 255). */
   recentViewsPerShopper: number;
   /** How long a dismissal hides a product from that shopper, in ms. */
@@ -71,6 +79,12 @@ export interface WsConfig {
   maxBackpressureBytes: number;
   /** Live subscriptions one connection may hold. */
   maxSubscriptions: number;
+  /**
+   * Distinct live queries (topics) one shop may have over all its connections. Each is kept and
+   * recomputed after the shop's changes, and a query can carry any sessionId: without this bound
+   * many connections could make a shop's every event cost that many recomputes.
+   */
+  maxTopicsPerShop: number;
   /** Event ops of one connection awaiting their commit; more are refused with rate_limited. */
   maxInFlight: number;
   /** A reader whose buffer stays above the push watermark this long is closed, in seconds. */
@@ -143,6 +157,8 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   topListSize: 256,
   maxShoppers: 200_000,
   maxBaskets: 50_000,
+  maxPendingEvents: 50_000,
+  pendingPerProduct: 32,
   maxNeighbors: 64,
   coViewNeighbors: 32,
   shopperNeighbors: 16,
@@ -214,6 +230,7 @@ function wsConfig(env: NodeJS.ProcessEnv): WsConfig {
     idleTimeoutSeconds: idleTimeout(env),
     maxBackpressureBytes: integer(env, 'PAIRWISE_WS_MAX_BACKPRESSURE_BYTES', 1024 * 1024, 4096, 256 * 1024 * 1024),
     maxSubscriptions: integer(env, 'PAIRWISE_WS_MAX_SUBSCRIPTIONS', 20, 1, 1000),
+    maxTopicsPerShop: integer(env, 'PAIRWISE_WS_MAX_TOPICS_PER_SHOP', 20_000, 1, 10_000_000),
     maxInFlight: integer(env, 'PAIRWISE_WS_MAX_IN_FLIGHT', 32, 1, 10_000),
     stallTimeoutSeconds: integer(env, 'PAIRWISE_WS_STALL_TIMEOUT_SECONDS', 30, 1, 3600),
   });
@@ -267,7 +284,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytes: integer(env, 'PAIRWISE_ANSWER_CACHE_MB', 64, 0, 64 * 1024) * 1024 * 1024,
       maxAgeMs: integer(env, 'PAIRWISE_ANSWER_MAX_AGE_MS', 30_000, 0, 3_600_000),
     }),
-    engine: Object.freeze({ ...DEFAULT_ENGINE_CONFIG, trendingHalfLifeMs: halfLifeHours * 3_600_000 }),
+    engine: Object.freeze({
+      ...DEFAULT_ENGINE_CONFIG,
+      trendingHalfLifeMs: halfLifeHours * 3_600_000,
+      maxPendingEvents: integer(env, 'PAIRWISE_PENDING_EVENTS', DEFAULT_ENGINE_CONFIG.maxPendingEvents, 0, 10_000_000),
+    }),
     ws: wsConfig(env),
     rateLimits: rateLimits(env),
   });

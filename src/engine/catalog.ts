@@ -1,5 +1,6 @@
-// The shop's products behind dense integer ids, and collection membership. Events may name a
-// product before the catalog has it: it gets a dense id at once and counts once it appears.
+// The shop's products behind dense integer ids, and collection membership. Only products get dense
+// ids (kept when a product is removed, so its counts return with it): events naming an id the
+// catalog never had wait in the engine's bounded PendingEvents instead.
 import type { Product } from './product.js';
 import { grownTo } from './typed-arrays.js';
 
@@ -35,7 +36,7 @@ export class Catalog {
   #ordered: number[] | undefined;
   readonly #orderedMembers = new Map<string, number[]>();
 
-  /** Every id handed a dense id, by dense id (products and ids known only from events). */
+  /** Every id handed a dense id, by dense id (products, present and removed). */
   internedIds(): readonly string[] {
     return this.#ids;
   }
@@ -46,7 +47,7 @@ export class Catalog {
     for (const id of ids) this.intern(id);
   }
 
-  /** Dense id of a product id, created if new. */
+  /** Dense id of a product id, created if new (for catalog products only: every dense id costs a row in each model). */
   intern(id: string): number {
     let dense = this.#denseById.get(id);
     if (dense === undefined) {
@@ -81,7 +82,7 @@ export class Catalog {
     return dense === undefined ? undefined : this.#products[dense];
   }
 
-  /** Number of products in the catalog (not counting ids known only from events). */
+  /** Number of products in the catalog (not counting removed ones). */
   get productCount(): number {
     return this.#productCount;
   }

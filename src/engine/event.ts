@@ -12,3 +12,17 @@ export interface EngineEvent {
   /** Event time, epoch ms: the engine never reads a clock. */
   readonly timestamp: number;
 }
+
+/**
+ * Longest metadata.orderId that names an order. Metadata may hold 4 KiB and anyone with the public
+ * key can send it: a longer id is ignored (the event counts in its session's cart), so the open
+ * baskets' keys (up to maxBaskets of them) stay short.
+ */
+export const MAX_ORDER_ID_LENGTH = 128;
+
+/** The order the event names (metadata.orderId, a string or number) as a string; undefined when none or too long. */
+export function orderIdOf(event: EngineEvent): string | undefined {
+  const orderId = event.metadata?.orderId;
+  const id = typeof orderId === 'string' ? orderId : typeof orderId === 'number' ? String(orderId) : undefined;
+  return id !== undefined && id.length <= MAX_ORDER_ID_LENGTH ? id : undefined;
+}

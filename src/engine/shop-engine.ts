@@ -1,8 +1,9 @@
 // All in-memory model state of one shop and the one place events and catalog changes enter it.
 // Pure and synchronous: time comes from the event, never from a clock.
-// Memory is bounded whatever the number of events: products × neighbours kept per model, and one
+// Memory is bounded whatever the number of events: products × neighbours kept per model, one
 // table of at most maxShoppers shoppers (customers and sessions, least recently active dropped
-// first) holding their affinities, recent views, pairing windows and dismissals.
+// first) holding their affinities, recent views, pairing windows and dismissals, and at most
+// maxPendingEvents events naming ids the catalog never had. Only catalog products get dense ids.
 import type { EngineConfig } from '../config.js';
 import { Catalog } from './catalog.js';
 import { AnswerReads } from './answer-reads.js';
@@ -12,9 +13,10 @@ import { ContentIndex } from './content-index.js';
 import { DecayedScores, type DecayedScoresSnapshot } from './decayed-scores.js';
 import { DenseSet } from './dense-set.js';
 import { Dismissals } from './dismissals.js';
-import type { EngineEvent } from './event.js';
+import { orderIdOf, type EngineEvent } from './event.js';
 import { GroupTable } from './group-table.js';
 import { LruSlots, type LruSlotsSnapshot } from './lru-slots.js';
+import { PendingEvents, type PendingEventsSnapshot } from './pending-events.js';
 import type { Product } from './product.js';
 import { RecentViews, type RecentViewsSnapshot } from './recent-views.js';
 import { ScoreBoard } from './score-board.js';
@@ -30,9 +32,10 @@ import { TopList } from './top-list.js';
  * loop): copy it before the models change again (SnapshotStore.copy, with the shop held).
  */
 export interface EngineSnapshot {
-  version: 6;
+  version: 7;
   /** JSON of the engine config it was taken with: a snapshot of another config is not used. */
   config: string;
+  /** Every id with a dense id, by dense id: catalog products, present and removed. */
   ids: readonly string[];
   eventCount: number;
   /** The change clock: stamps after a restore continue from it. */
@@ -47,6 +50,7 @@ export interface EngineSnapshot {
   baskets: CoOccurrenceSnapshot;
   shopperItems: CoOccurrenceSnapshot;
   coViews: CoOccurrenceSnapshot;
+  pending: PendingEventsSnapshot;
 }
 
 /** Scratch space of one answer, reused by every answer of the shop (answers are computed one at a time). */
@@ -105,6 +109,8 @@ export class ShopEngine {
   /** Products viewed or clicked in the same session: the behaviour behind similar. */
   readonly coViews: CoOccurrence;
   readonly content = new ContentIndex();
+  /** Events naming ids the catalog never had, until their product is added (bounded: see PendingEvents). */
+  readonly pending: PendingEvents;
   readonly scratch: AnswerScratch;
   #eventCount = 0;
 
@@ -123,6 +129,7 @@ export class ShopEngine {
     this.baskets = new CoOccurrence(this.clock, new GroupTable(this.basketSlots, MAX_BASKET_ITEMS), config.maxNeighbors, false, config.pairHalfLifeMs);
     this.shopperItems = new CoOccurrence(this.clock, new GroupTable(this.shoppers, config.pairingWindow), config.shopperNeighbors, true);
     this.coViews = new CoOccurrence(this.clock, new GroupTable(this.shoppers, SESSION_VIEW_WINDOW), config.coViewNeighbors, true);
+    this.pending = new PendingEvents(config.maxPendingEvents, config.pendingPerProduct);
     this.scratch = { board: new ScoreBoard(), top: new TopK(this.compareIds), seeds: new TopK(this.compareIds), blocked: new DenseSet(), reads: new AnswerReads() };
   }
 
@@ -135,7 +142,7 @@ export class ShopEngine {
 
   snapshot(): EngineSnapshot {
     return {
-      version: 6,
+      version: 7,
       config: JSON.stringify(this.config),
       ids: this.catalog.internedIds(), // live, like every part: the snapshot store copies it
       eventCount: this.#eventCount,
@@ -150,12 +157,13 @@ export class ShopEngine {
       baskets: this.baskets.snapshot(),
       shopperItems: this.shopperItems.snapshot(),
       coViews: this.coViews.snapshot(),
+      pending: this.pending.snapshot(),
     };
   }
 
   /** An engine rebuilt from a snapshot, before its catalog is upserted; undefined if the config differs. */
   static restore(config: EngineConfig, snapshot: EngineSnapshot): ShopEngine | undefined {
-    if (snapshot.version !== 6 || snapshot.config !== JSON.stringify(config)) return undefined;
+    if (snapshot.version !== 7 || snapshot.config !== JSON.stringify(config)) return undefined;
     const engine = new ShopEngine(config);
     engine.catalog.restoreIds(snapshot.ids);
     engine.#eventCount = snapshot.eventCount;
@@ -171,13 +179,21 @@ export class ShopEngine {
     engine.baskets.restore(snapshot.baskets);
     engine.shopperItems.restore(snapshot.shopperItems);
     engine.coViews.restore(snapshot.coViews);
+    engine.pending.restore(snapshot.pending);
     return engine;
   }
 
   apply(event: EngineEvent): void {
     this.#eventCount++;
+    const id = this.catalog.denseOf(event.productId);
+    // An id the catalog never had waits for its product, within a bound: a flood of invented ids
+    // (anyone with the public key can send one) creates no dense id, shopper or basket.
+    if (id === undefined) this.pending.add(event);
+    else this.#applyTo(id, event);
+  }
+
+  #applyTo(id: number, event: EngineEvent): void {
     this.clock.tick();
-    const id = this.catalog.intern(event.productId);
     const t = event.timestamp;
     const type = event.type;
     const weight = this.config.eventWeights[type];
@@ -219,9 +235,16 @@ export class ShopEngine {
     }
   }
 
+  /**
+   * Adds or updates a product. A product new to the catalog gets the events held for its id applied
+   * now, oldest first: a live engine counts them at this point, while a replay (catalog first, then
+   * the log) counts them in log order; both count the same events when no more than the pending
+   * bound arrived, and order matters only to the bounded windows (pairing, recent views).
+   */
   upsertProduct(product: Product): void {
     this.clock.tick();
     this.storeStamps.mark(CATALOG_PART);
+    const isNew = this.catalog.denseOf(product.id) === undefined;
     const change = this.catalog.upsert(product);
     this.content.index(change.dense, product);
     for (const c of change.removed) this.collectionTop(c)?.remove(change.dense);
@@ -229,6 +252,7 @@ export class ShopEngine {
     if (this.popularity.raw(change.dense) > 0) {
       for (const c of change.added) this.collectionTop(c)!.touch(change.dense);
     }
+    if (isNew) for (const event of this.pending.take(product.id)) this.#applyTo(change.dense, event);
   }
 
   removeProduct(id: string): boolean {
@@ -294,6 +318,6 @@ export class ShopEngine {
 
 /** An order when the event names one, else the session's cart. */
 function basketKey(event: EngineEvent): string {
-  const orderId = event.metadata?.orderId;
-  return typeof orderId === 'string' || typeof orderId === 'number' ? 'o:' + orderId : 'c:' + event.sessionId;
+  const orderId = orderIdOf(event);
+  return orderId !== undefined ? 'o:' + orderId : 'c:' + event.sessionId;
 }

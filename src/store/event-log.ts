@@ -18,9 +18,12 @@ export interface EventLog {
   readShop(shopId: string, afterEventId?: string): Iterable<LoggedEvent>;
   /** Shops that have events. */
   shopIds(): Iterable<string>;
-  /** Drops dedup entries older than `before`; returns how many. */
-  pruneDedup(before: number): Promise<number>;
+  /** Drops dedup entries older than `before`, `batch` scanned per commit; returns how many. */
+  pruneDedup(before: number, batch?: number): Promise<number>;
 }
+
+/** Dedup entries scanned (and at most removed) per commit of a prune. */
+const PRUNE_BATCH = 10_000;
 
 export class LmdbEventLog implements EventLog {
   constructor(readonly dbs: Databases) {}
@@ -51,14 +54,33 @@ export class LmdbEventLog implements EventLog {
     return shopIdsOf(this.dbs.events);
   }
 
-  async pruneDedup(before: number): Promise<number> {
-    const stale: [string, string][] = [];
-    for (const { key, value } of this.dbs.dedup.getRange()) if (value.at < before) stale.push(key);
-    if (stale.length > 0) {
-      await commitDurably(this.dbs.root, () => {
-        for (const key of stale) this.dbs.dedup.remove(key);
-      });
+  /**
+   * Scans the index `batch` entries at a time, each batch's stale keys removed in one commit: the
+   * index holds every messageId of a week (anyone with the public key can send millions), so the
+   * prune holds at most `batch` keys and gives the event loop back between batches.
+   */
+  async pruneDedup(before: number, batch = PRUNE_BATCH): Promise<number> {
+    let removed = 0;
+    let last: [string, string] | undefined;
+    for (;;) {
+      const stale: [string, string][] = [];
+      let scanned = 0;
+      // From the last key scanned: it is skipped when still there (not stale), gone when removed.
+      for (const { key, value } of this.dbs.dedup.getRange(last === undefined ? {} : { start: last })) {
+        if (last !== undefined && key[0] === last[0] && key[1] === last[1]) continue;
+        if (value.at < before) stale.push(key);
+        last = key;
+        if (++scanned === batch) break;
+      }
+      if (stale.length > 0) {
+        await commitDurably(this.dbs.root, () => {
+          for (const key of stale) this.dbs.dedup.remove(key);
+        });
+        removed += stale.length;
+      } else if (scanned === batch) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (scanned < batch) return removed;
     }
-    return stale.length;
   }
 }

@@ -78,6 +78,7 @@ export class StreamServer {
       answers: deps.answers,
       clock: deps.clock,
       maxSubscriptions: ws.maxSubscriptions,
+      maxTopicsPerShop: ws.maxTopicsPerShop,
       publish: (topic, frame, binary) => this.#app?.publish(topic, frame, binary),
     });
     this.#context = { pipeline: deps.pipeline, identity: deps.identity, registry: this.#registry, lifecycle: this.#lifecycle, clock: deps.clock, maxInFlight: ws.maxInFlight };

@@ -2,6 +2,7 @@
 // recompute per change, one encoded frame published to all of them. After events are applied to a
 // shop, each of its topics is recomputed at most once per PUSH_INTERVAL_MS (leading edge, plus a
 // trailing run so the last change is never lost) and published only when the list changed.
+// Topics are bounded per connection (maxSubscriptions) and per shop (maxTopicsPerShop).
 import { queryKey, type RecommendationQuery } from '../api/recommendation-query.js';
 import { AppError } from '../errors.js';
 import type { Answer, Answers } from '../http/answers.js';
@@ -35,6 +36,8 @@ export interface RegistryDeps {
   /** Epoch ms for the engine (tests may pin it). */
   clock: () => number;
   maxSubscriptions: number;
+  /** Topics one shop may have; a subscription that would add one more is refused (the widget then asks over HTTP). */
+  maxTopicsPerShop: number;
   publish: (topic: string, frame: Frame, binary: boolean) => void;
 }
 
@@ -65,6 +68,9 @@ export class SubscriptionRegistry {
     let topic = this.#topics.get(key);
     if ((topic === undefined || !conn.subs.has(topic.id)) && conn.subs.size >= this.deps.maxSubscriptions) {
       throw new AppError('too_many_subscriptions', `a connection holds at most ${this.deps.maxSubscriptions} subscriptions; unsubscribe one first`);
+    }
+    if (topic === undefined && (this.#byShop.get(conn.shopId)?.size ?? 0) >= this.deps.maxTopicsPerShop) {
+      throw new AppError('too_many_subscriptions', `the shop has ${this.deps.maxTopicsPerShop} distinct live queries, its most; ask over HTTP (GET /api/recommendations) instead`);
     }
     const answer = this.#compute(conn.shopId, query);
     if (topic === undefined) topic = this.#create(key, conn.shopId, query, binary, answer);

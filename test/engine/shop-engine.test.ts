@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import type { ShopEngine } from '../../src/engine/shop-engine.js';
+import { ShopEngine } from '../../src/engine/shop-engine.js';
 import { customerKey, sessionKey, shopperKeys } from '../../src/engine/shopper-keys.js';
-import { expectedTrendingScore } from '../support/trending.js';
-import { ask, engineWith, event, idsOf, product, T0 } from './fixtures.js';
+import { expectedTrendingScore, expectedTrendingScoreOf, repeated } from '../support/trending.js';
+import { ask, DAY, engineWith, event, HOUR, idsOf, product, T0 } from './fixtures.js';
 
 function hasHistory(engine: ShopEngine, key: string): boolean {
   return engine.hasHistory(engine.shopperSlot(key));
@@ -30,6 +30,79 @@ describe('ShopEngine', () => {
     expect(idsOf(ask(engine, { strategy: 'collection-popular', collectionId: 'k', limit: 1 }, T0))).toEqual(['late']);
   });
 
+  test('When a flood of events names ids the catalog never had, then no dense id, shopper or basket is created and the held events stay within the bound', () => {
+    const engine = engineWith(['a'], { maxPendingEvents: 1000, pendingPerProduct: 4 });
+    for (let i = 0; i < 50_000; i++) {
+      engine.apply({ type: i % 2 ? 'add_to_cart' : 'view', productId: `junk-${i}`, sessionId: `s-${i}`, customerId: `c-${i}`, metadata: { orderId: `o-${i}` }, timestamp: T0 });
+    }
+    expect(engine.eventCount).toBe(50_000);
+    expect(engine.catalog.size).toBe(1);
+    expect(engine.pending.size).toBe(1000);
+    expect(engine.pending.idCount).toBe(1000);
+    expect(engine.shoppers.size).toBe(0);
+    expect(engine.basketSlots.size).toBe(0);
+    expect(engine.trending.raw(engine.catalog.denseOf('a')!)).toBe(0);
+    // Events of real products still count as usual.
+    engine.apply(event('view', 'a', T0, { sessionId: 's1' }));
+    expect(idsOf(ask(engine, { strategy: 'recently-viewed', sessionId: 's1' }, T0))).toEqual(['a']);
+  });
+
+  test('When a product is added after its events, then its most recent events within the bound count, as if it had been there, and older ones do not', () => {
+    const engine = engineWith(['a', 'b'], { pendingPerProduct: 3 });
+    // Five purchases of "late" an hour apart, the newest now; each with "a" in the same order.
+    for (let i = 0; i < 5; i++) {
+      const t = T0 - (4 - i) * HOUR;
+      engine.apply({ type: 'purchase', productId: 'a', sessionId: `s${i}`, metadata: { orderId: `o${i}` }, timestamp: t });
+      engine.apply({ type: 'purchase', productId: 'late', sessionId: `s${i}`, metadata: { orderId: `o${i}` }, timestamp: t });
+    }
+    engine.apply(event('view', 'late', T0, { sessionId: 'viewer' }));
+    engine.apply(event('purchase', 'b', T0 - DAY));
+    expect(engine.pending.size).toBe(3);
+
+    engine.upsertProduct(product('late', { collections: ['k'] }));
+    expect(engine.pending.size).toBe(0);
+    const late = ask(engine, { strategy: 'trending' }, T0).items.find((item) => item.product.id === 'late')!;
+    // Its three newest events count: purchases 1 and 0 hours ago and the view; the three older purchases do not.
+    const kept = [{ weight: 6, ageMs: HOUR }, { weight: 6, ageMs: 0 }, { weight: 1, ageMs: 0 }];
+    expect(late.score).toBeCloseTo(expectedTrendingScoreOf(kept), 9);
+    expect(late.score).toBeLessThan(expectedTrendingScoreOf([...repeated(3, 6, 2 * HOUR), ...kept]));
+    expect(idsOf(ask(engine, { strategy: 'bought-together', productId: 'a', limit: 1 }, T0))).toEqual(['late']);
+    expect(idsOf(ask(engine, { strategy: 'collection-popular', collectionId: 'k', limit: 1 }, T0))).toEqual(['late']);
+    expect(idsOf(ask(engine, { strategy: 'recently-viewed', sessionId: 'viewer', limit: 1 }, T0))).toEqual(['late']);
+  });
+
+  test('When an engine holding events for a missing product is snapshotted and restored, then the restored one holds them too and counts them when the product comes', () => {
+    const original = engineWith(['a']);
+    for (let i = 0; i < 200; i++) original.apply(event(i % 3 ? 'view' : 'purchase', `late-${i % 20}`, T0 - i * 60_000, { sessionId: `s${i % 7}`, ...(i % 2 ? { customerId: 'c1' } : {}) }));
+    const restored = ShopEngine.restore(original.config, structuredClone(original.snapshot()))!;
+    restored.upsertProduct(product('a'));
+    expect(restored.pending.size).toBe(original.pending.size);
+    expect(restored.pending.size).toBeGreaterThan(0);
+    for (let i = 0; i < 20; i++) {
+      original.upsertProduct(product(`late-${i}`));
+      restored.upsertProduct(product(`late-${i}`));
+    }
+    expect(restored.pending.size).toBe(0);
+    for (const request of [{ strategy: 'trending' as const }, { strategy: 'similar' as const, productId: 'late-3' }, { strategy: 'personalized' as const, customerId: 'c1' }]) {
+      expect(ask(restored, request, T0)).toEqual(ask(original, request, T0));
+    }
+    expect(ask(restored, { strategy: 'trending' }, T0).items).toHaveLength(8);
+  });
+
+  test('When an order id is longer than 128 characters, then it names no order: its items pair in their session carts and no basket key is longer', () => {
+    const engine = engineWith(['a', 'b', 'c'], { maxBaskets: 10 });
+    const long = 'o'.repeat(4000);
+    engine.apply({ type: 'purchase', productId: 'a', sessionId: 's1', metadata: { orderId: long }, timestamp: T0 });
+    engine.apply({ type: 'purchase', productId: 'b', sessionId: 's2', metadata: { orderId: long }, timestamp: T0 });
+    engine.apply({ type: 'add_to_cart', productId: 'c', sessionId: 's2', timestamp: T0 });
+    const keys = [...engine.basketSlots.oldestFirst()].map((slot) => engine.basketSlots.keyOf(slot));
+    expect(keys).toEqual(['c:s1', 'c:s2']);
+    expect(idsOf(ask(engine, { strategy: 'bought-together', productId: 'b', limit: 1 }, T0))).toEqual(['c']);
+    // 128 characters still name an order.
+    engine.apply({ type: 'purchase', productId: 'a', sessionId: 's3', metadata: { orderId: 'o'.repeat(128) }, timestamp: T0 });
+    expect(engine.basketSlots.keyOf(engine.basketSlots.slotOf('o:' + 'o'.repeat(128)))).toBe('o:' + 'o'.repeat(128));
+  });
+
   test('When a product is removed and comes back, then its earlier events count again', () => {
     const engine = engineWith(['a', 'b']);
     engine.apply(event('purchase', 'b', T0));
@@ -49,7 +122,7 @@ describe('ShopEngine', () => {
   });
 
   test('When a shopper views more products than the per-shopper bound, then only that many are kept', () => {
-    const engine = engineWith([], { recentViewsPerShopper: 3 });
+    const engine = engineWith(Array.from({ length: 10 }, (_, i) => `p${i}`), { recentViewsPerShopper: 3 });
     for (let i = 0; i < 10; i++) engine.apply(event('view', `p${i}`, T0 + i, { sessionId: 's1', customerId: 'c1' }));
     expect(viewed(engine, sessionKey('s1'))).toEqual(['p9', 'p8', 'p7']);
     expect(viewed(engine, customerKey('c1'))).toHaveLength(3);
@@ -65,6 +138,18 @@ describe('ShopEngine', () => {
     expect(hasHistory(engine, sessionKey('s2'))).toBe(false);
     expect(hasHistory(engine, sessionKey('s1'))).toBe(true);
     expect(hasHistory(engine, sessionKey('s3'))).toBe(true);
+  });
+
+  test('When a flood of events names a new session, customer and order each time, then the shopper and basket tables stay at their bounds', () => {
+    const engine = engineWith(['a', 'b'], { maxShoppers: 100, maxBaskets: 50 });
+    for (let i = 0; i < 20_000; i++) {
+      engine.apply({ type: i % 2 ? 'purchase' : 'view', productId: i % 3 ? 'a' : 'b', sessionId: `s-${i}`, customerId: `c-${i}`, metadata: { orderId: `o-${i}` }, timestamp: T0 + i });
+    }
+    expect(engine.shoppers.size).toBe(100);
+    expect(engine.basketSlots.size).toBe(50);
+    expect(engine.catalog.size).toBe(2);
+    expect(hasHistory(engine, customerKey('c-19999'))).toBe(true);
+    expect(hasHistory(engine, customerKey('c-0'))).toBe(false);
   });
 
   test('When shopper keys are built, then the customer comes first and empty ids are skipped', () => {

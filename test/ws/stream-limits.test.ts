@@ -123,6 +123,24 @@ describe('stream limits', () => {
     expect(fourth).toMatchObject({ op: 'error', ref: 'fourth', error: { code: 'too_many_subscriptions' } });
   });
 
+  test("When a shop's connections ask for more distinct queries than its topic cap, then the extra ones get too_many_subscriptions, a held query can still be joined, and a topic left by its last member frees its place", async () => {
+    const t = await start({ PAIRWISE_WS_MAX_TOPICS_PER_SHOP: '4' });
+    const first = await open(t);
+    const second = await open(t);
+    for (const sessionId of ['s1', 's2', 's3']) expect((await first.request({ op: 'subscribe', ref: sessionId, query: { sessionId } })).op).toBe('recommendations');
+    const fourth = await second.request({ op: 'subscribe', ref: 's4', query: { sessionId: 's4' } });
+    expect(fourth).toMatchObject({ op: 'recommendations' });
+
+    const fifth = await second.request({ op: 'subscribe', ref: 's5', query: { sessionId: 's5' } });
+    expect(fifth).toMatchObject({ op: 'error', ref: 's5', error: { code: 'too_many_subscriptions' } });
+    expect(await second.request({ op: 'subscribe', ref: 'join', query: { sessionId: 's1' } })).toMatchObject({ op: 'recommendations', ref: 'join' });
+    expect(t.service.stream.stats().topics).toBe(4);
+
+    second.send({ op: 'unsubscribe', sub: fourth.sub });
+    await until(() => t.service.stream.stats().topics === 3);
+    expect(await second.request({ op: 'subscribe', ref: 's5', query: { sessionId: 's5' } })).toMatchObject({ op: 'recommendations', ref: 's5' });
+  });
+
   test('When a connection has too many event ops awaiting acks, then the extra ones get rate_limited at once', async () => {
     const t = await start({ PAIRWISE_WS_MAX_IN_FLIGHT: '2' });
     const client = await open(t, true);

@@ -38,9 +38,10 @@ function rank(engine: ShopEngine, ids: Iterable<number>, now: number): { ids: nu
   return { ids: scored.map((s) => s[0]), scores: scored.map((s) => s[1]) };
 }
 
-/** The candidates (top by recent volume) ranked by velocity, cached until the next event or minute. */
+/** The candidates (top by recent volume) ranked by velocity, cached until the next weighted event or minute. */
 function candidates(engine: ShopEngine, now: number): TrendingRanking {
-  const stamp = `${engine.eventCount}:${Math.floor(now / CACHE_MS)}`;
+  // The trending part's stamp, not the event count: held events applied when their product is added count too.
+  const stamp = `${engine.storeStamps.at(TRENDING_PART)}:${Math.floor(now / CACHE_MS)}`;
   const cached = rankings.get(engine);
   if (cached?.stamp === stamp) return cached;
   const fresh = { stamp, ...rank(engine, engine.trendingTop.ids, now) };

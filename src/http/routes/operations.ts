@@ -16,7 +16,7 @@ export function getMetrics(deps: HttpDeps): Handler {
     const limits = deps.limits.stats();
     const shop = `shop="${shopId}"`;
     const lines = [
-      '# HELP pairwise_events_applied_total Events applied to the shop\'s models since start (replay included).',
+      '# HELP pairwise_events_applied_total Events applied to the shop\'s models since start (replay included; those held for products not in the catalog too).',
       '# TYPE pairwise_events_applied_total counter',
       `pairwise_events_applied_total{${shop}} ${engine.eventCount}`,
       '# HELP pairwise_products Products in the shop\'s catalog.',
@@ -25,6 +25,9 @@ export function getMetrics(deps: HttpDeps): Handler {
       '# HELP pairwise_shoppers_tracked Shoppers (customers and sessions) with state in memory.',
       '# TYPE pairwise_shoppers_tracked gauge',
       `pairwise_shoppers_tracked{${shop}} ${engine.shoppers.size}`,
+      '# HELP pairwise_pending_events Events held for product ids the catalog does not have (yet), counted when the product is added (bounded by PAIRWISE_PENDING_EVENTS).',
+      '# TYPE pairwise_pending_events gauge',
+      `pairwise_pending_events{${shop}} ${engine.pending.size}`,
       '# HELP pairwise_answer_cache_hits_total Recommendation answers served from the answer cache (all shops).',
       '# TYPE pairwise_answer_cache_hits_total counter',
       `pairwise_answer_cache_hits_total ${answers.hits}`,
