@@ -20,6 +20,7 @@ import { CustomerIdentity } from './http/customer-identity.js';
 import { SnapshotScheduler } from './ingest/snapshots.js';
 import { CatalogStore } from './store/catalog-store.js';
 import { openDatabases, type Databases } from './store/database.js';
+import type { Committer } from './store/durable-commit.js';
 import { LmdbEventLog } from './store/event-log.js';
 import { ShopStore } from './store/shop-store.js';
 import { SnapshotStore } from './store/snapshot-store.js';
@@ -32,6 +33,8 @@ export interface ServiceOptions {
   demoDir?: string;
   /** Monotonic ms for the rate limits' buckets (performance.now()); tests may drive it. */
   monotonic?: () => number;
+  /** How this thread's stores commit to LMDB; tests wrap the real one to hold flushes or refuse commits (the snapshot writer thread keeps the real one). */
+  committer?: Committer;
 }
 
 export interface RunningService {
@@ -83,7 +86,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const clock = options.clock ?? Date.now;
   const log = options.log ?? ((line: string) => console.log(line));
   mkdirSync(config.dbPath, { recursive: true });
-  const dbs = openDatabases(config.dbPath);
+  const dbs = openDatabases(config.dbPath, options.committer);
   const shops = new ShopStore(dbs);
   const catalogStore = new CatalogStore(dbs);
   const eventLog = new LmdbEventLog(dbs);

@@ -4,6 +4,7 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import type { Product } from '../engine/product.js';
 import type { TrackedEvent } from '../api/event.js';
 import type { EngineSnapshot } from '../engine/shop-engine.js';
+import { lmdbCommitter, type Committer } from './durable-commit.js';
 
 export type KeyKind = 'public' | 'secret';
 
@@ -41,6 +42,8 @@ export interface Databases {
   /** The LMDB environment's directory. */
   path: string;
   root: RootDatabase;
+  /** How the stores commit (commitDurably): LMDB's, unless a test wraps it. */
+  committer: Committer;
   /** [shopId, eventId] → event; eventIds are ULIDs, so key order is arrival order. */
   events: Database<TrackedEvent, [string, string]>;
   /** [shopId, messageId] → the first eventId with that messageId. */
@@ -57,13 +60,14 @@ export interface Databases {
   snapshotParts: Database<Uint8Array, [string, number]>;
 }
 
-export function openDatabases(path: string): Databases {
+export function openDatabases(path: string, committer: Committer = lmdbCommitter): Databases {
   // overlappingSync (lmdb-js default on Linux) resolves writes at commit, before the disk sync:
-  // writers that must be durable await root.flushed (see commitDurably).
+  // writers that must be durable wait for the flush too (see commitDurably).
   const root = open({ path, compression: false, mapSize: 2 ** 34 });
   return {
     path,
     root,
+    committer,
     events: root.openDB({ name: 'events', encoding: 'msgpack' }),
     dedup: root.openDB({ name: 'dedup', encoding: 'msgpack' }),
     products: root.openDB({ name: 'products', encoding: 'msgpack' }),
@@ -97,13 +101,4 @@ export function* shopIdsOf(db: Database<unknown, [string, string]>): Iterable<st
     yield next[0];
     start = [next[0], KEY_END];
   }
-}
-
-/**
- * Runs `write` in one transaction and resolves once it is committed and flushed to disk.
- * Concurrent callers in one event-loop turn share a commit and a sync (group commit).
- */
-export async function commitDurably(root: RootDatabase, write: () => void): Promise<void> {
-  await root.transaction(write);
-  await root.flushed;
 }
