@@ -4,7 +4,7 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import type { Product } from '../engine/product.js';
 import type { TrackedEvent } from '../api/event.js';
 import type { EngineSnapshot } from '../engine/shop-engine.js';
-import { lmdbCommitter, type Committer } from './durable-commit.js';
+import { handleUnclaimedCommitFailures, lmdbCommitter, type Committer } from './durable-commit.js';
 
 export type KeyKind = 'public' | 'secret';
 
@@ -63,7 +63,10 @@ export interface Databases {
 export function openDatabases(path: string, committer: Committer = lmdbCommitter): Databases {
   // overlappingSync (lmdb-js default on Linux) resolves writes at commit, before the disk sync:
   // writers that must be durable wait for the flush too (see commitDurably).
+  // mapSize is where the map starts: lmdb-js's LMDB grows it as the file grows (mdb_page_alloc), so
+  // it is the disk that fills, and then commits fail (see durable-commit.ts).
   const root = open({ path, compression: false, mapSize: 2 ** 34 });
+  handleUnclaimedCommitFailures(root);
   return {
     path,
     root,

@@ -22,12 +22,46 @@ export const lmdbCommitter: Committer = (root, write) => {
   // also wait for commits queued since — for ever when one of them fails (lmdb-js runs flush
   // waiters only for a write that succeeded). `then` is called here, so it sees this batch.
   const flushed = new Promise((resolve, reject) => root.flushed.then(resolve, reject));
+  flushed.catch(() => {}); // waited for only once committed; without overlappingSync it fails with the commit
   return { committed, flushed };
 };
 
-/** Commits `write` in one transaction and resolves once it is on disk. */
+/** Commits `write` in one transaction; resolves once it is on disk, rejects with the cause when LMDB refused it. */
 export async function commitDurably(dbs: Databases, write: () => void): Promise<void> {
   const { committed, flushed } = dbs.committer(dbs.root, write);
-  await committed;
+  try {
+    await committed;
+  } catch (error) {
+    throw await commitFailure(error);
+  }
   await flushed;
+}
+
+/**
+ * lmdb-js rejects every write of a failed commit with "Commit failed (see commitError for
+ * details)" and puts the cause (an errno: EIO when the disk fills in the middle of a page write)
+ * on a second promise, `commitError`, that nobody else handles (lmdb-js#368). It is rejected in
+ * the same callback of the write thread as the writes (write.js, startWriting), so this never waits.
+ */
+async function commitFailure(error: unknown): Promise<Error> {
+  const cause = (error as { commitError?: Promise<unknown> } | undefined)?.commitError;
+  const reason: unknown = cause === undefined ? error : await cause.then(() => error, (rejected: unknown) => rejected);
+  const code = (reason as { code?: unknown } | undefined)?.code;
+  const message = reason instanceof Error ? reason.message : String(reason);
+  return new Error(`the commit failed: ${message}${typeof code === 'number' ? ` (errno ${code})` : ''}`, { cause: reason });
+}
+
+/**
+ * lmdb-js 3.5 also rejects, on a failed commit, a promise that no writer holds: the commit promise
+ * it makes for each event-turn batch (write.js, right after the 'beforecommit' listeners, in the
+ * same task), and through it `commitError`. Unhandled, either ends the process; every writer here
+ * learns of the failure from its own transaction. So each batch's promise gets a handler as soon
+ * as it is made.
+ */
+export function handleUnclaimedCommitFailures(root: RootDatabase): void {
+  root.on('beforecommit', () => queueMicrotask(() => root.committed.then(undefined, claimCommitError)));
+}
+
+function claimCommitError(error: unknown): void {
+  (error as { commitError?: Promise<unknown> } | undefined)?.commitError?.catch(() => {});
 }
