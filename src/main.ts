@@ -33,7 +33,13 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const service = await startService(config);
+  let service: RunningService;
+  try {
+    service = await startService(config);
+  } catch (error) {
+    console.error(`start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
   console.log(banner(config, service));
   const shutdown = (signal: string) => {
     console.log(`${signal}: shutting down`);

@@ -20,7 +20,7 @@ import { CustomerIdentity } from './http/customer-identity.js';
 import { SnapshotScheduler } from './ingest/snapshots.js';
 import { CatalogStore } from './store/catalog-store.js';
 import { openDatabases, type Databases } from './store/database.js';
-import type { Committer } from './store/durable-commit.js';
+import { closeDatabases, type Committer } from './store/durable-commit.js';
 import { LmdbEventLog } from './store/event-log.js';
 import { ShopStore } from './store/shop-store.js';
 import { SnapshotStore } from './store/snapshot-store.js';
@@ -50,7 +50,11 @@ export interface RunningService {
   readonly limits: RateLimits;
   readonly replayed: ReplayStats;
   readonly demoKeys?: DemoKeys;
-  /** Graceful stop: no new requests, in-flight ones finish (WebSocket acks sent, sockets closed), LMDB flushed and closed. */
+  /**
+   * Graceful stop: no new requests, in-flight ones finish (WebSocket acks sent, sockets closed),
+   * the models snapshotted, LMDB flushed and closed. Rejects when the storage did not close within
+   * shutdownDrainMs (an LMDB write thread may then still be running: see main.ts).
+   */
   stop(): Promise<void>;
 }
 
@@ -82,11 +86,32 @@ function keyResolver(shops: ShopStore): KeyResolver {
   return cached.resolve;
 }
 
+/** Resolves true once `work` is done, false when `ms` passed first (the work goes on, unawaited). */
+async function doneWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, ms, false)));
+  try {
+    return await Promise.race([work.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
-  const clock = options.clock ?? Date.now;
-  const log = options.log ?? ((line: string) => console.log(line));
   mkdirSync(config.dbPath, { recursive: true });
   const dbs = openDatabases(config.dbPath, options.committer);
+  try {
+    return await serve(config, options, dbs);
+  } catch (error) {
+    // A start that fails (one that has to write on a full disk, a port in use) leaves nothing open.
+    await doneWithin(closeDatabases(dbs), config.shutdownDrainMs).catch(() => {});
+    throw error;
+  }
+}
+
+async function serve(config: Config, options: ServiceOptions, dbs: Databases): Promise<RunningService> {
+  const clock = options.clock ?? Date.now;
+  const log = options.log ?? ((line: string) => console.log(line));
   const shops = new ShopStore(dbs);
   const catalogStore = new CatalogStore(dbs);
   const eventLog = new LmdbEventLog(dbs);
@@ -147,10 +172,14 @@ export async function startService(config: Config, options: ServiceOptions = {})
         await http.close(Math.max(0, deadline - performance.now()));
         pipeline.close();
         snapshots.stop();
-        await snapshots.takeAll();
-        await snapshotStore.close();
-        await dbs.root.flushed;
-        await dbs.root.close();
+        // The storage gets its own shutdownDrainMs: a write that never ends (a wedged LMDB write
+        // thread) must not hold the exit for ever.
+        const storage = (async () => {
+          await snapshots.takeAll();
+          await snapshotStore.close();
+          await closeDatabases(dbs);
+        })();
+        if (!(await doneWithin(storage, config.shutdownDrainMs))) throw new Error(`LMDB did not close within ${config.shutdownDrainMs} ms`);
       })();
       return stopping;
     },

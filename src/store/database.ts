@@ -1,5 +1,7 @@
 // Opens the LMDB environment and its named databases. Every key starts with the shop id, so one
 // shop's data is one contiguous key range and never mixes with another's.
+import { existsSync, statfsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { Product } from '../engine/product.js';
 import type { TrackedEvent } from '../api/event.js';
@@ -60,7 +62,26 @@ export interface Databases {
   snapshotParts: Database<Uint8Array, [string, number]>;
 }
 
+/** The least free space a new environment is created on (its lock file, first pages and some room). */
+const MIN_FREE_TO_CREATE = 1 << 20;
+
+/**
+ * Refuses to create an environment on a disk with no room for it: LMDB maps its new lock file, and
+ * on a full disk the first write into that map is a SIGBUS, which ends the process with no message.
+ * An environment that exists opens as it is (its lock file's pages are there): reads go on.
+ */
+function checkRoomToCreate(path: string): void {
+  const data = join(path, 'data.mdb');
+  if (existsSync(data) && statSync(data).size > 0) return;
+  let dir = path;
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+  const { bavail, bsize } = statfsSync(dir);
+  const free = bavail * bsize;
+  if (free < MIN_FREE_TO_CREATE) throw new Error(`no space left to create the database in ${path}: ${free} bytes free`);
+}
+
 export function openDatabases(path: string, committer: Committer = lmdbCommitter): Databases {
+  checkRoomToCreate(path);
   // overlappingSync (lmdb-js default on Linux) resolves writes at commit, before the disk sync:
   // writers that must be durable wait for the flush too (see commitDurably).
   // mapSize is where the map starts: lmdb-js's LMDB grows it as the file grows (mdb_page_alloc), so

@@ -65,3 +65,13 @@ export function handleUnclaimedCommitFailures(root: RootDatabase): void {
 function claimCommitError(error: unknown): void {
   (error as { commitError?: Promise<unknown> } | undefined)?.commitError?.catch(() => {});
 }
+
+/**
+ * Closes the environment once its commits are done. lmdb-js's close waits for the flush of the
+ * last commit, which never comes when that commit failed (a full disk): an empty commit, which
+ * needs no space, becomes the last one first. Callers bound the wait (see service.ts).
+ */
+export async function closeDatabases(dbs: Databases): Promise<void> {
+  await dbs.root.transaction(() => {}).catch(() => {});
+  await dbs.root.close();
+}

@@ -10,7 +10,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabases, snapshotPartRange, type SnapshotRecord } from './database.js';
-import { commitDurably } from './durable-commit.js';
+import { closeDatabases, commitDurably } from './durable-commit.js';
 
 export type WriterRequest = { kind: 'put'; id: number; shopId: string; header: unknown; parts: Uint8Array[] } | { kind: 'close' };
 export type WriterReply = { id: number; error?: string } | { closed: true };
@@ -22,7 +22,8 @@ const dbs = openDatabases((workerData as { path: string }).path);
 
 port.on('message', (request: WriterRequest) => {
   if (request.kind === 'close') {
-    void dbs.root.close().then(() => port.postMessage({ closed: true } satisfies WriterReply));
+    const closed = () => port.postMessage({ closed: true } satisfies WriterReply);
+    void closeDatabases(dbs).then(closed, closed);
     return;
   }
   const { id, shopId, header, parts } = request;
