@@ -40,8 +40,9 @@ export async function commitDurably(dbs: Databases, write: () => void): Promise<
 /**
  * lmdb-js rejects every write of a failed commit with "Commit failed (see commitError for
  * details)" and puts the cause (an errno: EIO when the disk fills in the middle of a page write)
- * on a second promise, `commitError`, that nobody else handles (lmdb-js#368). It is rejected in
- * the same callback of the write thread as the writes (write.js, startWriting), so this never waits.
+ * on a second promise, `commitError`, that nobody else handles (lmdb-js#368). The write thread's
+ * report of the failure rejects it (write.js, startWriting), in the same callback that fails the
+ * writes or soon after it, so this waits for nothing that may not come.
  */
 async function commitFailure(error: unknown): Promise<Error> {
   const cause = (error as { commitError?: Promise<unknown> } | undefined)?.commitError;
