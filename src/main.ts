@@ -22,6 +22,25 @@ function banner(config: Config, service: RunningService): string {
   return lines.join('\n');
 }
 
+/**
+ * Ends the process at once, for the exits that may find LMDB still writing: a crash, a stop whose
+ * storage did not close. Node's own exit joins the libuv threads (uv__threadpool_cleanup), and an
+ * LMDB write thread that waits for transaction callbacks of this thread, which runs no more, never
+ * returns: the process would hang with its port held. Nothing acknowledged is lost this way, as
+ * acknowledgements wait for the disk.
+ */
+function exitAtOnce(): void {
+  process.kill(process.pid, 'SIGKILL');
+}
+
+/** Logs `error` after `what` (stderr is synchronous on Linux, so the line is out before the kill), then exitAtOnce. */
+function fatal(what: string): (error: unknown) => void {
+  return (error) => {
+    console.error(what, error);
+    exitAtOnce();
+  };
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -33,23 +52,23 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const service = await startService(config);
+  process.on('uncaughtException', fatal('uncaught exception:'));
+  process.on('unhandledRejection', fatal('unhandled rejection:'));
+  let service: RunningService;
+  try {
+    service = await startService(config);
+  } catch (error) {
+    // No write is in flight when a start fails, and startService has closed LMDB: an ordinary exit is safe.
+    console.error(`start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
   console.log(banner(config, service));
   const shutdown = (signal: string) => {
     console.log(`${signal}: shutting down`);
-    service.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('shutdown failed', error);
-        process.exit(1);
-      },
-    );
+    service.stop().then(() => process.exit(0), fatal('shutdown failed:'));
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+main().catch(fatal('start-up failed:'));

@@ -20,6 +20,7 @@ import { CustomerIdentity } from './http/customer-identity.js';
 import { SnapshotScheduler } from './ingest/snapshots.js';
 import { CatalogStore } from './store/catalog-store.js';
 import { openDatabases, type Databases } from './store/database.js';
+import { closeDatabases, type Committer } from './store/durable-commit.js';
 import { LmdbEventLog } from './store/event-log.js';
 import { ShopStore } from './store/shop-store.js';
 import { SnapshotStore } from './store/snapshot-store.js';
@@ -32,6 +33,8 @@ export interface ServiceOptions {
   demoDir?: string;
   /** Monotonic ms for the rate limits' buckets (performance.now()); tests may drive it. */
   monotonic?: () => number;
+  /** How this thread's stores commit to LMDB; tests wrap the real one to hold flushes or refuse commits (the snapshot writer thread keeps the real one). */
+  committer?: Committer;
 }
 
 export interface RunningService {
@@ -49,7 +52,11 @@ export interface RunningService {
   readonly demoKeys?: DemoKeys;
   /** Snapshots every shop with events since its last snapshot now (as the interval timer does); resolves with how many. */
   snapshot(): Promise<number>;
-  /** Graceful stop: no new requests, in-flight ones finish (WebSocket acks sent, sockets closed), LMDB flushed and closed. */
+  /**
+   * Graceful stop: no new requests, in-flight ones finish (WebSocket acks sent, sockets closed),
+   * the models snapshotted, LMDB flushed and closed. Rejects when the storage did not close within
+   * shutdownDrainMs (an LMDB write thread may then still be running: see main.ts).
+   */
   stop(): Promise<void>;
 }
 
@@ -81,11 +88,32 @@ function keyResolver(shops: ShopStore): KeyResolver {
   return cached.resolve;
 }
 
+/** Resolves true once `work` is done, false when `ms` passed first (the work goes on, unawaited). */
+async function doneWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, ms, false)));
+  try {
+    return await Promise.race([work.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
+  mkdirSync(config.dbPath, { recursive: true });
+  const dbs = openDatabases(config.dbPath, options.committer);
+  try {
+    return await serve(config, options, dbs);
+  } catch (error) {
+    // A start that fails (one that has to write on a full disk, a port in use) leaves nothing open.
+    await doneWithin(closeDatabases(dbs), config.shutdownDrainMs).catch(() => {});
+    throw error;
+  }
+}
+
+async function serve(config: Config, options: ServiceOptions, dbs: Databases): Promise<RunningService> {
   const clock = options.clock ?? Date.now;
   const log = options.log ?? ((line: string) => console.log(line));
-  mkdirSync(config.dbPath, { recursive: true });
-  const dbs = openDatabases(config.dbPath);
   const shops = new ShopStore(dbs);
   const catalogStore = new CatalogStore(dbs);
   const eventLog = new LmdbEventLog(dbs);
@@ -147,10 +175,14 @@ export async function startService(config: Config, options: ServiceOptions = {})
         await http.close(Math.max(0, deadline - performance.now()));
         pipeline.close();
         snapshots.stop();
-        await snapshots.takeAll();
-        await snapshotStore.close();
-        await dbs.root.flushed;
-        await dbs.root.close();
+        // The storage gets its own shutdownDrainMs: a write that never ends (a wedged LMDB write
+        // thread) must not hold the exit for ever.
+        const storage = (async () => {
+          await snapshots.takeAll();
+          await snapshotStore.close();
+          await closeDatabases(dbs);
+        })();
+        if (!(await doneWithin(storage, config.shutdownDrainMs))) throw new Error(`LMDB did not close within ${config.shutdownDrainMs} ms`);
       })();
       return stopping;
     },

@@ -5,6 +5,7 @@ import { MAX_TOKEN_LIFETIME_S, mintCustomerToken } from '../api/customer-token.j
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { openDatabases } from '../store/database.js';
+import { closeDatabases } from '../store/durable-commit.js';
 import { ShopStore } from '../store/shop-store.js';
 import { importFile, type ImportKind } from './import-file.js';
 import { DirectSink, HttpSink, type ImportSink } from './sinks.js';
@@ -62,7 +63,7 @@ async function main(argv: string[]): Promise<void> {
   try {
     await run(group, action, args, values, shops, dbs);
   } finally {
-    await dbs.root.close();
+    await closeDatabases(dbs); // also after a commit that failed (a full disk), which root.close() alone would wait on for ever
   }
 }
 

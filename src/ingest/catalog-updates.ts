@@ -1,5 +1,6 @@
 // Catalog use cases: persist durably, then apply to the shop's engine, so reads after the answer see it.
 import type { Product } from '../engine/product.js';
+import { AppError } from '../errors.js';
 import type { CatalogStore } from '../store/catalog-store.js';
 import type { ShopEngines } from './shop-engines.js';
 
@@ -18,8 +19,9 @@ export class CatalogUpdates {
     this.#listeners.push(listener);
   }
 
+  /** Rejects with AppError('unavailable') when the storage refuses the commit (nothing changed). */
   async upsert(shopId: string, products: readonly Product[]): Promise<void> {
-    await this.store.put(shopId, products);
+    await stored(this.store.put(shopId, products));
     await this.engines.changesWait(shopId);
     const engine = this.engines.get(shopId);
     for (const product of products) engine.upsertProduct(product);
@@ -28,7 +30,7 @@ export class CatalogUpdates {
 
   /** Resolves false when the shop has no such product. */
   async remove(shopId: string, productId: string): Promise<boolean> {
-    const removed = await this.store.remove(shopId, productId);
+    const removed = await stored(this.store.remove(shopId, productId));
     if (removed) {
       await this.engines.changesWait(shopId);
       this.engines.get(shopId).removeProduct(productId);
@@ -39,5 +41,14 @@ export class CatalogUpdates {
 
   get(shopId: string, productId: string): Product | undefined {
     return this.engines.get(shopId).catalog.get(productId);
+  }
+}
+
+/** A commit the storage refused (a full disk) is a 503: the catalog stays as it was. */
+async function stored<T>(commit: Promise<T>): Promise<T> {
+  try {
+    return await commit;
+  } catch (cause) {
+    throw new AppError('unavailable', `the catalog could not be stored: ${(cause as Error).message}`);
   }
 }

@@ -1,12 +1,13 @@
 // Durable catalog: each shop's products under [shopId, productId].
 import type { Product } from '../engine/product.js';
-import { commitDurably, shopIdsOf, shopRange, type Databases } from './database.js';
+import { shopIdsOf, shopRange, type Databases } from './database.js';
+import { commitDurably } from './durable-commit.js';
 
 export class CatalogStore {
   constructor(readonly dbs: Databases) {}
 
   put(shopId: string, products: readonly Product[]): Promise<void> {
-    return commitDurably(this.dbs.root, () => {
+    return commitDurably(this.dbs, () => {
       for (const product of products) this.dbs.products.put([shopId, product.id], product);
     });
   }
@@ -14,7 +15,7 @@ export class CatalogStore {
   /** Resolves false when the product did not exist. */
   async remove(shopId: string, productId: string): Promise<boolean> {
     if (this.dbs.products.get([shopId, productId]) === undefined) return false;
-    await commitDurably(this.dbs.root, () => {
+    await commitDurably(this.dbs, () => {
       this.dbs.products.remove([shopId, productId]);
     });
     return true;

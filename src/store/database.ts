@@ -1,9 +1,12 @@
 // Opens the LMDB environment and its named databases. Every key starts with the shop id, so one
 // shop's data is one contiguous key range and never mixes with another's.
+import { existsSync, statfsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { Product } from '../engine/product.js';
 import type { TrackedEvent } from '../api/event.js';
 import type { EngineSnapshot } from '../engine/shop-engine.js';
+import { handleUnclaimedCommitFailures, lmdbCommitter, type Committer } from './durable-commit.js';
 
 export type KeyKind = 'public' | 'secret';
 
@@ -41,6 +44,8 @@ export interface Databases {
   /** The LMDB environment's directory. */
   path: string;
   root: RootDatabase;
+  /** How the stores commit (commitDurably): LMDB's, unless a test wraps it. */
+  committer: Committer;
   /** [shopId, eventId] → event; eventIds are ULIDs, so key order is arrival order. */
   events: Database<TrackedEvent, [string, string]>;
   /** [shopId, messageId] → the first eventId with that messageId. */
@@ -57,13 +62,36 @@ export interface Databases {
   snapshotParts: Database<Uint8Array, [string, number]>;
 }
 
-export function openDatabases(path: string): Databases {
+/** The least free space a new environment is created on (its lock file, first pages and some room). */
+const MIN_FREE_TO_CREATE = 1 << 20;
+
+/**
+ * Refuses to create an environment on a disk with no room for it: LMDB maps its new lock file, and
+ * on a full disk the first write into that map is a SIGBUS, which ends the process with no message.
+ * An environment that exists opens as it is (its lock file's pages are there): reads go on.
+ */
+function checkRoomToCreate(path: string): void {
+  const data = join(path, 'data.mdb');
+  if (existsSync(data) && statSync(data).size > 0) return;
+  let dir = path;
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+  const { bavail, bsize } = statfsSync(dir);
+  const free = bavail * bsize;
+  if (free < MIN_FREE_TO_CREATE) throw new Error(`no space left to create the database in ${path}: ${free} bytes free`);
+}
+
+export function openDatabases(path: string, committer: Committer = lmdbCommitter): Databases {
+  checkRoomToCreate(path);
   // overlappingSync (lmdb-js default on Linux) resolves writes at commit, before the disk sync:
-  // writers that must be durable await root.flushed (see commitDurably).
+  // writers that must be durable wait for the flush too (see commitDurably).
+  // mapSize is where the map starts: lmdb-js's LMDB grows it as the file grows (mdb_page_alloc), so
+  // it is the disk that fills, and then commits fail (see durable-commit.ts).
   const root = open({ path, compression: false, mapSize: 2 ** 34 });
+  handleUnclaimedCommitFailures(root);
   return {
     path,
     root,
+    committer,
     events: root.openDB({ name: 'events', encoding: 'msgpack' }),
     dedup: root.openDB({ name: 'dedup', encoding: 'msgpack' }),
     products: root.openDB({ name: 'products', encoding: 'msgpack' }),
@@ -97,13 +125,4 @@ export function* shopIdsOf(db: Database<unknown, [string, string]>): Iterable<st
     yield next[0];
     start = [next[0], KEY_END];
   }
-}
-
-/**
- * Runs `write` in one transaction and resolves once it is committed and flushed to disk.
- * Concurrent callers in one event-loop turn share a commit and a sync (group commit).
- */
-export async function commitDurably(root: RootDatabase, write: () => void): Promise<void> {
-  await root.transaction(write);
-  await root.flushed;
 }

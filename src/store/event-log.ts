@@ -1,7 +1,8 @@
 // The durable, append-only event log of every shop (DESIGN.md §7: the engine never knows which
 // log implementation it replays from). Also the messageId dedup index, written in the same commit.
 import type { TrackedEvent } from '../api/event.js';
-import { commitDurably, shopIdsOf, shopRange, type Databases } from './database.js';
+import { shopIdsOf, shopRange, type Databases } from './database.js';
+import { commitDurably } from './durable-commit.js';
 
 export interface LoggedEvent {
   shopId: string;
@@ -30,7 +31,7 @@ export class LmdbEventLog implements EventLog {
 
   append(shopId: string, entries: readonly { eventId: string; event: TrackedEvent }[], receivedAt: number): Promise<void> {
     const { events, dedup } = this.dbs;
-    return commitDurably(this.dbs.root, () => {
+    return commitDurably(this.dbs, () => {
       for (const { eventId, event } of entries) {
         events.put([shopId, eventId], event);
         if (event.messageId !== undefined) dedup.put([shopId, event.messageId], { eventId, at: receivedAt });
@@ -73,7 +74,7 @@ export class LmdbEventLog implements EventLog {
         if (++scanned === batch) break;
       }
       if (stale.length > 0) {
-        await commitDurably(this.dbs.root, () => {
+        await commitDurably(this.dbs, () => {
           for (const key of stale) this.dbs.dedup.remove(key);
         });
         removed += stale.length;

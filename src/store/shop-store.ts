@@ -1,7 +1,8 @@
 // Shops and their API keys. A key is shown once when it is made; only its SHA-256 is stored.
 import { createHash, randomBytes } from 'node:crypto';
 import { generateSigningSecret, signingSecretId } from '../api/customer-token.js';
-import { commitDurably, type ApiKeyRecord, type Databases, type KeyKind, type ShopRecord } from './database.js';
+import type { ApiKeyRecord, Databases, KeyKind, ShopRecord } from './database.js';
+import { commitDurably } from './durable-commit.js';
 
 export const SHOP_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
@@ -30,7 +31,7 @@ export class ShopStore {
 
   /** Commits a change durably, then tells the listeners. */
   async #change(write: () => void): Promise<void> {
-    await commitDurably(this.dbs.root, write);
+    await commitDurably(this.dbs, write);
     for (const listener of this.#listeners) listener();
   }
 

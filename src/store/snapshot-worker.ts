@@ -9,7 +9,8 @@ import { constants, setPriority } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
-import { commitDurably, openDatabases, snapshotPartRange, type SnapshotRecord } from './database.js';
+import { openDatabases, snapshotPartRange, type SnapshotRecord } from './database.js';
+import { closeDatabases, commitDurably } from './durable-commit.js';
 
 export type WriterRequest = { kind: 'put'; id: number; shopId: string; header: unknown; parts: Uint8Array[] } | { kind: 'close' };
 export type WriterReply = { id: number; error?: string } | { closed: true };
@@ -21,11 +22,12 @@ const dbs = openDatabases((workerData as { path: string }).path);
 
 port.on('message', (request: WriterRequest) => {
   if (request.kind === 'close') {
-    void dbs.root.close().then(() => port.postMessage({ closed: true } satisfies WriterReply));
+    const closed = () => port.postMessage({ closed: true } satisfies WriterReply);
+    void closeDatabases(dbs).then(closed, closed);
     return;
   }
   const { id, shopId, header, parts } = request;
-  commitDurably(dbs.root, () => {
+  commitDurably(dbs, () => {
     for (const key of Array.from(dbs.snapshotParts.getKeys(snapshotPartRange(shopId)))) dbs.snapshotParts.remove(key);
     parts.forEach((bytes, index) => dbs.snapshotParts.put([shopId, index], bytes));
     dbs.snapshots.put(shopId, header as SnapshotRecord);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { generateSigningSecret, mintCustomerToken } from '../../src/api/customer-token.js';
+import type { Committer } from '../../src/store/durable-commit.js';
 import { generateKey } from '../../src/store/shop-store.js';
 
 export interface TestShop {
@@ -47,6 +48,8 @@ export interface StartOptions {
   clock?: () => number;
   /** Monotonic ms for the rate limits (default performance.now()). */
   monotonic?: () => number;
+  /** How the service commits to LMDB (see commit-control.ts). */
+  committer?: Committer;
 }
 
 export function testEnv(dataDir: string, shop: TestShop, env: Record<string, string> = {}): Record<string, string> {
@@ -72,7 +75,7 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
   const dataDir = options.dataDir ?? tempDataDir();
   const shop = options.shop ?? newShop();
   const config = loadConfig(testEnv(dataDir, shop, options.env));
-  const service = await startService(config, { clock: options.clock, monotonic: options.monotonic, log: () => {} });
+  const service = await startService(config, { clock: options.clock, monotonic: options.monotonic, committer: options.committer, log: () => {} });
   const url = `http://127.0.0.1:${service.port}`;
   let stopped = false;
   const stop = async () => {

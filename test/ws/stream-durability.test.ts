@@ -1,10 +1,11 @@
-// Acks mean durable: an acked event survives kill -9, and a graceful stop sends the acks of events
-// in flight before closing the sockets.
+// Acks mean durable: an acked event survives kill -9, no ack leaves before the commit's disk flush
+// (held by the test), and a graceful stop sends the acks of events in flight before closing the sockets.
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { eventsApplied, startChildServer, type ChildServer } from '../support/child-server.js';
+import { CommitControl } from '../support/commit-control.js';
 import { newShop, startTestService, tempDataDir, type TestService } from '../support/service.js';
-import { StreamClient, type Message } from './stream-client.js';
+import { sleep, StreamClient, type Message } from './stream-client.js';
 
 describe('stream durability', () => {
   const children: ChildServer[] = [];
@@ -48,6 +49,29 @@ describe('stream durability', () => {
     children.push(second);
     expect(await eventsApplied(second.url, shop)).toBe(110);
     expect(second.output()).not.toContain('Falling back');
+  });
+
+  test('When event ops are committed but their flush is held, then their acks come only after the flush', async () => {
+    // Arrange
+    const control = new CommitControl();
+    const t = await startTestService({ committer: control.committer });
+    services.push(t);
+    const client = await StreamClient.open(t.url, t.shop.publicKey);
+    clients.push(client);
+    const release = control.holdFlushes();
+    const committedBefore = control.committed;
+
+    // Act: one event op and one events op, committed before the test looks
+    client.send({ op: 'event', ref: 'one', event: { type: 'view', productId: '1', sessionId: 'held' } });
+    client.send({ op: 'events', ref: 'many', events: [1, 2].map((k) => ({ type: 'click', productId: String(k), sessionId: 'held' })) });
+    await control.untilCommitted(committedBefore + 2);
+    await sleep(200);
+
+    // Assert: nothing answered while the flush is held, both acks after it
+    expect(client.all((m) => m.ref === 'one' || m.ref === 'many'), 'acked before the flush').toEqual([]);
+    release();
+    expect(await client.next((m) => m.ref === 'one')).toMatchObject({ op: 'ack' });
+    expect(await client.next((m) => m.ref === 'many')).toMatchObject({ op: 'acks', accepted: 2 });
   });
 
   test('When the service stops while event ops are in flight, then their acks are sent before the socket closes with 1001', async () => {
