@@ -21,6 +21,7 @@ import { SnapshotScheduler } from './ingest/snapshots.js';
 import { CatalogStore } from './store/catalog-store.js';
 import { openDatabases, type Databases } from './store/database.js';
 import { LmdbEventLog } from './store/event-log.js';
+import { backfillPositions } from './store/position-backfill.js';
 import { ShopStore } from './store/shop-store.js';
 import { SnapshotStore } from './store/snapshot-store.js';
 import { StreamServer } from './ws/stream-server.js';
@@ -84,6 +85,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const log = options.log ?? ((line: string) => console.log(line));
   mkdirSync(config.dbPath, { recursive: true });
   const dbs = openDatabases(config.dbPath);
+  const backfilled = await backfillPositions(dbs);
+  if (backfilled > 0) log(`gave ${backfilled} events stored before log positions existed their positions`);
   const shops = new ShopStore(dbs);
   const catalogStore = new CatalogStore(dbs);
   const eventLog = new LmdbEventLog(dbs);

@@ -5,6 +5,7 @@ import { MAX_TOKEN_LIFETIME_S, mintCustomerToken } from '../api/customer-token.j
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { openDatabases } from '../store/database.js';
+import { backfillPositions } from '../store/position-backfill.js';
 import { ShopStore } from '../store/shop-store.js';
 import { importFile, type ImportKind } from './import-file.js';
 import { DirectSink, HttpSink, type ImportSink } from './sinks.js';
@@ -149,6 +150,7 @@ async function run(group: string, action: string | undefined, args: string[], va
         if (values.key === undefined || !values.key.startsWith('sk_')) fail('--url needs --key with the shop secret key');
         sink = new HttpSink(values.url, values.key);
       } else {
+        await backfillPositions(dbs); // an older data dir's events get log positions before new ones follow them
         sink = new DirectSink(dbs, loadConfig().dedupTtlMs);
       }
       const summary = await importFile(sink, id, action as ImportKind, file);

@@ -31,8 +31,12 @@ export interface DedupRecord {
 }
 
 export interface SnapshotRecord {
-  /** The last event the snapshot includes: replay resumes after it. */
-  lastEventId: string;
+  /**
+   * The shop's log position the models stand for: every event at or before it is in them, none
+   * after it. Replay resumes after it. (Snapshots written before log positions existed have
+   * `lastEventId` instead and are ignored: see SnapshotStore.get.)
+   */
+  position: number;
   takenAt: number;
   state: EngineSnapshot;
 }
@@ -41,8 +45,17 @@ export interface Databases {
   /** The LMDB environment's directory. */
   path: string;
   root: RootDatabase;
-  /** [shopId, eventId] → event; eventIds are ULIDs, so key order is arrival order. */
+  /**
+   * [shopId, eventId] → event. EventIds are ULIDs from each writer's own clock, so key order is
+   * not commit order across processes (a CLI import beside the server): replay follows `positions`.
+   */
   events: Database<TrackedEvent, [string, string]>;
+  /**
+   * [shopId, position] → eventId: the shop's log in commit order. Positions are 1, 2, 3… per shop,
+   * each assigned in the transaction that stores its event (see LmdbEventLog.append), so they grow
+   * in commit order whichever process wrote them.
+   */
+  positions: Database<string, [string, number]>;
   /** [shopId, messageId] → the first eventId with that messageId. */
   dedup: Database<DedupRecord, [string, string]>;
   /** [shopId, productId] → product. */
@@ -65,6 +78,7 @@ export function openDatabases(path: string): Databases {
     path,
     root,
     events: root.openDB({ name: 'events', encoding: 'msgpack' }),
+    positions: root.openDB({ name: 'positions', encoding: 'msgpack' }),
     dedup: root.openDB({ name: 'dedup', encoding: 'msgpack' }),
     products: root.openDB({ name: 'products', encoding: 'msgpack' }),
     shops: root.openDB({ name: 'shops', encoding: 'msgpack' }),
@@ -77,6 +91,15 @@ export function openDatabases(path: string): Databases {
 /** The key range of one shop's snapshot parts. */
 export function snapshotPartRange(shopId: string): { start: [string, number]; end: [string, number] } {
   return { start: [shopId, 0], end: [shopId, 2 ** 31] };
+}
+
+/** Past every log position (positions are safe integers). */
+const LAST_POSITION = Number.MAX_SAFE_INTEGER;
+
+/** The key range of one shop's log positions after `after` up to `through` (both default to all). */
+export function positionRange(shopId: string, after = 0, through = LAST_POSITION): { start: [string, number]; end: [string, number] } {
+  // `end` is exclusive; through + 1 is exact even for LAST_POSITION (2 ** 53).
+  return { start: [shopId, after + 1], end: [shopId, through + 1] };
 }
 
 /** Past every second key element: '\uffff' sorts after any id or ULID. */
@@ -100,10 +123,13 @@ export function* shopIdsOf(db: Database<unknown, [string, string]>): Iterable<st
 }
 
 /**
- * Runs `write` in one transaction and resolves once it is committed and flushed to disk.
- * Concurrent callers in one event-loop turn share a commit and a sync (group commit).
+ * Runs `write` in one transaction and resolves with what it returned once it is committed and
+ * flushed to disk. Concurrent callers in one event-loop turn share a commit and a sync (group
+ * commit). Reads inside `write` see the transaction's own writes and everything committed before
+ * it by any process: LMDB has one writer at a time per environment, across processes.
  */
-export async function commitDurably(root: RootDatabase, write: () => void): Promise<void> {
-  await root.transaction(write);
+export async function commitDurably<T>(root: RootDatabase, write: () => T): Promise<T> {
+  const result = await root.transaction(write);
   await root.flushed;
+  return result;
 }

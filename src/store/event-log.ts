@@ -1,21 +1,29 @@
 // The durable, append-only event log of every shop (DESIGN.md §7: the engine never knows which
 // log implementation it replays from). Also the messageId dedup index, written in the same commit.
+// Each event gets the shop's next log position in the transaction that stores it: LMDB runs one
+// write transaction at a time across processes, so positions follow commit order even when a CLI
+// import writes beside the server, and "everything after position p" misses nothing.
 import type { TrackedEvent } from '../api/event.js';
-import { commitDurably, shopIdsOf, shopRange, type Databases } from './database.js';
+import { commitDurably, positionRange, shopIdsOf, type Databases } from './database.js';
 
 export interface LoggedEvent {
   shopId: string;
+  /** The event's place in the shop's log: 1, 2, 3… in commit order. */
+  position: number;
   eventId: string;
   event: TrackedEvent;
 }
 
 export interface EventLog {
-  /** Appends the events (and their messageIds, received at `receivedAt`) in one durable commit. */
-  append(shopId: string, entries: readonly { eventId: string; event: TrackedEvent }[], receivedAt: number): Promise<void>;
+  /**
+   * Appends the events (and their messageIds, received at `receivedAt`) in one durable commit, at
+   * consecutive positions; resolves with the first one's.
+   */
+  append(shopId: string, entries: readonly { eventId: string; event: TrackedEvent }[], receivedAt: number): Promise<number>;
   /** The eventId already stored under a messageId no older than `since` (epoch ms). */
   findByMessageId(shopId: string, messageId: string, since: number): string | undefined;
-  /** One shop's events in arrival order, after `afterEventId` when given. */
-  readShop(shopId: string, afterEventId?: string): Iterable<LoggedEvent>;
+  /** One shop's events in log order, after position `after` (0: from the start) up to `through`. */
+  readShop(shopId: string, after?: number, through?: number): Iterable<LoggedEvent>;
   /** Shops that have events. */
   shopIds(): Iterable<string>;
   /** Drops dedup entries older than `before`; returns how many. */
@@ -25,13 +33,18 @@ export interface EventLog {
 export class LmdbEventLog implements EventLog {
   constructor(readonly dbs: Databases) {}
 
-  append(shopId: string, entries: readonly { eventId: string; event: TrackedEvent }[], receivedAt: number): Promise<void> {
-    const { events, dedup } = this.dbs;
+  append(shopId: string, entries: readonly { eventId: string; event: TrackedEvent }[], receivedAt: number): Promise<number> {
+    const { events, positions, dedup } = this.dbs;
     return commitDurably(this.dbs.root, () => {
+      // Read inside the write transaction: the latest tail, whichever process wrote it.
+      const first = lastPosition(this.dbs, shopId) + 1;
+      let position = first;
       for (const { eventId, event } of entries) {
         events.put([shopId, eventId], event);
+        positions.put([shopId, position++], eventId);
         if (event.messageId !== undefined) dedup.put([shopId, event.messageId], { eventId, at: receivedAt });
       }
+      return first;
     });
   }
 
@@ -40,10 +53,11 @@ export class LmdbEventLog implements EventLog {
     return record !== undefined && record.at >= since ? record.eventId : undefined;
   }
 
-  *readShop(shopId: string, afterEventId?: string): Iterable<LoggedEvent> {
-    for (const { key, value } of this.dbs.events.getRange(shopRange(shopId, afterEventId))) {
-      if (key[1] === afterEventId) continue;
-      yield { shopId, eventId: key[1], event: value };
+  *readShop(shopId: string, after = 0, through?: number): Iterable<LoggedEvent> {
+    const { events, positions } = this.dbs;
+    for (const { key, value: eventId } of positions.getRange(positionRange(shopId, after, through))) {
+      const event = events.get([shopId, eventId]);
+      if (event !== undefined) yield { shopId, position: key[1], eventId, event };
     }
   }
 
@@ -61,4 +75,11 @@ export class LmdbEventLog implements EventLog {
     }
     return stale.length;
   }
+}
+
+/** The shop's last log position, 0 when it has none: one reverse seek. */
+export function lastPosition(dbs: Databases, shopId: string): number {
+  // Reverse: from the highest possible key down to (not including) position 0.
+  for (const key of dbs.positions.getKeys({ start: [shopId, Number.MAX_SAFE_INTEGER], end: [shopId, 0], reverse: true, limit: 1 })) return key[1];
+  return 0;
 }
