@@ -1,5 +1,6 @@
 // The composition root: configuration from the environment, the service, signals.
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { StartupError } from './errors.js';
 import { startService, type RunningService } from './service.js';
 
 function banner(config: Config, service: RunningService): string {
@@ -33,7 +34,16 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const service = await startService(config);
+  let service: RunningService;
+  try {
+    service = await startService(config);
+  } catch (error) {
+    if (error instanceof StartupError) {
+      console.error(`not started: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
   console.log(banner(config, service));
   const shutdown = (signal: string) => {
     console.log(`${signal}: shutting down`);

@@ -19,6 +19,7 @@ import { mintCustomerToken, signingKey } from './api/customer-token.js';
 import { CustomerIdentity } from './http/customer-identity.js';
 import { SnapshotScheduler } from './ingest/snapshots.js';
 import { CatalogStore } from './store/catalog-store.js';
+import { lockDataDir, type DataDirLock } from './store/data-dir-lock.js';
 import { openDatabases, type Databases } from './store/database.js';
 import { LmdbEventLog } from './store/event-log.js';
 import { backfillPositions } from './store/position-backfill.js';
@@ -80,13 +81,29 @@ function keyResolver(shops: ShopStore): KeyResolver {
   return cached.resolve;
 }
 
+/**
+ * Starts the service on its data dir, or throws a StartupError when another server holds that
+ * dir or the port is taken: then the data dir is left as it was found (lock not taken, LMDB closed).
+ */
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
-  const clock = options.clock ?? Date.now;
-  const log = options.log ?? ((line: string) => console.log(line));
   mkdirSync(config.dbPath, { recursive: true });
   const dbs = openDatabases(config.dbPath);
+  let lock: DataDirLock | undefined;
+  try {
+    lock = lockDataDir(dbs.root, config.dbPath, config.dataDir);
+    return await compose(config, options, dbs, lock);
+  } catch (error) {
+    await dbs.root.close();
+    lock?.release();
+    throw error;
+  }
+}
+
+async function compose(config: Config, options: ServiceOptions, dbs: Databases, lock: DataDirLock): Promise<RunningService> {
+  const clock = options.clock ?? Date.now;
+  const log = options.log ?? ((line: string) => console.log(line));
   const backfilled = await backfillPositions(dbs);
-  if (backfilled > 0) log(`gave ${backfilled} events stored before log positions existed their positions`);
+  if (backfilled > 0) log(`log positions given to ${backfilled} events stored by an older version (in eventId order)`);
   const shops = new ShopStore(dbs);
   const catalogStore = new CatalogStore(dbs);
   const eventLog = new LmdbEventLog(dbs);
@@ -151,6 +168,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         await snapshotStore.close();
         await dbs.root.flushed;
         await dbs.root.close();
+        lock.release();
       })();
       return stopping;
     },
