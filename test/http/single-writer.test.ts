@@ -1,5 +1,5 @@
-// One server per data dir: a second one refuses to start, a server killed with -9 does not block
-// the next one.
+// One server per data dir and per port: a second one refuses to start, a server killed with -9
+// does not block the next one.
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -10,7 +10,7 @@ import { LOCK_FILE } from '../../src/store/data-dir-lock.js';
 import { spawnChildServer, startChildServer, type ChildServer } from '../support/child-server.js';
 import { newShop, startTestService, tempDataDir, testEnv, type TestService } from '../support/service.js';
 
-describe('one server per data dir', () => {
+describe('one server per data dir and port', () => {
   const services: TestService[] = [];
   const children: ChildServer[] = [];
   const dirs: string[] = [];
@@ -76,5 +76,19 @@ describe('one server per data dir', () => {
     expect(performance.now() - started).toBeLessThan(10_000);
     const lock = JSON.parse(readFileSync(path.join(dataDir, 'db', LOCK_FILE), 'utf8')) as { pid: number };
     expect(lock.pid).toBe(second.process.pid);
+  });
+
+  test('When a second service asks for the port a running one listens on, then it refuses to start and leaves its data dir unlocked', async () => {
+    const first = await serving();
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    const config = loadConfig(testEnv(dataDir, newShop(), { PORT: String(first.service.port) }));
+
+    const second = startService(config, { log: () => {} });
+
+    await expect(second).rejects.toThrow(`cannot listen on 127.0.0.1:${first.service.port}`);
+    const retried = await startTestService({ dataDir }); // the refused start took its lock back
+    services.push(retried);
+    expect((await first.fetch('/api/recommendations')).status).toBe(200);
   });
 });
