@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { StartupError } from '../../src/errors.js';
 import { startService } from '../../src/service.js';
 import { LOCK_FILE } from '../../src/store/data-dir-lock.js';
-import { spawnChildServer, startChildServer, type ChildServer } from '../support/child-server.js';
+import { freePort, spawnChildServer, startChildServer, type ChildServer } from '../support/child-server.js';
 import { newShop, startTestService, tempDataDir, testEnv, type TestService } from '../support/service.js';
 
 describe('one server per data dir and port', () => {
@@ -79,14 +79,17 @@ describe('one server per data dir and port', () => {
   });
 
   test('When a second service asks for the port a running one listens on, then it refuses to start and leaves its data dir unlocked', async () => {
-    const first = await serving();
+    // A port asked for by number: uSockets sets SO_REUSEPORT only then (never for port 0).
+    const port = String(await freePort());
+    const first = await startTestService({ env: { PORT: port } });
+    services.push(first);
     const dataDir = tempDataDir();
     dirs.push(dataDir);
-    const config = loadConfig(testEnv(dataDir, newShop(), { PORT: String(first.service.port) }));
+    const config = loadConfig(testEnv(dataDir, newShop(), { PORT: port }));
 
     const second = startService(config, { log: () => {} });
 
-    await expect(second).rejects.toThrow(`cannot listen on 127.0.0.1:${first.service.port}`);
+    await expect(second).rejects.toThrow(`cannot listen on 127.0.0.1:${port}: the port is taken`);
     const retried = await startTestService({ dataDir }); // the refused start took its lock back
     services.push(retried);
     expect((await first.fetch('/api/recommendations')).status).toBe(200);
