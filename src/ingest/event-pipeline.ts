@@ -1,12 +1,12 @@
 // The event pipeline: dedup → durable commit (one per call, group-committed with concurrent calls)
 // → apply to the shop's engine → tell listeners. An event is acknowledged only after all of it.
-// The models follow the shop's log position by position: events another process stored before a
-// batch (a CLI import into the data dir) are read back from the log and applied before it, so a
-// snapshot's position always covers every event at or before it.
+// The models follow the shop's log position by position (LogApplier): events another process
+// stored before a batch (a CLI import into the data dir) are applied before it.
 import { monotonicFactory } from 'ulid';
 import type { TrackedEvent } from '../api/event.js';
 import { AppError } from '../errors.js';
 import type { EventLog } from '../store/event-log.js';
+import { LogApplier } from './log-applier.js';
 import type { ShopEngines } from './shop-engines.js';
 
 export interface Ingested {
@@ -29,14 +29,21 @@ export class EventPipeline {
   /** messageIds being committed right now: a concurrent repeat waits for the first one's commit. */
   readonly #inFlight = new Map<string, InFlight>();
   readonly #listeners: AppliedListener[] = [];
+  readonly #applier: LogApplier | undefined;
   #closed = false;
 
   constructor(
     readonly log: EventLog,
     /** The models to apply events to; undefined stores them only (the CLI: the server replays them). */
-    readonly engines: ShopEngines | undefined,
+    engines: ShopEngines | undefined,
     readonly dedupTtlMs: number,
-  ) {}
+    /** Events a catch-up applies per turn of the event loop (see LogApplier). */
+    catchUpSlice?: number,
+  ) {
+    this.#applier = engines && new LogApplier(log, engines, (shopId, events) => {
+      for (const listener of this.#listeners) listener(shopId, events);
+    }, catchUpSlice);
+  }
 
   onApplied(listener: AppliedListener): void {
     this.#listeners.push(listener);
@@ -96,29 +103,7 @@ export class EventPipeline {
     } finally {
       for (const key of keys) this.#inFlight.delete(key);
     }
-    const engines = this.engines;
-    if (engines === undefined) return;
-    const held = engines.changesWait(shopId);
-    if (held !== undefined) await held; // a snapshot is copying the models: apply (and ack) after it
-    this.#applyThrough(engines, shopId, first, fresh);
-  }
-
-  /**
-   * Brings the shop's models to the batch's last position: first the events before the batch
-   * they lack (another process's, read back from the log; or an earlier batch of ours whose
-   * continuation has not run yet), then the batch's own that are not applied already.
-   */
-  #applyThrough(engines: ShopEngines, shopId: string, first: number, batch: readonly { event: TrackedEvent }[]): void {
-    const applied = engines.position(shopId);
-    const last = first + batch.length - 1;
-    if (last <= applied) return; // a later batch already applied (and announced) these
-    const events: TrackedEvent[] = [];
-    if (applied < first - 1) for (const { event } of this.log.readShop(shopId, applied, first - 1)) events.push(event);
-    for (let i = Math.max(0, applied + 1 - first); i < batch.length; i++) events.push(batch[i]!.event);
-    const engine = engines.get(shopId);
-    for (const event of events) engine.apply(event);
-    engines.noteApplied(shopId, last);
-    for (const listener of this.#listeners) listener(shopId, events);
+    await this.#applier?.applyBatch(shopId, first, fresh);
   }
 }
 

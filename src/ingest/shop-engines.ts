@@ -1,8 +1,9 @@
 // One ShopEngine per shop, created on first use, with the log position its models stand for
 // (every event at or before it applied, none after: what a snapshot of it records). The only way
 // the service reaches models.
-// A snapshot copies a shop's models over several turns of the event loop; meanwhile the shop is
-// held: writers await `changesWait` before they change its models (and before they acknowledge).
+// A snapshot copies a shop's models over several turns of the event loop, and a catch-up with
+// another process's events applies them over several turns; meanwhile the shop is held: other
+// writers await `changesWait` before they change its models (and before they acknowledge).
 import type { EngineConfig } from '../config.js';
 import { ShopEngine } from '../engine/shop-engine.js';
 

@@ -37,7 +37,8 @@ export class SnapshotScheduler {
     let taken = 0;
     for (const [shopId, engine] of this.engines.entries()) {
       const position = this.engines.position(shopId);
-      if (position === 0 || this.#taken.get(shopId) === position) continue;
+      // A shop held by a catch-up (LogApplier) is taken next time.
+      if (position === 0 || this.#taken.get(shopId) === position || this.engines.changesWait(shopId) !== undefined) continue;
       // The models stay as they are at `position` until the copy is done: events committed
       // meanwhile wait to be applied (and acknowledged), so read-your-writes holds throughout.
       const release = this.engines.hold(shopId);
