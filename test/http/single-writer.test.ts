@@ -8,7 +8,7 @@ import { StartupError } from '../../src/errors.js';
 import { startService } from '../../src/service.js';
 import { LOCK_FILE } from '../../src/store/data-dir-lock.js';
 import { freePort, spawnChildServer, startChildServer, type ChildServer } from '../support/child-server.js';
-import { newShop, startTestService, tempDataDir, testEnv, type TestService } from '../support/service.js';
+import { newShop, postEvents, startTestService, tempDataDir, testEnv, type TestService } from '../support/service.js';
 
 describe('one server per data dir and port', () => {
   const services: TestService[] = [];
@@ -31,14 +31,14 @@ describe('one server per data dir and port', () => {
     return t;
   }
 
-  test('When a second service starts on the data dir of a running one, then it refuses with the dir and the holder\'s pid, and the first keeps serving', async () => {
+  test('When a second service starts on the data dir of a running one, then it refuses with the dir and the holder\'s pid, and the first keeps serving and storing', async () => {
     const first = await serving();
 
     const second = startService(loadConfig(testEnv(first.dataDir, first.shop)), { log: () => {} });
 
     await expect(second).rejects.toThrow(StartupError);
     await expect(second).rejects.toThrow(`data dir ${first.dataDir} is in use by another Pairwise server (pid ${process.pid}`);
-    expect((await first.fetch('/api/recommendations')).status).toBe(200);
+    await postEvents(first, [{ type: 'view', productId: '1', sessionId: 's1' }]); // its LMDB is still open
     await first.stop();
     const third = await startTestService({ dataDir: first.dataDir, shop: first.shop });
     services.push(third);
