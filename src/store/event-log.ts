@@ -4,7 +4,7 @@
 // write transaction at a time across processes, so positions follow commit order even when a CLI
 // import writes beside the server, and "everything after position p" misses nothing.
 import type { TrackedEvent } from '../api/event.js';
-import { commitDurably, positionRange, shopIdsOf, type Databases } from './database.js';
+import { commitDurably, positionRange, shopIdsOf, shopRange, type Databases } from './database.js';
 
 export interface LoggedEvent {
   shopId: string;
@@ -53,11 +53,34 @@ export class LmdbEventLog implements EventLog {
     return record !== undefined && record.at >= since ? record.eventId : undefined;
   }
 
+  /**
+   * Walks the positions and, beside them, the events in id order (a merge join): while ids follow
+   * positions (one writer at a time, the usual case) every event comes from that sequential cursor
+   * (a get per event costs about twice as much); where they do not (another writer's ids
+   * interleaved), the event is looked up by id or the cursor moved ahead to it.
+   */
   *readShop(shopId: string, after = 0, through?: number): Iterable<LoggedEvent> {
     const { events, positions } = this.dbs;
-    for (const { key, value: eventId } of positions.getRange(positionRange(shopId, after, through))) {
-      const event = events.get([shopId, eventId]);
-      if (event !== undefined) yield { shopId, position: key[1], eventId, event };
+    let cursor: Iterator<{ key: [string, string]; value: TrackedEvent }> | undefined;
+    let next: { key: [string, string]; value: TrackedEvent } | undefined;
+    try {
+      for (const { key, value: eventId } of positions.getRange(positionRange(shopId, after, through))) {
+        if (next === undefined || next.key[1] < eventId) {
+          cursor?.return?.();
+          cursor = events.getRange(shopRange(shopId, eventId))[Symbol.iterator]();
+          next = cursor.next().value;
+        }
+        let event: TrackedEvent | undefined;
+        if (next !== undefined && next.key[1] === eventId) {
+          event = next.value;
+          next = cursor!.next().value;
+        } else {
+          event = events.get([shopId, eventId]); // the cursor is past it: stored after events with later ids
+        }
+        if (event !== undefined) yield { shopId, position: key[1], eventId, event };
+      }
+    } finally {
+      cursor?.return?.();
     }
   }
 

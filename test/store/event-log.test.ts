@@ -1,0 +1,56 @@
+import fc from 'fast-check';
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { TrackedEvent } from '../../src/api/event.js';
+import { openDatabases } from '../../src/store/database.js';
+import { LmdbEventLog } from '../../src/store/event-log.js';
+import { tempDataDir } from '../support/service.js';
+
+const dir = tempDataDir();
+mkdirSync(path.join(dir, 'db'), { recursive: true });
+const dbs = openDatabases(path.join(dir, 'db'));
+const log = new LmdbEventLog(dbs);
+
+afterAll(async () => {
+  await dbs.root.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function view(eventId: string): TrackedEvent {
+  return { type: 'view', productId: eventId, sessionId: 's1' };
+}
+
+let shops = 0;
+
+describe('LmdbEventLog', () => {
+  test('When writers append batches whose ids interleave in any way, then readShop gives every event once, in commit order, from and to any position', async () => {
+    // Each batch: increasing ids from one writer's own range (two writers whose clocks differ).
+    const batches = fc.array(
+      fc.record({ writer: fc.constantFrom('a', 'b'), size: fc.integer({ min: 1, max: 4 }), skip: fc.integer({ min: 0, max: 3 }) }),
+      { minLength: 1, maxLength: 12 },
+    );
+    await fc.assert(
+      fc.asyncProperty(batches, fc.nat(), fc.nat(), async (plan, a, b) => {
+        const shopId = `shop-${shops++}`;
+        const nextId = { a: 0, b: 0 };
+        const committed: string[] = [];
+        for (const { writer, size, skip } of plan) {
+          nextId[writer] += skip;
+          const ids = Array.from({ length: size }, () => `evt_${writer === 'a' ? 5 : 1}${String(nextId[writer]++).padStart(4, '0')}`);
+          expect(await log.append(shopId, ids.map((eventId) => ({ eventId, event: view(eventId) })), 0)).toBe(committed.length + 1);
+          committed.push(...ids);
+        }
+        const [after, through] = [a % (committed.length + 1), b % (committed.length + 1)].sort((x, y) => x - y) as [number, number];
+
+        const read = [...log.readShop(shopId, after, through)];
+
+        expect(read.map(({ position }) => position)).toEqual(Array.from({ length: through - after }, (_, i) => after + i + 1));
+        expect(read.map(({ eventId }) => eventId)).toEqual(committed.slice(after, through));
+        expect(read.map(({ event }) => event.productId)).toEqual(committed.slice(after, through));
+        expect([...log.readShop(shopId)].map(({ eventId }) => eventId)).toEqual(committed);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
