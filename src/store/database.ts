@@ -47,15 +47,18 @@ export interface Databases {
   root: RootDatabase;
   /**
    * [shopId, eventId] → event. EventIds are ULIDs from each writer's own clock, so key order is
-   * not commit order across processes (a CLI import beside the server): replay follows `positions`.
+   * not commit order across processes (a CLI import beside the server): replay follows `log`.
    */
   events: Database<TrackedEvent, [string, string]>;
   /**
-   * [shopId, position] → eventId: the shop's log in commit order. Positions are 1, 2, 3… per shop,
-   * each assigned in the transaction that stores its event (see LmdbEventLog.append), so they grow
-   * in commit order whichever process wrote them.
+   * [shopId, first position] → the eventIds of one append, at positions first, first + 1, …: the
+   * shop's log in commit order. Positions are 1, 2, 3… per shop, taken from `logHeads` in the
+   * transaction that stores the events (see LmdbEventLog.append), so they follow commit order
+   * whichever process wrote them. One entry per append, not per event, keeps the commit cheap.
    */
-  positions: Database<string, [string, number]>;
+  log: Database<string[], [string, number]>;
+  /** shopId → the shop's last log position. */
+  logHeads: Database<number, string>;
   /** [shopId, messageId] → the first eventId with that messageId. */
   dedup: Database<DedupRecord, [string, string]>;
   /** [shopId, productId] → product. */
@@ -78,7 +81,8 @@ export function openDatabases(path: string): Databases {
     path,
     root,
     events: root.openDB({ name: 'events', encoding: 'msgpack' }),
-    positions: root.openDB({ name: 'positions', encoding: 'msgpack' }),
+    log: root.openDB({ name: 'log', encoding: 'msgpack' }),
+    logHeads: root.openDB({ name: 'log-heads', encoding: 'msgpack' }),
     dedup: root.openDB({ name: 'dedup', encoding: 'msgpack' }),
     products: root.openDB({ name: 'products', encoding: 'msgpack' }),
     shops: root.openDB({ name: 'shops', encoding: 'msgpack' }),
@@ -94,13 +98,7 @@ export function snapshotPartRange(shopId: string): { start: [string, number]; en
 }
 
 /** Past every log position (positions are safe integers). */
-const LAST_POSITION = Number.MAX_SAFE_INTEGER;
-
-/** The key range of one shop's log positions after `after` up to `through` (both default to all). */
-export function positionRange(shopId: string, after = 0, through = LAST_POSITION): { start: [string, number]; end: [string, number] } {
-  // `end` is exclusive; through + 1 is exact even for LAST_POSITION (2 ** 53).
-  return { start: [shopId, after + 1], end: [shopId, through + 1] };
-}
+export const LAST_POSITION = Number.MAX_SAFE_INTEGER;
 
 /** Past every second key element: '\uffff' sorts after any id or ULID. */
 const KEY_END = '\uffff';

@@ -4,7 +4,7 @@
 // write transaction at a time across processes, so positions follow commit order even when a CLI
 // import writes beside the server, and "everything after position p" misses nothing.
 import type { TrackedEvent } from '../api/event.js';
-import { commitDurably, positionRange, shopIdsOf, shopRange, type Databases } from './database.js';
+import { commitDurably, LAST_POSITION, shopIdsOf, shopRange, type Databases } from './database.js';
 
 export interface LoggedEvent {
   shopId: string;
@@ -30,20 +30,24 @@ export interface EventLog {
   pruneDedup(before: number): Promise<number>;
 }
 
+type EventEntry = { key: [string, string]; value: TrackedEvent };
+
 export class LmdbEventLog implements EventLog {
   constructor(readonly dbs: Databases) {}
 
   append(shopId: string, entries: readonly { eventId: string; event: TrackedEvent }[], receivedAt: number): Promise<number> {
-    const { events, positions, dedup } = this.dbs;
+    const { events, log, logHeads, dedup } = this.dbs;
     return commitDurably(this.dbs.root, () => {
-      // Read inside the write transaction: the latest tail, whichever process wrote it.
-      const first = lastPosition(this.dbs, shopId) + 1;
-      let position = first;
+      // Read inside the write transaction: the latest head, whichever process wrote it.
+      const first = (logHeads.get(shopId) ?? 0) + 1;
+      const eventIds: string[] = [];
       for (const { eventId, event } of entries) {
         events.put([shopId, eventId], event);
-        positions.put([shopId, position++], eventId);
+        eventIds.push(eventId);
         if (event.messageId !== undefined) dedup.put([shopId, event.messageId], { eventId, at: receivedAt });
       }
+      log.put([shopId, first], eventIds);
+      logHeads.put(shopId, first + eventIds.length - 1);
       return first;
     });
   }
@@ -54,30 +58,33 @@ export class LmdbEventLog implements EventLog {
   }
 
   /**
-   * Walks the positions and, beside them, the events in id order (a merge join): while ids follow
+   * Walks the log and, beside it, the events in id order (a merge join): while ids follow
    * positions (one writer at a time, the usual case) every event comes from that sequential cursor
    * (a get per event costs about twice as much); where they do not (another writer's ids
    * interleaved), the event is looked up by id or the cursor moved ahead to it.
    */
-  *readShop(shopId: string, after = 0, through?: number): Iterable<LoggedEvent> {
-    const { events, positions } = this.dbs;
-    let cursor: Iterator<{ key: [string, string]; value: TrackedEvent }> | undefined;
-    let next: { key: [string, string]; value: TrackedEvent } | undefined;
+  *readShop(shopId: string, after = 0, through = LAST_POSITION): Iterable<LoggedEvent> {
+    const { events, log } = this.dbs;
+    let cursor: Iterator<EventEntry> | undefined;
+    let next: EventEntry | undefined;
     try {
-      for (const { key, value: eventId } of positions.getRange(positionRange(shopId, after, through))) {
-        if (next === undefined || next.key[1] < eventId) {
-          cursor?.return?.();
-          cursor = events.getRange(shopRange(shopId, eventId))[Symbol.iterator]();
-          next = cursor.next().value;
+      for (const { key, value: eventIds } of log.getRange({ start: [shopId, entryAt(this.dbs, shopId, after + 1)], end: [shopId, through + 1] })) {
+        for (let i = Math.max(0, after + 1 - key[1]); i < eventIds.length && key[1] + i <= through; i++) {
+          const eventId = eventIds[i]!;
+          if (next === undefined || next.key[1] < eventId) {
+            cursor?.return?.();
+            cursor = events.getRange(shopRange(shopId, eventId))[Symbol.iterator]();
+            next = cursor.next().value;
+          }
+          let event: TrackedEvent | undefined;
+          if (next !== undefined && next.key[1] === eventId) {
+            event = next.value;
+            next = cursor!.next().value;
+          } else {
+            event = events.get([shopId, eventId]); // the cursor is past it: stored after events with later ids
+          }
+          if (event !== undefined) yield { shopId, position: key[1] + i, eventId, event };
         }
-        let event: TrackedEvent | undefined;
-        if (next !== undefined && next.key[1] === eventId) {
-          event = next.value;
-          next = cursor!.next().value;
-        } else {
-          event = events.get([shopId, eventId]); // the cursor is past it: stored after events with later ids
-        }
-        if (event !== undefined) yield { shopId, position: key[1], eventId, event };
       }
     } finally {
       cursor?.return?.();
@@ -100,9 +107,8 @@ export class LmdbEventLog implements EventLog {
   }
 }
 
-/** The shop's last log position, 0 when it has none: one reverse seek. */
-export function lastPosition(dbs: Databases, shopId: string): number {
-  // Reverse: from the highest possible key down to (not including) position 0.
-  for (const key of dbs.positions.getKeys({ start: [shopId, Number.MAX_SAFE_INTEGER], end: [shopId, 0], reverse: true, limit: 1 })) return key[1];
-  return 0;
+/** The first position of the log entry that holds `position` (1 when the shop has none at or before it). */
+function entryAt(dbs: Databases, shopId: string, position: number): number {
+  for (const key of dbs.log.getKeys({ start: [shopId, position], end: [shopId, 0], reverse: true, limit: 1 })) return key[1];
+  return 1;
 }

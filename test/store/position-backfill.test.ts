@@ -58,6 +58,17 @@ describe('backfillPositions', () => {
     expect(positions(dbs, 'shop-a')).toEqual([[1, 'evt_01'], [2, 'evt_02'], [3, 'evt_03']]);
   });
 
+  test('When a shop has more old events than one log entry holds, then they get consecutive positions across entries', async () => {
+    const dbs = open();
+    const ids = Array.from({ length: 2500 }, (_, i) => `evt_${String(i).padStart(5, '0')}`);
+    await storeOldLayout(dbs, 'shop-a', ids);
+
+    expect(await backfillPositions(dbs)).toBe(2500);
+
+    expect(positions(dbs, 'shop-a')).toEqual(ids.map((id, i) => [i + 1, id]));
+    expect([...new LmdbEventLog(dbs).readShop('shop-a', 999, 1001)].map(({ eventId }) => eventId)).toEqual([ids[999], ids[1000]]);
+  });
+
   test('When some events have positions and others not, then the others follow the shop\'s last position and the rest keep theirs', async () => {
     const dbs = open();
     const log = new LmdbEventLog(dbs);
