@@ -5,7 +5,8 @@
 // process that opens the environment and released by the OS when its holder dies, so two starters
 // cannot both find a stale lock and both take it. A holder killed with -9 leaves its file behind;
 // the next start finds that process gone and takes the lock at once (no stale timeout). A
-// graceful stop removes it. The CLI does not take it: see readLockHolder.
+// graceful stop removes it. The CLI does not take it: see readLockHolder. Pids are those of this
+// machine's pid namespace: containers sharing a data dir must share that too.
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RootDatabase } from 'lmdb';
