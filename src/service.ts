@@ -131,7 +131,10 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const answers = new Answers(engines, config.answerCache, identity);
   const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock });
   shops.onChanged(() => stream.recheckKeys()); // after the key cache is cleared (listeners run in order)
-  const http = await startHttpServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock, demo }, stream.routes);
+  const http = await startHttpServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock, demo }, stream.routes).catch(async (error: unknown) => {
+    await stream.close(0); // its timers started with its routes
+    throw error;
+  });
   const pruneTimer = setInterval(() => {
     eventLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`));
   }, DEDUP_PRUNE_INTERVAL_MS);
