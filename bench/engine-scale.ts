@@ -351,7 +351,7 @@ async function measureRestart(): Promise<RestartFigures> {
       if (ticking) setImmediate(tick);
     };
     setImmediate(tick);
-    const copy = await snapshots.copy({ lastEventId: '~', takenAt: 0, state: engine.snapshot() });
+    const copy = await snapshots.copy({ position: 0, takenAt: 0, state: engine.snapshot() }); // this LMDB's log is empty
     const copySeconds = (performance.now() - w0) / 1000;
     ticking = false;
     await snapshots.write('bench', copy);

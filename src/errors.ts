@@ -86,3 +86,14 @@ export function problemBody(error: AppError): string {
     ...(error.errors && error.errors.length > 0 ? { errors: error.errors } : {}),
   });
 }
+
+/**
+ * The service refuses to start: its data dir is another server's, or its port is taken. Not an
+ * HTTP error: main prints the message alone and exits 1.
+ */
+export class StartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StartupError';
+  }
+}

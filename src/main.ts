@@ -1,5 +1,6 @@
 // The composition root: configuration from the environment, the service, signals.
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { StartupError } from './errors.js';
 import { startService, type RunningService } from './service.js';
 
 function banner(config: Config, service: RunningService): string {
@@ -59,7 +60,8 @@ async function main(): Promise<void> {
     service = await startService(config);
   } catch (error) {
     // No write is in flight when a start fails, and startService has closed LMDB: an ordinary exit is safe.
-    console.error(`start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(error instanceof StartupError ? `not started: ${message}` : `start-up failed: ${message}`);
     process.exit(1);
   }
   console.log(banner(config, service));

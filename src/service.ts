@@ -19,9 +19,11 @@ import { mintCustomerToken, signingKey } from './api/customer-token.js';
 import { CustomerIdentity } from './http/customer-identity.js';
 import { SnapshotScheduler } from './ingest/snapshots.js';
 import { CatalogStore } from './store/catalog-store.js';
+import { lockDataDir, type DataDirLock } from './store/data-dir-lock.js';
 import { openDatabases, type Databases } from './store/database.js';
 import { closeDatabases, type Committer } from './store/durable-commit.js';
 import { LmdbEventLog } from './store/event-log.js';
+import { backfillPositions } from './store/position-backfill.js';
 import { ShopStore } from './store/shop-store.js';
 import { SnapshotStore } from './store/snapshot-store.js';
 import { StreamServer } from './ws/stream-server.js';
@@ -99,21 +101,30 @@ async function doneWithin(work: Promise<unknown>, ms: number): Promise<boolean> 
   }
 }
 
+/**
+ * Starts the service on its data dir, or throws a StartupError when another server holds that
+ * dir or the port is taken: then the data dir is left as it was found (lock not taken, LMDB closed).
+ */
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
   mkdirSync(config.dbPath, { recursive: true });
   const dbs = openDatabases(config.dbPath, options.committer);
+  let lock: DataDirLock | undefined;
   try {
-    return await serve(config, options, dbs);
+    lock = lockDataDir(dbs.root, config.dbPath, config.dataDir);
+    return await compose(config, options, dbs, lock);
   } catch (error) {
     // A start that fails (one that has to write on a full disk, a port in use) leaves nothing open.
     await doneWithin(closeDatabases(dbs), config.shutdownDrainMs).catch(() => {});
+    lock?.release();
     throw error;
   }
 }
 
-async function serve(config: Config, options: ServiceOptions, dbs: Databases): Promise<RunningService> {
+async function compose(config: Config, options: ServiceOptions, dbs: Databases, lock: DataDirLock): Promise<RunningService> {
   const clock = options.clock ?? Date.now;
   const log = options.log ?? ((line: string) => console.log(line));
+  const backfilled = await backfillPositions(dbs);
+  if (backfilled > 0) log(`log positions given to ${backfilled} events stored by an older version (in eventId order)`);
   const shops = new ShopStore(dbs);
   const catalogStore = new CatalogStore(dbs);
   const eventLog = new LmdbEventLog(dbs);
@@ -141,7 +152,10 @@ async function serve(config: Config, options: ServiceOptions, dbs: Databases): P
   const answers = new Answers(engines, config.answerCache, identity);
   const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock });
   shops.onChanged(() => stream.recheckKeys()); // after the key cache is cleared (listeners run in order)
-  const http = await startHttpServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock, demo }, stream.routes);
+  const http = await startHttpServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock, demo }, stream.routes).catch(async (error: unknown) => {
+    await stream.close(0); // its timers started with its routes
+    throw error;
+  });
   const pruneTimer = setInterval(() => {
     eventLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`));
   }, DEDUP_PRUNE_INTERVAL_MS);
@@ -183,6 +197,7 @@ async function serve(config: Config, options: ServiceOptions, dbs: Databases): P
           await closeDatabases(dbs);
         })();
         if (!(await doneWithin(storage, config.shutdownDrainMs))) throw new Error(`LMDB did not close within ${config.shutdownDrainMs} ms`);
+        lock.release();
       })();
       return stopping;
     },

@@ -4,8 +4,10 @@ import path from 'node:path';
 import { MAX_TOKEN_LIFETIME_S, mintCustomerToken } from '../api/customer-token.js';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
+import { readLockHolder } from '../store/data-dir-lock.js';
 import { openDatabases } from '../store/database.js';
 import { closeDatabases } from '../store/durable-commit.js';
+import { backfillPositions } from '../store/position-backfill.js';
 import { ShopStore } from '../store/shop-store.js';
 import { importFile, type ImportKind } from './import-file.js';
 import { DirectSink, HttpSink, type ImportSink } from './sinks.js';
@@ -27,6 +29,7 @@ const USAGE = `usage: npm run cli -- <command> [options]
 options:
   --data-dir <dir>   data directory (default: PAIRWISE_DATA_DIR or ./data); LMDB lives in <dir>/db
   --url <url>        import through a running server's API (live at once) instead of into LMDB
+                     (stored straight into LMDB, a running server's models get them at its next start)
   --key <sk_…>       the shop's secret key, with --url
 `;
 
@@ -150,6 +153,7 @@ async function run(group: string, action: string | undefined, args: string[], va
         if (values.key === undefined || !values.key.startsWith('sk_')) fail('--url needs --key with the shop secret key');
         sink = new HttpSink(values.url, values.key);
       } else {
+        await backfillPositions(dbs); // an older data dir's events get log positions before new ones follow them
         sink = new DirectSink(dbs, loadConfig().dedupTtlMs);
       }
       const summary = await importFile(sink, id, action as ImportKind, file);
@@ -158,13 +162,24 @@ async function run(group: string, action: string | undefined, args: string[], va
       );
       for (const error of summary.errors) console.log(`  ${error}`);
       if (summary.rejected > summary.errors.length) console.log(`  … and ${summary.rejected - summary.errors.length} more`);
-      if (values.url === undefined) console.log('imported into LMDB: a server running on this data dir picks it up on its next start (or import with --url)');
+      if (values.url === undefined) console.log(directImportNote(dbs.path, action === 'events' ? 'events' : 'products'));
       if (summary.rejected > 0) process.exitCode = 1;
       return;
     }
     default:
       fail(`unknown command "${command}"`);
   }
+}
+
+/**
+ * A direct import may run beside a server (it does not take the server's lock): LMDB lets both
+ * write, and the server replays by log position, so these records reach its models at its next
+ * start at the latest. Through --url they apply at once.
+ */
+function directImportNote(dbPath: string, what: 'events' | 'products'): string {
+  const server = readLockHolder(dbPath);
+  if (server === undefined) return `stored in LMDB: a server started on this data dir serves these ${what} (to apply them to a running server at once, import with --url)`;
+  return `stored in LMDB beside the server running on this data dir (pid ${server.pid}): its models get these ${what} at its next start at the latest; to apply them at once, import with --url`;
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

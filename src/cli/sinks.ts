@@ -3,7 +3,6 @@
 import { parseCatalog } from '../api/product.js';
 import { DEFAULT_ENGINE_CONFIG } from '../config.js';
 import { EventPipeline } from '../ingest/event-pipeline.js';
-import { ShopEngines } from '../ingest/shop-engines.js';
 import { trackBatch } from '../ingest/track-events.js';
 import { CatalogStore } from '../store/catalog-store.js';
 import type { Databases } from '../store/database.js';
@@ -32,8 +31,8 @@ export class DirectSink implements ImportSink {
 
   constructor(dbs: Databases, dedupTtlMs: number) {
     this.#catalog = new CatalogStore(dbs);
-    // The engines here are throwaway: the server rebuilds its own from the log on start.
-    this.#pipeline = new EventPipeline(new LmdbEventLog(dbs), new ShopEngines(DEFAULT_ENGINE_CONFIG), dedupTtlMs);
+    // Stored only, not applied: a server on this data dir replays them (by log position) at its next start.
+    this.#pipeline = new EventPipeline(new LmdbEventLog(dbs), undefined, dedupTtlMs);
   }
 
   async products(shopId: string, chunk: unknown[], offset: number): Promise<ChunkOutcome> {

@@ -1,7 +1,7 @@
 // The uWS app: every route under /api (and BASE_PATH/api), 405 for known paths with another
 // method, 404 for the rest, and a shutdown that stops listening, lets requests finish, then closes.
 import uWS from 'uWebSockets.js';
-import { AppError } from '../errors.js';
+import { AppError, StartupError } from '../errors.js';
 import { PREFLIGHT_HEADERS } from './cors.js';
 import type { HttpDeps } from './deps.js';
 import { Exchange, readRequest } from './exchange.js';
@@ -88,6 +88,21 @@ function register(app: uWS.TemplatedApp, lifecycle: Lifecycle, prefix: string, s
   }));
 }
 
+/** uSockets' listen option that leaves SO_REUSEPORT off (the typings lack it as a value; the binding exports it as 1). */
+const LIBUS_LISTEN_EXCLUSIVE_PORT = 1;
+
+type ListenWithOptions = (host: string, port: number, options: number, cb: (token: uWS.us_listen_socket | false) => void) => uWS.TemplatedApp;
+
+/**
+ * uWS sets SO_REUSEPORT on a listening socket by default, so a second server on the same port
+ * would start silently and take part of the traffic. Listening exclusively makes the second one
+ * fail instead. (The typings only declare `listen(port, options, cb)`; the binding also takes
+ * `listen(host, port, options, cb)`, as test/http/single-writer.test.ts checks.)
+ */
+function listenExclusively(app: uWS.TemplatedApp, host: string, port: number, cb: (token: uWS.us_listen_socket | false) => void): void {
+  (app.listen as unknown as ListenWithOptions).call(app, host, port, LIBUS_LISTEN_EXCLUSIVE_PORT, cb);
+}
+
 export function startHttpServer(deps: HttpDeps, extraRoutes?: (app: uWS.TemplatedApp, lifecycle: Lifecycle) => void): Promise<HttpServer> {
   const app = uWS.App();
   const lifecycle = new Lifecycle();
@@ -106,9 +121,10 @@ export function startHttpServer(deps: HttpDeps, extraRoutes?: (app: uWS.Template
   });
 
   return new Promise((resolve, reject) => {
-    app.listen(deps.config.host, deps.config.port, (token) => {
+    const { host, port: wanted } = deps.config;
+    listenExclusively(app, host, wanted, (token) => {
       if (token === false) {
-        reject(new Error(`cannot listen on ${deps.config.host}:${deps.config.port}`));
+        reject(new StartupError(`cannot listen on ${host}:${wanted}: the port is taken (another Pairwise server?) or ${host} is not an address of this machine`));
         return;
       }
       const port = uWS.us_socket_local_port(token);

@@ -1,9 +1,12 @@
 // The event pipeline: dedup → durable commit (one per call, group-committed with concurrent calls)
 // → apply to the shop's engine → tell listeners. An event is acknowledged only after all of it.
+// The models follow the shop's log position by position (LogApplier): events another process
+// stored before a batch (a CLI import into the data dir) are applied before it.
 import { monotonicFactory } from 'ulid';
 import type { TrackedEvent } from '../api/event.js';
 import { AppError } from '../errors.js';
 import type { EventLog } from '../store/event-log.js';
+import { LogApplier } from './log-applier.js';
 import type { ShopEngines } from './shop-engines.js';
 
 export interface Ingested {
@@ -26,13 +29,21 @@ export class EventPipeline {
   /** messageIds being committed right now: a concurrent repeat waits for the first one's commit. */
   readonly #inFlight = new Map<string, InFlight>();
   readonly #listeners: AppliedListener[] = [];
+  readonly #applier: LogApplier | undefined;
   #closed = false;
 
   constructor(
     readonly log: EventLog,
-    readonly engines: ShopEngines,
+    /** The models to apply events to; undefined stores them only (the CLI: the server replays them). */
+    engines: ShopEngines | undefined,
     readonly dedupTtlMs: number,
-  ) {}
+    /** Events a catch-up applies per turn of the event loop (see LogApplier). */
+    catchUpSlice?: number,
+  ) {
+    this.#applier = engines && new LogApplier(log, engines, (shopId, events) => {
+      for (const listener of this.#listeners) listener(shopId, events);
+    }, catchUpSlice);
+  }
 
   onApplied(listener: AppliedListener): void {
     this.#listeners.push(listener);
@@ -82,8 +93,9 @@ export class EventPipeline {
       keys.push(key);
       this.#inFlight.set(key, { eventId, committed });
     }
+    let first: number;
     try {
-      await this.log.append(shopId, fresh, now);
+      first = await this.log.append(shopId, fresh, now);
       settle(true);
     } catch (cause) {
       settle(false);
@@ -91,13 +103,7 @@ export class EventPipeline {
     } finally {
       for (const key of keys) this.#inFlight.delete(key);
     }
-    const held = this.engines.changesWait(shopId);
-    if (held !== undefined) await held; // a snapshot is copying the models: apply (and ack) after it
-    const engine = this.engines.get(shopId);
-    const applied = fresh.map((entry) => entry.event);
-    for (const event of applied) engine.apply(event);
-    this.engines.noteApplied(shopId, fresh[fresh.length - 1]!.eventId);
-    for (const listener of this.#listeners) listener(shopId, applied);
+    await this.#applier?.applyBatch(shopId, first, fresh);
   }
 }
 

@@ -1,6 +1,7 @@
 // Rebuilds every shop's in-memory models from LMDB at start: from its latest snapshot when there
-// is one (then only the events after it), else from the whole event log; the catalog is upserted
-// in between, so the models answer exactly as they did before the restart.
+// is one (then only the events at log positions after it, whatever their ids: a CLI import may
+// have stored older ids since), else from the whole event log; the catalog is upserted in
+// between, so the models answer exactly as they did before the restart.
 import { ShopEngine } from '../engine/shop-engine.js';
 import type { CatalogStore } from '../store/catalog-store.js';
 import type { EventLog } from '../store/event-log.js';
@@ -28,8 +29,9 @@ export function replay(
   for (const shopId of shopIds) {
     const snapshot = snapshots.get(shopId);
     const restored = snapshot === undefined ? undefined : ShopEngine.restore(engines.config, snapshot.state);
+    const from = restored === undefined ? 0 : snapshot!.position;
     if (restored !== undefined) {
-      engines.adopt(shopId, restored, snapshot!.lastEventId);
+      engines.adopt(shopId, restored, from);
       stats.snapshots++;
     }
     const engine = engines.get(shopId);
@@ -37,13 +39,13 @@ export function replay(
       engine.upsertProduct(product);
       stats.products++;
     }
-    let last: string | undefined;
-    for (const { eventId, event } of log.readShop(shopId, restored !== undefined ? snapshot!.lastEventId : undefined)) {
+    let last = from;
+    for (const { position, event } of log.readShop(shopId, from)) {
       engine.apply(event);
-      last = eventId;
+      last = position;
       stats.events++;
     }
-    if (last !== undefined) engines.noteApplied(shopId, last);
+    if (last !== from) engines.noteApplied(shopId, last);
   }
   stats.ms = Math.round(clock() - started);
   return stats;

@@ -1,13 +1,16 @@
-// One ShopEngine per shop, created on first use, with the id of the last event applied to it
-// (the log position a snapshot of it stands for). The only way the service reaches models.
-// A snapshot copies a shop's models over several turns of the event loop; meanwhile the shop is
-// held: writers await `changesWait` before they change its models (and before they acknowledge).
+// One ShopEngine per shop, created on first use, with the log position its models stand for
+// (every event at or before it applied, none after: what a snapshot of it records). The only way
+// the service reaches models.
+// A snapshot copies a shop's models over several turns of the event loop, and a catch-up with
+// another process's events applies them over several turns; meanwhile the shop is held: other
+// writers await `changesWait` before they change its models (and before they acknowledge).
 import type { EngineConfig } from '../config.js';
 import { ShopEngine } from '../engine/shop-engine.js';
 
 interface Entry {
   engine: ShopEngine;
-  lastEventId?: string;
+  /** 0: no event applied yet. */
+  position: number;
   /** While a snapshot copies the models: resolves when it is done with them. */
   held?: Promise<void>;
 }
@@ -21,14 +24,14 @@ export class ShopEngines {
     return this.#entry(shopId).engine;
   }
 
-  /** Installs an engine restored from a snapshot taken at `lastEventId`. */
-  adopt(shopId: string, engine: ShopEngine, lastEventId: string): void {
-    this.#entries.set(shopId, { engine, lastEventId });
+  /** Installs an engine restored from a snapshot taken at log `position`. */
+  adopt(shopId: string, engine: ShopEngine, position: number): void {
+    this.#entries.set(shopId, { engine, position });
   }
 
-  /** Records that events up to `eventId` (in log order) are applied. */
-  noteApplied(shopId: string, eventId: string): void {
-    this.#entry(shopId).lastEventId = eventId;
+  /** Records that the shop's events up to log `position` are applied, each of them. */
+  noteApplied(shopId: string, position: number): void {
+    this.#entry(shopId).position = position;
   }
 
   /**
@@ -51,8 +54,9 @@ export class ShopEngines {
     return this.#entries.get(shopId)?.held;
   }
 
-  lastEventId(shopId: string): string | undefined {
-    return this.#entries.get(shopId)?.lastEventId;
+  /** The log position the shop's models stand for; 0 when none is applied. */
+  position(shopId: string): number {
+    return this.#entries.get(shopId)?.position ?? 0;
   }
 
   *entries(): IterableIterator<[string, ShopEngine]> {
@@ -62,7 +66,7 @@ export class ShopEngines {
   #entry(shopId: string): Entry {
     let entry = this.#entries.get(shopId);
     if (entry === undefined) {
-      entry = { engine: new ShopEngine(this.config) };
+      entry = { engine: new ShopEngine(this.config), position: 0 };
       this.#entries.set(shopId, entry);
     }
     return entry;

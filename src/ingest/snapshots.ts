@@ -4,7 +4,7 @@ import type { SnapshotStore } from '../store/snapshot-store.js';
 import type { ShopEngines } from './shop-engines.js';
 
 export class SnapshotScheduler {
-  /** Event count of each shop's engine at its last snapshot. */
+  /** Log position of each shop's models at its last snapshot. */
   readonly #taken = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<number> | undefined;
@@ -36,21 +36,21 @@ export class SnapshotScheduler {
   async #takeAll(): Promise<number> {
     let taken = 0;
     for (const [shopId, engine] of this.engines.entries()) {
-      const lastEventId = this.engines.lastEventId(shopId);
-      if (lastEventId === undefined || this.#taken.get(shopId) === engine.eventCount) continue;
-      // The models stay as they are at lastEventId until the copy is done: events committed
+      const position = this.engines.position(shopId);
+      // A shop held by a catch-up (LogApplier) is taken next time.
+      if (position === 0 || this.#taken.get(shopId) === position || this.engines.changesWait(shopId) !== undefined) continue;
+      // The models stay as they are at `position` until the copy is done: events committed
       // meanwhile wait to be applied (and acknowledged), so read-your-writes holds throughout.
       const release = this.engines.hold(shopId);
-      const eventCount = engine.eventCount;
       try {
         let copy;
         try {
-          copy = await this.store.copy({ lastEventId, takenAt: this.clock(), state: engine.snapshot() }, this.sliceBytes);
+          copy = await this.store.copy({ position, takenAt: this.clock(), state: engine.snapshot() }, this.sliceBytes);
         } finally {
           release();
         }
         await this.store.write(shopId, copy);
-        this.#taken.set(shopId, eventCount);
+        this.#taken.set(shopId, position);
         taken++;
       } catch (error) {
         this.log(`snapshot of shop "${shopId}" failed: ${(error as Error).message}`);

@@ -34,8 +34,12 @@ export interface DedupRecord {
 }
 
 export interface SnapshotRecord {
-  /** The last event the snapshot includes: replay resumes after it. */
-  lastEventId: string;
+  /**
+   * The shop's log position the models stand for: every event at or before it is in them, none
+   * after it. Replay resumes after it. (Snapshots written before log positions existed have
+   * `lastEventId` instead and are ignored: see SnapshotStore.get.)
+   */
+  position: number;
   takenAt: number;
   state: EngineSnapshot;
 }
@@ -46,8 +50,20 @@ export interface Databases {
   root: RootDatabase;
   /** How the stores commit (commitDurably): LMDB's, unless a test wraps it. */
   committer: Committer;
-  /** [shopId, eventId] → event; eventIds are ULIDs, so key order is arrival order. */
+  /**
+   * [shopId, eventId] → event. EventIds are ULIDs from each writer's own clock, so key order is
+   * not commit order across processes (a CLI import beside the server): replay follows `log`.
+   */
   events: Database<TrackedEvent, [string, string]>;
+  /**
+   * [shopId, first position] → the eventIds of one append, at positions first, first + 1, …: the
+   * shop's log in commit order. Positions are 1, 2, 3… per shop, taken from `logHeads` in the
+   * transaction that stores the events (see LmdbEventLog.append), so they follow commit order
+   * whichever process wrote them. One entry per append, not per event, keeps the commit cheap.
+   */
+  log: Database<string[], [string, number]>;
+  /** shopId → the shop's last log position. */
+  logHeads: Database<number, string>;
   /** [shopId, messageId] → the first eventId with that messageId. */
   dedup: Database<DedupRecord, [string, string]>;
   /** [shopId, productId] → product. */
@@ -93,6 +109,8 @@ export function openDatabases(path: string, committer: Committer = lmdbCommitter
     root,
     committer,
     events: root.openDB({ name: 'events', encoding: 'msgpack' }),
+    log: root.openDB({ name: 'log', encoding: 'msgpack' }),
+    logHeads: root.openDB({ name: 'log-heads', encoding: 'msgpack' }),
     dedup: root.openDB({ name: 'dedup', encoding: 'msgpack' }),
     products: root.openDB({ name: 'products', encoding: 'msgpack' }),
     shops: root.openDB({ name: 'shops', encoding: 'msgpack' }),
@@ -106,6 +124,9 @@ export function openDatabases(path: string, committer: Committer = lmdbCommitter
 export function snapshotPartRange(shopId: string): { start: [string, number]; end: [string, number] } {
   return { start: [shopId, 0], end: [shopId, 2 ** 31] };
 }
+
+/** Past every log position (positions are safe integers). */
+export const LAST_POSITION = Number.MAX_SAFE_INTEGER;
 
 /** Past every second key element: '\uffff' sorts after any id or ULID. */
 const KEY_END = '\uffff';

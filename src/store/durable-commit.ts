@@ -4,8 +4,9 @@ import type { RootDatabase } from 'lmdb';
 import type { Databases } from './database.js';
 
 /** A commit under way: `committed` settles once LMDB has committed (or refused) it, `flushed` once it is on disk. */
-export interface Commit {
-  committed: Promise<unknown>;
+export interface Commit<T = unknown> {
+  /** Resolves with what the transaction's `write` returned. */
+  committed: Promise<T>;
   flushed: PromiseLike<unknown>;
 }
 
@@ -13,7 +14,7 @@ export interface Commit {
  * Starts a commit of `write`. Tests wrap the real one to hold a flush or refuse a commit while the
  * real LMDB stores everything else (test/support/commit-control.ts).
  */
-export type Committer = (root: RootDatabase, write: () => void) => Commit;
+export type Committer = <T>(root: RootDatabase, write: () => T) => Commit<T>;
 
 /** lmdb-js: the writes of one event-loop turn share one transaction and one disk sync (group commit). */
 export const lmdbCommitter: Committer = (root, write) => {
@@ -26,15 +27,21 @@ export const lmdbCommitter: Committer = (root, write) => {
   return { committed, flushed };
 };
 
-/** Commits `write` in one transaction; resolves once it is on disk, rejects with the cause when LMDB refused it. */
-export async function commitDurably(dbs: Databases, write: () => void): Promise<void> {
+/**
+ * Commits `write` in one transaction; resolves with what it returned once it is on disk, rejects
+ * with the cause when LMDB refused it. Reads inside `write` see the transaction's own writes and
+ * everything committed before it by any process: LMDB has one writer at a time per environment.
+ */
+export async function commitDurably<T>(dbs: Databases, write: () => T): Promise<T> {
   const { committed, flushed } = dbs.committer(dbs.root, write);
+  let result: T;
   try {
-    await committed;
+    result = await committed;
   } catch (error) {
     throw await commitFailure(error);
   }
   await flushed;
+  return result;
 }
 
 /**

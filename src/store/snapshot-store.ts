@@ -37,10 +37,14 @@ export class SnapshotStore {
     readonly pause: () => Promise<void> = nextTurn,
   ) {}
 
-  /** The shop's latest snapshot with its parts in place; undefined when none (or one whose parts are gone). */
+  /**
+   * The shop's latest snapshot with its parts in place; undefined when none, when its parts are
+   * gone, or when it predates log positions (it names a `lastEventId` instead: events stored
+   * after it with earlier ids are not in it, so the whole log replays).
+   */
   get(shopId: string): SnapshotRecord | undefined {
     const header = this.dbs.snapshots.get(shopId);
-    if (header === undefined) return undefined;
+    if (header === undefined || typeof (header as Partial<SnapshotRecord>).position !== 'number') return undefined;
     try {
       // getBinary copies each part out of the map: the restored models may keep those buffers.
       return joinParts<SnapshotRecord>(header, (index) => {

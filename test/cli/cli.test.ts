@@ -5,13 +5,17 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { signingKey, verifyCustomerToken } from '../../src/api/customer-token.js';
 import { loadConfig } from '../../src/config.js';
 import { startService } from '../../src/service.js';
-import { tempDataDir } from '../support/service.js';
+import { postEvents, putProducts, startTestService, tempDataDir, wireProduct } from '../support/service.js';
 
 const dataDir = tempDataDir();
 
 function cli(...args: string[]): { stdout: string; status: number } {
+  return cliIn(dataDir, ...args);
+}
+
+function cliIn(dir: string, ...args: string[]): { stdout: string; status: number } {
   try {
-    const stdout = execFileSync(process.execPath, ['dist/src/cli/main.js', ...args, '--data-dir', dataDir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout = execFileSync(process.execPath, ['dist/src/cli/main.js', ...args, '--data-dir', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     return { stdout, status: 0 };
   } catch (error) {
     const e = error as { stdout: string; status: number };
@@ -72,6 +76,32 @@ describe('cli', () => {
       expect(body.products.map((p) => p.id)).toEqual(['gid://shopify/Product/3', 'gid://shopify/Product/1']);
     } finally {
       await service.stop();
+    }
+  });
+
+  test('When events are imported into the data dir while the server runs and more are served after them, then a restart has every one of them in the models', async () => {
+    // Real clocks on both sides (event ids carry their writer's time): served, then imported, then served again.
+    const server = await startTestService();
+    try {
+      await putProducts(server, ['1', '2', '3'].map((id) => wireProduct(id)));
+      await postEvents(server, [1, 2, 3].map((i) => ({ type: 'purchase', productId: '1', sessionId: `served-${i}` })));
+      const file = path.join(server.dataDir, 'import.ndjson');
+      writeFileSync(file, [1, 2, 3, 4, 5].map((i) => JSON.stringify({ type: 'purchase', productId: '2', sessionId: `imported-${i}` })).join('\n'));
+
+      const imported = cliIn(server.dataDir, 'import', 'events', server.shop.shopId, file);
+      // Served after the import, so their ids sort after the imported ones: the snapshot taken at
+      // stop comes after every imported id too.
+      await postEvents(server, [1, 2].map((i) => ({ type: 'purchase', productId: '3', sessionId: `later-${i}` })));
+      await server.stop();
+      const restarted = await startTestService({ dataDir: server.dataDir, shop: server.shop });
+      await restarted.stop();
+
+      expect(imported.status).toBe(0);
+      expect(imported.stdout).toContain(`beside the server running on this data dir (pid ${process.pid}): its models get these events at its next start at the latest`);
+      expect(restarted.service.replayed).toMatchObject({ snapshots: 1 });
+      expect(restarted.service.engines.get(server.shop.shopId).eventCount).toBe(10);
+    } finally {
+      await server.cleanup();
     }
   });
 

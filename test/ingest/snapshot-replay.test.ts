@@ -187,3 +187,73 @@ describe('snapshots', () => {
     expect(answers(restored)).toEqual(answers(original));
   });
 });
+
+describe('replay by log position', () => {
+  const TTL = 7 * 86_400_000;
+  const HOUR = 3_600_000;
+
+  /** The models of one engine fed the catalog and then `events(0, count)` in order. */
+  function reference(count: number): ShopEngine {
+    const engine = new ShopEngine(DEFAULT_ENGINE_CONFIG);
+    for (let i = 0; i < 40; i++) engine.upsertProduct(product(i));
+    for (const event of events(0, count)) engine.apply(event);
+    return engine;
+  }
+
+  async function serverWithCatalog() {
+    const first = open();
+    await new CatalogUpdates(first.catalogStore, first.engines).upsert(SHOP, Array.from({ length: 40 }, (_, i) => product(i)));
+    const server = new EventPipeline(first.log, first.engines, TTL);
+    // A CLI import beside the server: its own pipeline (store only) and ULID factory, its clock an
+    // hour behind the server's, so every id it assigns sorts before the server's.
+    const cli = new EventPipeline(first.log, undefined, TTL);
+    return { first, server, cli };
+  }
+
+  test('When another process stores events with earlier ids after a snapshot, then a restart applies every one of them', async () => {
+    const { first, server, cli } = await serverWithCatalog();
+    const served = await server.ingest(SHOP, events(0, 100), NOW);
+    expect(await new SnapshotScheduler(first.engines, first.snapshotStore, () => NOW, () => {}).takeAll()).toBe(1);
+    const imported = await cli.ingest(SHOP, events(100, 50), NOW - HOUR);
+    expect(imported.every(({ eventId }) => eventId < served[0]!.eventId)).toBe(true);
+
+    const restarted = open(first.root);
+    const stats = replay(restarted.catalogStore, restarted.log, restarted.snapshotStore, restarted.engines);
+
+    expect(stats).toMatchObject({ snapshots: 1, events: 50 });
+    expect(restarted.engines.get(SHOP).eventCount).toBe(150);
+    expect(restarted.engines.position(SHOP)).toBe(150);
+    expect(answers(restarted.engines.get(SHOP))).toEqual(answers(reference(150)));
+  });
+
+  test("When another process stores events between the server's batches, then the server applies them before its next batch and its snapshot covers them", async () => {
+    const { first, server, cli } = await serverWithCatalog();
+    const applied: number[] = [];
+    server.onApplied((_shopId, batch) => applied.push(batch.length));
+    await server.ingest(SHOP, events(0, 60), NOW);
+    await cli.ingest(SHOP, events(60, 30), NOW - HOUR);
+    expect(first.engines.get(SHOP).eventCount).toBe(60); // stored, not applied yet
+
+    await server.ingest(SHOP, events(90, 30), NOW);
+
+    expect(first.engines.get(SHOP).eventCount).toBe(120);
+    expect(first.engines.position(SHOP)).toBe(120);
+    expect(applied).toEqual([60, 60]); // listeners hear of the imported events too
+    expect(answers(first.engines.get(SHOP))).toEqual(answers(reference(120)));
+    expect(await new SnapshotScheduler(first.engines, first.snapshotStore, () => NOW, () => {}).takeAll()).toBe(1);
+    const restarted = open(first.root);
+    expect(replay(restarted.catalogStore, restarted.log, restarted.snapshotStore, restarted.engines)).toMatchObject({ snapshots: 1, events: 0 });
+    expect(answers(restarted.engines.get(SHOP))).toEqual(answers(reference(120)));
+  });
+
+  test('When concurrent batches commit together, then each gets its own consecutive positions and the models apply each event once', async () => {
+    const { first, server } = await serverWithCatalog();
+    await Promise.all([0, 1, 2, 3, 4].map((k) => server.ingest(SHOP, events(k * 20, 20), NOW)));
+
+    expect(first.engines.get(SHOP).eventCount).toBe(100);
+    expect(first.engines.position(SHOP)).toBe(100);
+    expect([...first.log.readShop(SHOP)].map(({ position }) => position)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect([...first.log.readShop(SHOP, 40, 42)].map(({ event }) => event)).toEqual(events(40, 2));
+    expect(answers(first.engines.get(SHOP))).toEqual(answers(reference(100)));
+  });
+});

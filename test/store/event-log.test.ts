@@ -1,30 +1,62 @@
+import fc from 'fast-check';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
-import { openDatabases, type Databases } from '../../src/store/database.js';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { TrackedEvent } from '../../src/api/event.js';
+import { openDatabases } from '../../src/store/database.js';
 import { LmdbEventLog } from '../../src/store/event-log.js';
 import { tempDataDir } from '../support/service.js';
 
-const opened: { dir: string; dbs: Databases }[] = [];
+const dir = tempDataDir();
+mkdirSync(path.join(dir, 'db'), { recursive: true });
+const dbs = openDatabases(path.join(dir, 'db'));
+const log = new LmdbEventLog(dbs);
 
-function open(): { dbs: Databases; log: LmdbEventLog } {
-  const dir = tempDataDir();
-  mkdirSync(path.join(dir, 'db'), { recursive: true });
-  const dbs = openDatabases(path.join(dir, 'db'));
-  opened.push({ dir, dbs });
-  return { dbs, log: new LmdbEventLog(dbs) };
+afterAll(async () => {
+  await dbs.root.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function view(eventId: string): TrackedEvent {
+  return { type: 'view', productId: eventId, sessionId: 's1' };
 }
 
-afterEach(async () => {
-  for (const { dir, dbs } of opened.splice(0)) {
-    await dbs.root.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+let shops = 0;
+
+describe('LmdbEventLog', () => {
+  test('When writers append batches whose ids interleave in any way, then readShop gives every event once, in commit order, from and to any position', async () => {
+    // Each batch: increasing ids from one writer's own range (two writers whose clocks differ).
+    const batches = fc.array(
+      fc.record({ writer: fc.constantFrom('a', 'b'), size: fc.integer({ min: 1, max: 4 }), skip: fc.integer({ min: 0, max: 3 }) }),
+      { minLength: 1, maxLength: 12 },
+    );
+    await fc.assert(
+      fc.asyncProperty(batches, fc.nat(), fc.nat(), async (plan, a, b) => {
+        const shopId = `shop-${shops++}`;
+        const nextId = { a: 0, b: 0 };
+        const committed: string[] = [];
+        for (const { writer, size, skip } of plan) {
+          nextId[writer] += skip;
+          const ids = Array.from({ length: size }, () => `evt_${writer === 'a' ? 5 : 1}${String(nextId[writer]++).padStart(4, '0')}`);
+          expect(await log.append(shopId, ids.map((eventId) => ({ eventId, event: view(eventId) })), 0)).toBe(committed.length + 1);
+          committed.push(...ids);
+        }
+        const [after, through] = [a % (committed.length + 1), b % (committed.length + 1)].sort((x, y) => x - y) as [number, number];
+
+        const read = [...log.readShop(shopId, after, through)];
+
+        expect(read.map(({ position }) => position)).toEqual(Array.from({ length: through - after }, (_, i) => after + i + 1));
+        expect(read.map(({ eventId }) => eventId)).toEqual(committed.slice(after, through));
+        expect(read.map(({ event }) => event.productId)).toEqual(committed.slice(after, through));
+        expect([...log.readShop(shopId)].map(({ eventId }) => eventId)).toEqual(committed);
+      }),
+      { numRuns: 60 },
+    );
+  });
 });
 
 describe('LmdbEventLog dedup index', () => {
   test('When the index is pruned, then exactly the entries older than the cutoff go, a bounded batch per commit, and their messageIds count as new again', async () => {
-    const { dbs, log } = open();
     // 95 messageIds over two shops, every third one fresh (received at 1000), the others stale (at 10).
     for (let i = 0; i < 95; i++) {
       const shopId = i % 2 ? 'shop-b' : 'shop-a';
@@ -42,5 +74,6 @@ describe('LmdbEventLog dedup index', () => {
       expect(found).toBe(i % 3 === 0 ? `evt_${String(i).padStart(3, '0')}` : undefined);
     }
     expect(await log.pruneDedup(500, 10)).toBe(0);
+    dbs.root.transaction = transaction;
   });
 });

@@ -96,9 +96,9 @@ describe('snapshot parts', () => {
 describe('SnapshotStore', () => {
   test('When a snapshot replaces a larger one, then it reads back exactly and no part of the old one is left', async () => {
     const { dbs, store } = open();
-    const big = { lastEventId: 'e1', takenAt: 1, state: { parts: Array.from({ length: 5 }, (_, i) => new Uint8Array(SPLIT_BYTES * 2).fill(i + 1)) } };
+    const big = { position: 1, takenAt: 1, state: { parts: Array.from({ length: 5 }, (_, i) => new Uint8Array(SPLIT_BYTES * 2).fill(i + 1)) } };
     await store.put('shop', big as never);
-    const small = { lastEventId: 'e2', takenAt: 2, state: { parts: [new Uint8Array(SPLIT_BYTES * 3).fill(9)], ids: ['a', 'b'], inline: new Uint8Array([1, 2]) } };
+    const small = { position: 2, takenAt: 2, state: { parts: [new Uint8Array(SPLIT_BYTES * 3).fill(9)], ids: ['a', 'b'], inline: new Uint8Array([1, 2]) } };
     await store.put('shop', small as never);
     expect(plain(store.get('shop'))).toEqual(plain(small));
     expect(Array.from(dbs.snapshotParts.getKeys(snapshotPartRange('shop')))).toEqual([['shop', 0]]);
@@ -108,7 +108,7 @@ describe('SnapshotStore', () => {
     const { store } = open();
     const live = new Uint8Array(SPLIT_BYTES * 4).fill(1);
     const small = new Uint8Array([1, 1]);
-    const copy = await store.copy({ lastEventId: 'e', takenAt: 1, state: { live, small } } as never, SPLIT_BYTES);
+    const copy = await store.copy({ position: 1, takenAt: 1, state: { live, small } } as never, SPLIT_BYTES);
     live.fill(2);
     small.fill(2);
     await store.write('shop', copy);
@@ -119,16 +119,22 @@ describe('SnapshotStore', () => {
 
   test("When a snapshot's parts are gone, then there is no snapshot (the restart replays the whole log)", async () => {
     const { dbs, store } = open();
-    await store.put('shop', { lastEventId: 'e', takenAt: 1, state: { a: new Uint8Array(SPLIT_BYTES) } } as never);
+    await store.put('shop', { position: 1, takenAt: 1, state: { a: new Uint8Array(SPLIT_BYTES) } } as never);
     await dbs.snapshotParts.remove(['shop', 0]);
+    expect(store.get('shop')).toBeUndefined();
+  });
+
+  test('When a snapshot predates log positions (it names a lastEventId), then there is no snapshot (the restart replays the whole log)', async () => {
+    const { store } = open();
+    await store.put('shop', { lastEventId: 'evt_01', takenAt: 1, state: { a: new Uint8Array(SPLIT_BYTES) } } as never);
     expect(store.get('shop')).toBeUndefined();
   });
 
   test('When the store is closed, then writes in flight finish first and later ones are refused', async () => {
     const { store } = open();
-    const writing = store.put('shop', { lastEventId: 'e', takenAt: 1, state: {} } as never);
+    const writing = store.put('shop', { position: 1, takenAt: 1, state: {} } as never);
     await store.close();
     await expect(writing).resolves.toBeUndefined();
-    await expect(store.put('shop', { lastEventId: 'f', takenAt: 2, state: {} } as never)).rejects.toThrow(/closed/);
+    await expect(store.put('shop', { position: 2, takenAt: 2, state: {} } as never)).rejects.toThrow(/closed/);
   });
 });

@@ -11,7 +11,7 @@ export interface ChildServer {
   readonly process: ChildProcess;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
-  /** Resolves with the exit code (null when killed by a signal) and the signal. */
+  /** Resolves with the exit code (null when killed by a signal) and the signal, once its output is all read. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -43,25 +43,30 @@ async function waitHealthy(url: string, child: ChildServer, timeoutMs = 15_000):
 }
 
 export async function startChildServer(dataDir: string, shop: TestShop, env: Record<string, string> = {}): Promise<ChildServer> {
-  const port = await freePort();
+  const child = await spawnChildServer(dataDir, shop, env);
+  try {
+    await waitHealthy(child.url, child);
+  } catch (error) {
+    child.process.kill('SIGKILL');
+    throw error;
+  }
+  return child;
+}
+
+/** The server process, spawned and not waited for (it may refuse to start: see `exited`). `env.PORT` overrides the free port. */
+export async function spawnChildServer(dataDir: string, shop: TestShop, env: Record<string, string> = {}): Promise<ChildServer> {
+  const port = env.PORT ?? String(await freePort());
   const proc = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', ...testEnv(dataDir, shop, { PORT: String(port), ...env }) },
+    env: { PATH: process.env.PATH ?? '', ...testEnv(dataDir, shop, { ...env, PORT: port }) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   proc.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   proc.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    proc.once('exit', (code, signal) => resolve({ code, signal }));
+    proc.once('close', (code, signal) => resolve({ code, signal })); // after its output is all read
   });
-  const child: ChildServer = { url: `http://127.0.0.1:${port}`, process: proc, output: () => output, exited };
-  try {
-    await waitHealthy(child.url, child);
-  } catch (error) {
-    proc.kill('SIGKILL');
-    throw error;
-  }
-  return child;
+  return { url: `http://127.0.0.1:${port}`, process: proc, output: () => output, exited };
 }
 
 /** `pairwise_events_applied_total` of the shop, read from GET /metrics with the secret key. */
