@@ -5,14 +5,18 @@
 // process that opens the environment and released by the OS when its holder dies, so two starters
 // cannot both find a stale lock and both take it. A holder killed with -9 leaves its file behind;
 // the next start finds that process gone and takes the lock at once (no stale timeout). A
-// graceful stop removes it. The CLI does not take it: see readLockHolder. Pids are those of this
+// graceful stop marks it free. The file keeps one fixed size and is only ever overwritten in
+// place, so taking and releasing it need no new disk block: a restart onto a full disk still
+// starts (and serves reads). The CLI does not take it: see readLockHolder. Pids are those of this
 // machine's pid namespace: containers sharing a data dir must share that too.
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { RootDatabase } from 'lmdb';
 import { StartupError } from '../errors.js';
 
 export const LOCK_FILE = 'server.lock';
+/** The lock file's size, whoever holds it (or nobody): its content is padded to it. */
+const LOCK_BYTES = 512;
 
 export interface LockHolder {
   pid: number;
@@ -24,7 +28,7 @@ export interface LockHolder {
 
 export interface DataDirLock {
   readonly file: string;
-  /** Removes the lock file if it is still this process's. */
+  /** Marks the lock free if it is still this process's. */
   release(): void;
 }
 
@@ -43,17 +47,27 @@ export function lockDataDir(root: RootDatabase, dbPath: string, dataDir = dbPath
         `data dir ${dataDir} is in use by another Pairwise server (${who}, since ${holder.since}): stop it first, or start this one with another PAIRWISE_DATA_DIR (lock file ${file})`,
       );
     }
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(mine) + '\n');
-    renameSync(temp, file); // readers see the old holder or the new one, never half a file
+    overwrite(file, mine);
   });
   return {
     file,
     release() {
       const holder = readHolder(file);
-      if (holder?.pid === mine.pid && holder.process === mine.process) rmSync(file, { force: true });
+      if (holder?.pid === mine.pid && holder.process === mine.process) overwrite(file, { free: true });
     },
   };
+}
+
+/** Writes `content` over the file's first LOCK_BYTES in one write, padded: the file never grows past them. */
+function overwrite(file: string, content: object): void {
+  const text = JSON.stringify(content);
+  if (text.length >= LOCK_BYTES) throw new Error('lock content too long');
+  const fd = openSync(file, constants.O_RDWR | constants.O_CREAT, 0o644);
+  try {
+    writeSync(fd, Buffer.from(text.padEnd(LOCK_BYTES - 1) + '\n'), 0, LOCK_BYTES, 0);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The server holding the data dir's lock while it runs; undefined when none does (or it died). */

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { StartupError } from '../../src/errors.js';
@@ -36,7 +36,7 @@ function lockFile(dbPath: string): { pid: number; process: string; since: string
 }
 
 describe('data dir lock', () => {
-  test('When the lock is free, then it is taken in a file naming this process, and release removes it', () => {
+  test('When the lock is free, then it is taken in a file naming this process, and release marks it free', () => {
     const { dbPath, dbs } = open();
     const lock = lockDataDir(dbs.root, dbPath);
     expect(lockFile(dbPath)).toMatchObject({ pid: process.pid });
@@ -44,8 +44,12 @@ describe('data dir lock', () => {
 
     lock.release();
 
-    expect(existsSync(lock.file)).toBe(false);
     expect(readLockHolder(dbPath)).toBeUndefined();
+    const again = lockDataDir(dbs.root, dbPath); // free again
+    expect(readLockHolder(dbPath)).toMatchObject({ pid: process.pid });
+    again.release();
+    // Overwritten in place at one size, never removed or grown: a full disk cannot refuse a start.
+    expect(statSync(lock.file).size).toBe(512);
   });
 
   test('When a running server holds the lock, then taking it fails with a message naming the data dir and its pid', () => {
