@@ -1,5 +1,6 @@
 // The seed and run counts of a fuzz file: one seed per run of the file, chosen up front and logged
-// (FUZZ_SEED=<n> replays it), and bounded runs (FUZZ_SCALE=<k> multiplies them for a longer hunt).
+// (FUZZ_SEED=<n> replays it, FUZZ_PATH=<path> goes straight to a printed counterexample), and bounded
+// runs (FUZZ_SCALE=<k> multiplies them for a longer hunt).
 import type fc from 'fast-check';
 
 function seedFromEnv(): number {
@@ -25,7 +26,9 @@ export function logSeed(file: string): void {
  * path to replay the shrunk case, and the counterexample.
  */
 export function fuzzParams<T>(runs: number, runTimeoutMs = 15_000): fc.Parameters<T> {
-  return { seed: FUZZ_SEED, numRuns: Math.max(1, Math.round(runs * SCALE)), timeout: runTimeoutMs };
+  // FUZZ_PATH (with -t naming the one property) replays the shrunk counterexample fast-check printed.
+  const path = process.env.FUZZ_PATH;
+  return { seed: FUZZ_SEED, numRuns: Math.max(1, Math.round(runs * SCALE)), timeout: runTimeoutMs, ...(path ? { path, endOnFailure: true } : {}) };
 }
 
 /** Counts of what the fuzzed server answered, logged at the end of a file: shows what the inputs reached. */
