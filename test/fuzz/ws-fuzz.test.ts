@@ -30,6 +30,8 @@ const EVENT_ID = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/;
 const DOCUMENTED_CLOSE_CODES = new Set([1001, 1008, 1009]);
 
 const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
+/** A fixed mask, so a run's bytes are the same each time it is replayed. */
+const BARRIER_MASK = Uint8Array.of(0x5a, 0x17, 0xc3, 0x08);
 
 /** Key of a ref for counting replies: JSON and msgpack refs of the same value count together. */
 const refKey = (ref: unknown): string => `${typeof ref}:${String(ref)}`;
@@ -273,6 +275,8 @@ describe(`WebSocket fuzz (FUZZ_SEED=${FUZZ_SEED})`, () => {
       rsv: fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 7 }) }),
       opcode: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(0x1, 0x2) }, { weight: 2, arbitrary: fc.constantFrom(0x0, 0x8, 0x9, 0xa) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 15 }) }),
       masked: fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+      // Drawn, not random: what follows a desynchronizing frame is read from these bytes too.
+      mask: fc.uint8Array({ minLength: 4, maxLength: 4 }),
       payload,
       length: fc.oneof(
         { weight: 5, arbitrary: fc.constant('shortest' as const) },
@@ -284,15 +288,20 @@ describe(`WebSocket fuzz (FUZZ_SEED=${FUZZ_SEED})`, () => {
       fc.asyncProperty(fc.array(rawFrame, { minLength: 1, maxLength: 4 }), async (frames) => {
         consoleErrors.mockClear();
         const stream = await RawStream.open(t.service.port, `/api/stream?key=${shop.publicKey}`);
-        const what = JSON.stringify(frames.map((f) => ({ ...f, payload: f.payload.toString('latin1').slice(0, 80) })));
+        const what = JSON.stringify(frames.map((f) => ({ ...f, mask: f.mask && [...f.mask], payload: f.payload.toString('latin1').slice(0, 80) })));
         try {
           for (const frame of frames) stream.write(encodeFrame(frame));
-          // A well-formed ping after them: answered if the connection survived what came before.
-          stream.write(encodeFrame({ fin: true, rsv: 0, opcode: 0x1, masked: true, payload: Buffer.from('{"op":"ping","ref":"raw-barrier"}') }));
-          const isBarrier = (f: ServerFrame) => f.opcode === 0x1 && f.payload.toString('utf8').includes('"raw-barrier"');
-          // A length that is not the payload's puts the server out of step with the bytes: it may
-          // wait for more that never come (a connection the client has to close): a short look then.
-          const waiting = frames.some((f) => typeof f.length === 'object' && f.length.claimed !== f.payload.length);
+          // Two well-formed pings after them: the second is answered if the connection survived what
+          // came before. (uWS lets a data frame after a control frame finish a fragmented message
+          // that frame did not continue, so the first ping may end up inside that message.)
+          for (const ref of ['raw-barrier-1', 'raw-barrier-2']) {
+            stream.write(encodeFrame({ fin: true, rsv: 0, opcode: 0x1, masked: true, mask: BARRIER_MASK, payload: Buffer.from(`{"op":"ping","ref":"${ref}"}`) }));
+          }
+          const isBarrier = (f: ServerFrame) => f.opcode === 0x1 && f.payload.toString('utf8').includes('"raw-barrier-2"');
+          // A length that is not the payload's puts the server out of step with the bytes, and so
+          // does an unmasked frame (uWS reads 4 mask bytes whatever the mask bit says): it may then
+          // wait for bytes that never come, on a connection the client has to close. A short look then.
+          const waiting = frames.some((f) => !f.masked || (typeof f.length === 'object' && f.length.claimed !== f.payload.length));
           const { timedOut } = await stream.waitFor((received) => received.some(isBarrier), waiting ? 200 : REPLY_MS);
           expect(!timedOut || waiting, `neither an answer nor a close within ${REPLY_MS} ms: ${what}`).toBe(true);
           answers.add(stream.closed ? 'raw: closed' : timedOut ? 'raw: left waiting' : 'raw: answered');

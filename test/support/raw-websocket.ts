@@ -10,6 +10,8 @@ export interface RawFrame {
   rsv: number;
   opcode: number;
   masked: boolean;
+  /** The masking key (4 bytes); random when absent. */
+  mask?: Uint8Array;
   payload: Buffer;
   /** How the length is written: the shortest form, a longer form than needed, or a length that is not the payload's. */
   length?: 'shortest' | '16-bit' | '64-bit' | { claimed: number };
@@ -39,7 +41,7 @@ export function encodeFrame(frame: RawFrame): Buffer {
     head.push(...big);
   }
   if (!frame.masked) return Buffer.concat([Buffer.from(head), frame.payload]);
-  const mask = randomBytes(4);
+  const mask = frame.mask ?? randomBytes(4);
   const masked = Buffer.from(frame.payload);
   for (let i = 0; i < masked.length; i++) masked[i]! ^= mask[i & 3]!;
   return Buffer.concat([Buffer.from(head), mask, masked]);
