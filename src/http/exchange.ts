@@ -134,8 +134,24 @@ export class Exchange {
       this.res.writeHeader('content-type', contentType);
       for (const name in this.headers) this.res.writeHeader(name, this.headers[name]!);
       if (extra) for (const name in extra) this.res.writeHeader(name, extra[name]!);
-      this.res.end(body, closeConnection);
+      if (this.request.method === 'head') this.#endHead(body, closeConnection);
+      else this.res.end(body, closeConnection);
     });
+  }
+
+  /**
+   * A HEAD answer has no content (RFC 9110 §9.3.2): its bytes would be read as the start of the next
+   * answer on the connection. It still says the length of the body left out. uWS 20.30 treats
+   * endWithoutBody(length > 0) as a body still to come (and aborts the process when the handler
+   * returns), so the header is written here; a closing answer says 0, the only length it takes then.
+   */
+  #endHead(body: string | Uint8Array, closeConnection: boolean): void {
+    if (closeConnection) {
+      this.res.endWithoutBody(0, true);
+      return;
+    }
+    this.res.writeHeader('content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
+    this.res.endWithoutBody();
   }
 
   json(body: string | Uint8Array, status = 200, extra?: Headers): void {

@@ -114,4 +114,13 @@ describe('demo storefront', () => {
     expect(await page.locator(widget('home-personalized')).count()).toBe(0);
     expect(await page.locator('#shopper').inputValue()).toBe('');
   });
+
+  test.each(['%E0%A4%A', '%', '%ZZ'])('When the shopper cookie is not percent-encoding (%s), then the page is the signed-out one, not a 500', async (value) => {
+    const signedOut = await (await t.fetch('/demo', { key: null })).text();
+
+    const res = await t.fetch('/demo', { key: null, headers: { cookie: `pairwise_demo_shopper=${value}` } });
+
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(signedOut);
+  });
 });

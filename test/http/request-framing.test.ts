@@ -1,6 +1,7 @@
 // Request framing (RFC 9112 §6.3): a request whose body length is ambiguous — two Content-Length
 // headers, which a proxy in front may read differently than uWS (request smuggling) — is refused with
-// 400 bad_request and its connection closed, whatever the route.
+// 400 bad_request and its connection closed, whatever the route. An answer to HEAD carries no body
+// (RFC 9110 §9.3.2), so the next answer on the connection is read where it starts.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { putProducts, startTestService, wireProduct, type TestService } from '../support/service.js';
@@ -88,5 +89,25 @@ describe('request framing', () => {
 
     expect(answer.text).toMatch(/^HTTP\/1\.1 200 /);
     expect(answer.closed).toBe(false);
+  });
+
+  test.each([
+    ['a route that answers GET only (405)', '/healthz', 405],
+    ['an unknown path (404)', '/nowhere', 404],
+  ])('When a HEAD request reaches %s, then its answer carries no body and the next request on the connection is answered in turn', async (_name, path, status) => {
+    const answer = await rawExchange(t.service.port, `HEAD ${path} HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`, 500);
+
+    const [head, rest] = [answer.text.slice(0, answer.text.indexOf('\r\n\r\n') + 4), answer.text.slice(answer.text.indexOf('\r\n\r\n') + 4)];
+    expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    // The length of the body a GET would get, but none of its bytes (RFC 9110 §9.3.2).
+    expect(Number(/\r\ncontent-length: (\d+)\r\n/i.exec(head)?.[1])).toBeGreaterThan(0);
+    expect(rest).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\{"status":"ok"\}$/);
+  });
+
+  test('When a HEAD request carries two Content-Length headers, then 400 without a body and the connection is closed', async () => {
+    const answer = await rawExchange(t.service.port, 'HEAD /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 0\r\n\r\n{}');
+
+    expect(answer.text).toMatch(/^HTTP\/1\.1 400 [^]*\r\n\r\n$/);
+    expect(answer.closed).toBe(true);
   });
 });

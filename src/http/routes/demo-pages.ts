@@ -19,9 +19,18 @@ const HTML = 'text/html; charset=utf-8';
 function cookieValue(header: string, name: string): string | undefined {
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === name) return percentDecoded(part.slice(eq + 1).trim());
   }
   return undefined;
+}
+
+/** A value that is not percent-encoding was not written by sign-in: it names nobody (signed out), not a 500. */
+function percentDecoded(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
 }
 
 function context(deps: HttpDeps, storefront: DemoStorefront, exchange: Exchange): PageContext {
