@@ -8,9 +8,12 @@ import { ShopEngine } from '../../src/engine/shop-engine.js';
 import type { Strategy } from '../../src/engine/strategy.js';
 import { loadOnlineRetail, type RetailData } from './online-retail.js';
 import { Scoreboard } from './metrics.js';
-import { SPLIT_TIME, split, type Split } from './protocol.js';
+import { fitReference, rankReference, tuneLambda } from './ease-reference.js';
+import { SPLIT_TIME, VALIDATION_TIME, split, splitAt, type Split } from './protocol.js';
 
 const K = 10;
+/** λ values tried for the EASE reference on the validation split (DESIGN.md's reference used 500). */
+const EASE_LAMBDAS = (process.env.PAIRWISE_EASE_LAMBDAS ?? '250,500,1000').split(',').map(Number);
 
 /** Products as the engine needs them: the dataset has only titles and prices. */
 function buildEngine(data: RetailData, s: Split): ShopEngine {
@@ -96,6 +99,14 @@ function evaluate(): Row[] {
   const customers = s.customerCases;
   run('personalized', 'popularity (baseline)', customers.length, (board) => {
     for (const c of customers) board.add(topExcept(popular, (id) => c.bought.has(id)), c.relevant);
+  });
+  // The batch reference, computed in this run: λ tuned on validation, fitted on the whole training period.
+  const validation = splitAt(s.train, VALIDATION_TIME);
+  const tuned = tuneLambda(validation.train, validation.customerCases, EASE_LAMBDAS, K, data.productOrder);
+  console.log(`EASE λ on validation (${validation.customerCases.length} customers): ${[...tuned.scores].map(([l, v]) => `${l} → ${v.toFixed(4)}`).join(', ')}; chosen ${tuned.lambda}`);
+  const reference = fitReference(s.train, tuned.lambda)!;
+  run('personalized', `EASE λ=${tuned.lambda} (reference)`, customers.length, (board) => {
+    for (const c of customers) board.add(rankReference(reference, c.bought, K, data.productOrder), c.relevant);
   });
   run('personalized', 'engine: personalized', customers.length, (board) => {
     for (const c of customers) {
