@@ -71,6 +71,15 @@ describe('EASE solver', () => {
           expect(ids).not.toContain(i);
           const weights = rows.weights.subarray(i * 4, i * 4 + rows.sizes[i]!);
           for (let r = 1; r < weights.length; r++) expect(weights[r]!).toBeLessThanOrEqual(weights[r - 1]!);
+          for (const w of weights) expect(w).toBeGreaterThan(0);
+        }
+        // Signed rows keep the largest magnitudes, negative weights included, as they are in B.
+        const signed = topRows(g, n, 4, true);
+        for (let i = 0; i < n; i++) {
+          const size = signed.sizes[i]!;
+          expect(signed.ids.subarray(i * 4, i * 4 + size)).not.toContain(i);
+          for (let r = 0; r < size; r++) expect(signed.weights[i * 4 + r]).toBe(Math.fround(g[i * n + signed.ids[i * 4 + r]!]!));
+          for (let r = 1; r < size; r++) expect(Math.abs(signed.weights[i * 4 + r]!)).toBeLessThanOrEqual(Math.abs(signed.weights[i * 4 + r - 1]!));
         }
       }),
     );
