@@ -12,7 +12,7 @@ import { CoOccurrence, type CoOccurrenceSnapshot } from './co-occurrence.js';
 import { ContentIndex } from './content-index.js';
 import { DecayedScores, type DecayedScoresSnapshot } from './decayed-scores.js';
 import { DenseSet } from './dense-set.js';
-import { EaseModel, type EaseFit } from './ease/ease-model.js';
+import { EaseModel, type EaseFit, type EaseSnapshot } from './ease/ease-model.js';
 import { Dismissals } from './dismissals.js';
 import { orderIdOf, type EngineEvent } from './event.js';
 import { GroupTable } from './group-table.js';
@@ -33,7 +33,7 @@ import { TopList } from './top-list.js';
  * loop): copy it before the models change again (SnapshotStore.copy, with the shop held).
  */
 export interface EngineSnapshot {
-  version: 7;
+  version: 8;
   /** JSON of the engine config it was taken with: a snapshot of another config is not used. */
   config: string;
   /** Every id with a dense id, by dense id: catalog products, present and removed. */
@@ -52,6 +52,8 @@ export interface EngineSnapshot {
   shopperItems: CoOccurrenceSnapshot;
   coViews: CoOccurrenceSnapshot;
   pending: PendingEventsSnapshot;
+  /** The installed EASE fit, so a restart does not wait for a refit; null when none. */
+  ease: EaseSnapshot | null;
 }
 
 /** Scratch space of one answer, reused by every answer of the shop (answers are computed one at a time). */
@@ -151,7 +153,7 @@ export class ShopEngine {
 
   snapshot(): EngineSnapshot {
     return {
-      version: 7,
+      version: 8,
       config: JSON.stringify(this.config),
       ids: this.catalog.internedIds(), // live, like every part: the snapshot store copies it
       eventCount: this.#eventCount,
@@ -167,12 +169,13 @@ export class ShopEngine {
       shopperItems: this.shopperItems.snapshot(),
       coViews: this.coViews.snapshot(),
       pending: this.pending.snapshot(),
+      ease: this.ease.snapshot(),
     };
   }
 
   /** An engine rebuilt from a snapshot, before its catalog is upserted; undefined if the config differs. */
   static restore(config: EngineConfig, snapshot: EngineSnapshot): ShopEngine | undefined {
-    if (snapshot.version !== 7 || snapshot.config !== JSON.stringify(config)) return undefined;
+    if (snapshot.version !== 8 || snapshot.config !== JSON.stringify(config)) return undefined;
     const engine = new ShopEngine(config);
     engine.catalog.restoreIds(snapshot.ids);
     engine.#eventCount = snapshot.eventCount;
@@ -189,6 +192,7 @@ export class ShopEngine {
     engine.shopperItems.restore(snapshot.shopperItems);
     engine.coViews.restore(snapshot.coViews);
     engine.pending.restore(snapshot.pending);
+    engine.ease.restore(snapshot.ease);
     return engine;
   }
 

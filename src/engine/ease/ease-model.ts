@@ -4,12 +4,22 @@
 // its result and spreads a shopper's history through it. Memory: n × K × 8 bytes of rows plus
 // 4 bytes per engine dense id for the index (n ≤ a few thousand items, K ≤ 255).
 import type { ScoreBoard } from '../score-board.js';
+import { bytesOf, fromBytes } from '../typed-arrays.js';
 import type { EaseRows } from './solver.js';
 
 /** A finished fit: rows over `items.length` items, `items[e]` the engine dense id of EASE index e. */
 export interface EaseFit {
   items: Int32Array;
   rows: EaseRows;
+}
+
+/** The installed fit as bytes (views: a fit is never changed once installed, only replaced). */
+export interface EaseSnapshot {
+  k: number;
+  items: Uint8Array;
+  sizes: Uint8Array;
+  ids: Uint8Array;
+  weights: Uint8Array;
 }
 
 interface Installed {
@@ -60,6 +70,21 @@ export class EaseModel {
     const indexOf = new Int32Array(max + 1);
     for (let e = 0; e < fit.items.length; e++) indexOf[fit.items[e]!] = e + 1;
     this.#installed = { fit, indexOf };
+  }
+
+  snapshot(): EaseSnapshot | null {
+    const fit = this.#installed?.fit;
+    if (fit === undefined) return null;
+    const { rows } = fit;
+    return { k: rows.k, items: bytesOf(fit.items), sizes: rows.sizes, ids: bytesOf(rows.ids), weights: bytesOf(rows.weights) };
+  }
+
+  /** Installs a snapshot's fit (none: keeps the model empty). */
+  restore(snapshot: EaseSnapshot | null): void {
+    if (snapshot === null) return;
+    const items = fromBytes(Int32Array, snapshot.items);
+    const sizes = fromBytes(Uint8Array, snapshot.sizes);
+    this.swap({ items, rows: { n: items.length, k: snapshot.k, sizes, ids: fromBytes(Int32Array, snapshot.ids), weights: fromBytes(Float32Array, snapshot.weights) } });
   }
 
   /** Whether the dense id is one of the fit's items. */

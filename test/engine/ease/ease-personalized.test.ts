@@ -4,7 +4,7 @@ import { fitInput } from '../../../src/engine/ease/fit-input.js';
 import { fitEase } from '../../../src/engine/ease/solver.js';
 import type { EventType } from '../../../src/engine/event.js';
 import { recommend, type Recommendation } from '../../../src/engine/recommend.js';
-import type { ShopEngine } from '../../../src/engine/shop-engine.js';
+import { ShopEngine } from '../../../src/engine/shop-engine.js';
 import { ask, DAY, engineWith, idsOf, strategiesOf, T0 } from '../fixtures.js';
 
 function act(engine: ShopEngine, customerId: string, type: EventType, productId: string, t = T0 - DAY): void {
@@ -86,5 +86,19 @@ describe('personalized with an EASE fit', () => {
     expect(engine.ease.fit).not.toBe(first);
     expect(engine.ease.size).toBe(2);
     expect(idsOf(ask(engine, { strategy: 'personalized', customerId: 'me', limit: 8 }, T0))[0]).toBe('b');
+  });
+});
+
+describe('EASE fit in engine snapshots', () => {
+  test('When an engine with a fit is snapshotted and restored, then the restored one answers personalized exactly as the original', () => {
+    const engine = store();
+    act(engine, 'me', 'purchase', 'a');
+    act(engine, 'me', 'view', 'x');
+    refit(engine).install();
+    const restored = ShopEngine.restore(engine.config, structuredClone(engine.snapshot()))!;
+    for (const id of ['a', 'b', 'x', 'y', 'z']) restored.upsertProduct(engine.catalog.product(engine.catalog.denseOf(id)!)!);
+    expect(restored.ease.size).toBe(engine.ease.size);
+    const request = { strategy: 'personalized' as const, customerId: 'me', limit: 8 };
+    expect(ask(restored, request, T0)).toEqual(ask(engine, request, T0));
   });
 });
