@@ -6,19 +6,14 @@
 import { Worker } from 'node:worker_threads';
 import { compiledModuleUrl } from '../compiled-module.js';
 import { fitInput } from '../engine/ease/fit-input.js';
+import type { EaseRefitConfig } from '../config.js';
 import type { ShopEngine } from '../engine/shop-engine.js';
 import type { RefitReply, RefitRequest } from './ease-refit-worker.js';
 
-export interface EaseRefitConfig {
-  /** Products in a fit, the most popular first (the inverse is n³/2 multiply-adds, 8n² bytes). */
-  maxItems: number;
-  /** Neighbours kept per product row (1-255). */
-  neighbors: number;
-  /** EASE's L2 weight λ. */
-  lambda: number;
-}
+/** What one fit needs of the refit configuration. */
+export type FitConfig = Pick<EaseRefitConfig, 'maxItems' | 'neighbors' | 'lambda'>;
 
-export const DEFAULT_EASE_REFIT: Readonly<EaseRefitConfig> = Object.freeze({ maxItems: 5000, neighbors: 100, lambda: 500 });
+export const DEFAULT_FIT: Readonly<FitConfig> = Object.freeze({ maxItems: 5000, neighbors: 100, lambda: 500 });
 
 export interface RefitResult {
   items: number;
@@ -32,30 +27,35 @@ export interface RefitResult {
 
 /**
  * Refits `engine` and installs the result; undefined when the shop has too little to fit (fewer
- * than two popular products). Rejects when the worker fails; the installed fit is then kept.
+ * than two popular products) or `signal` aborted it (the thread is ended, nothing installed).
+ * Rejects when the worker fails; the installed fit is then kept.
  */
-export function refitEase(engine: ShopEngine, config: EaseRefitConfig = DEFAULT_EASE_REFIT): Promise<RefitResult | undefined> {
+export function refitEase(engine: ShopEngine, config: FitConfig = DEFAULT_FIT, signal?: AbortSignal): Promise<RefitResult | undefined> {
   const started = performance.now();
-  const input = fitInput(engine, config.maxItems);
+  const input = signal?.aborted ? undefined : fitInput(engine, config.maxItems);
   if (input === undefined) return Promise.resolve(undefined);
   const n = input.items.length;
   const shoppers = input.histories.starts.length - 1;
   return new Promise((resolve, reject) => {
     const worker = new Worker(compiledModuleUrl(import.meta.url, './ease-refit-worker.js'));
     let settled = false;
+    const onAbort = () => finish(undefined, undefined);
     const finish = (error: Error | undefined, result?: RefitResult) => {
       if (settled) return;
       settled = true;
+      signal?.removeEventListener('abort', onAbort);
       void worker.terminate();
       if (error !== undefined) reject(error);
       else resolve(result);
     };
     worker.once('message', (reply: RefitReply) => {
       if ('error' in reply) return finish(new Error(`EASE refit failed: ${reply.error}`));
+      if (signal?.aborted) return finish(undefined, undefined);
       engine.installEase({ items: input.items, rows: reply.rows });
       finish(undefined, { items: n, shoppers, solveMs: reply.ms, totalMs: performance.now() - started, matrixBytes: 8 * n * n });
     });
     worker.once('error', finish);
+    signal?.addEventListener('abort', onAbort, { once: true });
     worker.once('exit', (code) => finish(new Error(`the EASE refit thread exited (code ${code})`)));
     const { histories } = input;
     worker.postMessage({ n, histories, lambda: config.lambda, neighbors: config.neighbors } satisfies RefitRequest, [histories.starts.buffer, histories.items.buffer, histories.values.buffer]);
