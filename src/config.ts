@@ -69,6 +69,20 @@ export interface EngineConfig {
   gidPlatform: string;
 }
 
+/** The EASE model behind personalized: refitted in a worker thread, one shop at a time. */
+export interface EaseRefitConfig {
+  /** A shop with new events is refitted at least this often, in ms (0: never on a schedule). */
+  intervalMs: number;
+  /** ... and as soon as this many events arrived since its last refit (0: never on a count). */
+  afterEvents: number;
+  /** Products in a fit, the most popular first (the inverse is n³/2 multiply-adds, 8n² bytes). */
+  maxItems: number;
+  /** Neighbours kept per product row (1-255). */
+  neighbors: number;
+  /** EASE's L2 weight λ. */
+  lambda: number;
+}
+
 /** Limits of the WebSocket channel (GET /api/stream, DESIGN.md §5). */
 export interface WsConfig {
   /** Largest frame a client may send; a bigger one closes the connection (1009). */
@@ -144,6 +158,7 @@ export interface Config {
   /** Finished recommendation answers kept for repeated requests (see http/answers.ts). */
   answerCache: AnswerCacheConfig;
   engine: EngineConfig;
+  easeRefit: EaseRefitConfig;
   ws: WsConfig;
   rateLimits: RateLimitConfig;
 }
@@ -288,6 +303,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...DEFAULT_ENGINE_CONFIG,
       trendingHalfLifeMs: halfLifeHours * 3_600_000,
       maxPendingEvents: integer(env, 'PAIRWISE_PENDING_EVENTS', DEFAULT_ENGINE_CONFIG.maxPendingEvents, 0, 10_000_000),
+    }),
+    easeRefit: Object.freeze({
+      intervalMs: integer(env, 'PAIRWISE_EASE_REFIT_MINUTES', 60, 0, 7 * 24 * 60) * 60_000,
+      afterEvents: integer(env, 'PAIRWISE_EASE_REFIT_EVENTS', 50_000, 0, 1_000_000_000),
+      maxItems: integer(env, 'PAIRWISE_EASE_MAX_PRODUCTS', 5000, 2, 20_000),
+      neighbors: integer(env, 'PAIRWISE_EASE_NEIGHBORS', 100, 1, 255),
+      lambda: integer(env, 'PAIRWISE_EASE_LAMBDA', 500, 1, 1_000_000),
     }),
     ws: wsConfig(env),
     rateLimits: rateLimits(env),

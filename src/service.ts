@@ -12,6 +12,7 @@ import { RateLimits } from './http/rate-limits.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { CatalogUpdates } from './ingest/catalog-updates.js';
 import { ContentWarmer } from './ingest/content-warmer.js';
+import { EaseRefits } from './ingest/ease-refits.js';
 import { EventPipeline } from './ingest/event-pipeline.js';
 import { replay, type ReplayStats } from './ingest/replay.js';
 import { ShopEngines } from './ingest/shop-engines.js';
@@ -164,6 +165,8 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   snapshots.start(config.snapshotIntervalMs);
   const warmer = new ContentWarmer(engines);
   warmer.start();
+  const refits = new EaseRefits(engines, config.easeRefit, clock, log);
+  refits.start();
 
   let stopping: Promise<void> | undefined;
   return {
@@ -183,6 +186,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
       stopping ??= (async () => {
         clearInterval(pruneTimer);
         warmer.stop();
+        await refits.stop(); // ends a refit under way at once
         // One deadline for both: WebSocket acks first, then HTTP requests, within shutdownDrainMs.
         const deadline = performance.now() + config.shutdownDrainMs;
         await stream.close(config.shutdownDrainMs);

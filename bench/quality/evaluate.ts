@@ -4,13 +4,39 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
 import { recommend, type RecommendationRequest } from '../../src/engine/recommend.js';
+import { fitInput } from '../../src/engine/ease/fit-input.js';
+import { fitEase } from '../../src/engine/ease/solver.js';
 import { ShopEngine } from '../../src/engine/shop-engine.js';
 import type { Strategy } from '../../src/engine/strategy.js';
 import { loadOnlineRetail, type RetailData } from './online-retail.js';
 import { Scoreboard } from './metrics.js';
-import { SPLIT_TIME, split, type Split } from './protocol.js';
+import { fitReference, rankReference, tuneLambda } from './ease-reference.js';
+import { SPLIT_TIME, VALIDATION_TIME, split, splitAt, type Split } from './protocol.js';
 
 const K = 10;
+/** λ values tried for the EASE reference on the validation split (DESIGN.md's reference used 500). */
+const EASE_LAMBDAS = (process.env.PAIRWISE_EASE_LAMBDAS ?? '250,500,1000').split(',').map(Number);
+/** The engine's EASE fit: products kept (the service's cap) and neighbours per row. */
+const EASE_MAX_ITEMS = 5000;
+const EASE_NEIGHBORS = Number(process.env.PAIRWISE_EASE_NEIGHBORS ?? 100);
+/** Blends tried on validation: real-time weight × history exponent. */
+const REAL_TIME_WEIGHTS = [0, 0.1, 0.2, 0.3, 0.5, 1];
+const HISTORY_EXPONENTS = [0, 0.25, 0.5];
+
+/** Fits EASE on what the engine holds and installs it, as the service's refit does (synchronously here). */
+function installEase(engine: ShopEngine, lambda: number): string {
+  const started = performance.now();
+  const input = fitInput(engine, EASE_MAX_ITEMS)!;
+  const rows = fitEase(input.items.length, input.histories, lambda, EASE_NEIGHBORS)!;
+  engine.installEase({ items: input.items, rows });
+  return `${input.items.length} items, ${input.histories.starts.length - 1} shoppers, ${input.histories.items.length} entries, λ=${lambda}, K=${EASE_NEIGHBORS}: ${((performance.now() - started) / 1000).toFixed(1)} s`;
+}
+
+function personalizedScoreAt(engine: ShopEngine, cases: Split['customerCases'], catalogSize: number, now: number): number {
+  const board = new Scoreboard(K);
+  for (const c of cases) board.add(engineIds(engine, { strategy: 'personalized', customerId: c.customerId, exclude: [] }, now), c.relevant);
+  return board.result(catalogSize).ndcg;
+}
 
 /** Products as the engine needs them: the dataset has only titles and prices. */
 function buildEngine(data: RetailData, s: Split): ShopEngine {
@@ -97,7 +123,35 @@ function evaluate(): Row[] {
   run('personalized', 'popularity (baseline)', customers.length, (board) => {
     for (const c of customers) board.add(topExcept(popular, (id) => c.bought.has(id)), c.relevant);
   });
+  // The batch reference, computed in this run: λ tuned on validation, fitted on the whole training period.
+  const validation = splitAt(s.train, VALIDATION_TIME);
+  const tuned = tuneLambda(validation.train, validation.customerCases, EASE_LAMBDAS, K, data.productOrder);
+  console.log(`EASE λ on validation (${validation.customerCases.length} customers): ${[...tuned.scores].map(([l, v]) => `${l} → ${v.toFixed(4)}`).join(', ')}; chosen ${tuned.lambda}`);
+  const reference = fitReference(s.train, tuned.lambda)!;
+  run('personalized', `EASE λ=${tuned.lambda} (reference)`, customers.length, (board) => {
+    for (const c of customers) board.add(rankReference(reference, c.bought, K, data.productOrder), c.relevant);
+  });
   run('personalized', 'engine: personalized', customers.length, (board) => {
+    for (const c of customers) {
+      board.add(engineIds(engine, { strategy: 'personalized', customerId: c.customerId, exclude: [] }, SPLIT_TIME), c.relevant);
+    }
+  });
+
+  // EASE inside the engine: the blend tuned on the validation split's engine, then the real one.
+  const validationEngine = buildEngine(data, validation);
+  console.log(`validation engine EASE fit: ${installEase(validationEngine, tuned.lambda)}`);
+  let best = { realTimeWeight: 0, historyExponent: 0, ndcg: -1 };
+  for (const historyExponent of HISTORY_EXPONENTS) {
+    for (const realTimeWeight of REAL_TIME_WEIGHTS) {
+      validationEngine.ease.blend = { realTimeWeight, historyExponent };
+      const ndcg = personalizedScoreAt(validationEngine, validation.customerCases, validation.trainItems.size, VALIDATION_TIME);
+      console.log(`  validation blend real-time ${realTimeWeight}, history exponent ${historyExponent}: ${ndcg.toFixed(4)}`);
+      if (ndcg > best.ndcg) best = { realTimeWeight, historyExponent, ndcg };
+    }
+  }
+  console.log(`engine EASE fit: ${installEase(engine, tuned.lambda)}`);
+  engine.ease.blend = { realTimeWeight: best.realTimeWeight, historyExponent: best.historyExponent };
+  run('personalized', `engine: EASE + rt ${best.realTimeWeight}^${best.historyExponent}`, customers.length, (board) => {
     for (const c of customers) {
       board.add(engineIds(engine, { strategy: 'personalized', customerId: c.customerId, exclude: [] }, SPLIT_TIME), c.relevant);
     }

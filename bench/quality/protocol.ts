@@ -6,6 +6,8 @@ import type { OrderLine, RetailData } from './online-retail.js';
 import { prng } from '../support/prng.js';
 
 export const SPLIT_TIME = Date.parse('2011-10-01T00:00:00Z');
+/** Validation inside the training period (tuning never sees the test period): fit before, score after. */
+export const VALIDATION_TIME = Date.parse('2011-08-01T00:00:00Z');
 export const BASKET_CASES = 5000;
 
 export interface BasketCase {
@@ -42,8 +44,13 @@ function invoices(lines: readonly OrderLine[]): Map<string, OrderLine[]> {
 }
 
 export function split(data: RetailData, seed = 42): Split {
-  const train = data.lines.filter((l) => l.time < SPLIT_TIME);
-  const test = data.lines.filter((l) => l.time >= SPLIT_TIME);
+  return splitAt(data.lines, SPLIT_TIME, seed);
+}
+
+/** The same protocol on any lines cut at any time: splitAt(split(data).train, VALIDATION_TIME) is the validation split. */
+export function splitAt(lines: readonly OrderLine[], time: number, seed = 42): Split {
+  const train = lines.filter((l) => l.time < time);
+  const test = lines.filter((l) => l.time >= time);
   const trainItems = new Set(train.map((l) => l.stockCode));
 
   // Cases are sampled uniformly over test lines (an invoice of n items is n times as likely as

@@ -12,6 +12,7 @@ import { CoOccurrence, type CoOccurrenceSnapshot } from './co-occurrence.js';
 import { ContentIndex } from './content-index.js';
 import { DecayedScores, type DecayedScoresSnapshot } from './decayed-scores.js';
 import { DenseSet } from './dense-set.js';
+import { EaseModel, type EaseFit, type EaseSnapshot } from './ease/ease-model.js';
 import { Dismissals } from './dismissals.js';
 import { orderIdOf, type EngineEvent } from './event.js';
 import { GroupTable } from './group-table.js';
@@ -32,7 +33,7 @@ import { TopList } from './top-list.js';
  * loop): copy it before the models change again (SnapshotStore.copy, with the shop held).
  */
 export interface EngineSnapshot {
-  version: 7;
+  version: 8;
   /** JSON of the engine config it was taken with: a snapshot of another config is not used. */
   config: string;
   /** Every id with a dense id, by dense id: catalog products, present and removed. */
@@ -51,6 +52,8 @@ export interface EngineSnapshot {
   shopperItems: CoOccurrenceSnapshot;
   coViews: CoOccurrenceSnapshot;
   pending: PendingEventsSnapshot;
+  /** The installed EASE fit, so a restart does not wait for a refit; null when none. */
+  ease: EaseSnapshot | null;
 }
 
 /** Scratch space of one answer, reused by every answer of the shop (answers are computed one at a time). */
@@ -60,6 +63,10 @@ export interface AnswerScratch {
   readonly top: TopK;
   /** Personalized's strongest affinities. */
   readonly seeds: TopK;
+  /** Personalized's EASE scores, beside the real-time ones on `board`. */
+  readonly easeBoard: ScoreBoard;
+  /** Personalized's history items already spread through EASE. */
+  readonly history: DenseSet;
   /** Ids the answer must not return (context, exclude, dismissed, bought, picked). */
   readonly blocked: DenseSet;
   /** What the answer read, for the answer cache. */
@@ -70,6 +77,8 @@ export interface AnswerScratch {
 export const CATALOG_PART = 0;
 /** The weighted event totals behind trending (every event with a weight changes them). */
 export const TRENDING_PART = 1;
+/** The installed EASE fit (each swap changes it). */
+export const EASE_PART = 2;
 
 /** Products of one session that pair with a newly viewed one (the most recent ones). */
 const SESSION_VIEW_WINDOW = 20;
@@ -111,6 +120,8 @@ export class ShopEngine {
   readonly content = new ContentIndex();
   /** Events naming ids the catalog never had, until their product is added (bounded: see PendingEvents). */
   readonly pending: PendingEvents;
+  /** The latest batch fit behind personalized (none until one is installed). */
+  readonly ease = new EaseModel();
   readonly scratch: AnswerScratch;
   #eventCount = 0;
 
@@ -130,7 +141,7 @@ export class ShopEngine {
     this.shopperItems = new CoOccurrence(this.clock, new GroupTable(this.shoppers, config.pairingWindow), config.shopperNeighbors, true);
     this.coViews = new CoOccurrence(this.clock, new GroupTable(this.shoppers, SESSION_VIEW_WINDOW), config.coViewNeighbors, true);
     this.pending = new PendingEvents(config.maxPendingEvents, config.pendingPerProduct);
-    this.scratch = { board: new ScoreBoard(), top: new TopK(this.compareIds), seeds: new TopK(this.compareIds), blocked: new DenseSet(), reads: new AnswerReads() };
+    this.scratch = { board: new ScoreBoard(), top: new TopK(this.compareIds), seeds: new TopK(this.compareIds), easeBoard: new ScoreBoard(), history: new DenseSet(), blocked: new DenseSet(), reads: new AnswerReads() };
   }
 
   /** Tie order of every ranking: by product id, whatever order things arrived in. */
@@ -142,7 +153,7 @@ export class ShopEngine {
 
   snapshot(): EngineSnapshot {
     return {
-      version: 7,
+      version: 8,
       config: JSON.stringify(this.config),
       ids: this.catalog.internedIds(), // live, like every part: the snapshot store copies it
       eventCount: this.#eventCount,
@@ -158,12 +169,13 @@ export class ShopEngine {
       shopperItems: this.shopperItems.snapshot(),
       coViews: this.coViews.snapshot(),
       pending: this.pending.snapshot(),
+      ease: this.ease.snapshot(),
     };
   }
 
   /** An engine rebuilt from a snapshot, before its catalog is upserted; undefined if the config differs. */
   static restore(config: EngineConfig, snapshot: EngineSnapshot): ShopEngine | undefined {
-    if (snapshot.version !== 7 || snapshot.config !== JSON.stringify(config)) return undefined;
+    if (snapshot.version !== 8 || snapshot.config !== JSON.stringify(config)) return undefined;
     const engine = new ShopEngine(config);
     engine.catalog.restoreIds(snapshot.ids);
     engine.#eventCount = snapshot.eventCount;
@@ -180,6 +192,7 @@ export class ShopEngine {
     engine.shopperItems.restore(snapshot.shopperItems);
     engine.coViews.restore(snapshot.coViews);
     engine.pending.restore(snapshot.pending);
+    engine.ease.restore(snapshot.ease);
     return engine;
   }
 
@@ -264,6 +277,16 @@ export class ShopEngine {
     this.#productParts[change.dense] = undefined;
     for (const c of change.removed) this.collectionTop(c)?.remove(change.dense);
     return true;
+  }
+
+  /**
+   * Installs a finished EASE fit in place of the last one, as one change: answers computed before
+   * read the old fit and are stale from now on (EASE_PART), answers after read the new one.
+   */
+  installEase(fit: EaseFit): void {
+    this.ease.swap(fit);
+    this.clock.tick();
+    this.storeStamps.mark(EASE_PART);
   }
 
   /** Computes up to `maxProducts` stale content-neighbour lists ahead of requests; returns how many (0: all fresh). */

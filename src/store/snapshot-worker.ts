@@ -4,13 +4,12 @@
 // collects its own (tiny) heap, so the parts' bytes are freed at once: an idle thread's collector
 // would otherwise keep a whole copy of the models until the next snapshot arrives. (The thread is
 // kept, not started per snapshot: starting one costs ~150 ms of CPU at normal priority.)
-import { readlinkSync } from 'node:fs';
-import { constants, setPriority } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabases, snapshotPartRange, type SnapshotRecord } from './database.js';
 import { closeDatabases, commitDurably } from './durable-commit.js';
+import { lowerThreadPriority } from '../thread-priority.js';
 
 export type WriterRequest = { kind: 'put'; id: number; shopId: string; header: unknown; parts: Uint8Array[] } | { kind: 'close' };
 export type WriterReply = { id: number; error?: string } | { closed: true };
@@ -46,14 +45,4 @@ function garbageCollector(): () => void {
   setFlagsFromString('--expose-gc');
   const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
   return typeof gc === 'function' ? (gc as () => void) : () => {}; // a runtime without it: the bytes wait for the next collection
-}
-
-/** Linux: setpriority on a thread id renices that thread alone (node's setPriority takes any id). */
-function lowerThreadPriority(): void {
-  try {
-    const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(threadId)) setPriority(threadId, constants.priority.PRIORITY_LOW);
-  } catch {
-    // No /proc (not Linux): the writer keeps the normal priority.
-  }
 }

@@ -1,0 +1,108 @@
+// The batch half of personalized: the latest EASE fit of a shop as compact top-K rows (EASE index
+// → engine dense ids and weights), replaced whole by swap() so an answer reads either the old fit
+// or the new one, never a mix. The fit itself runs elsewhere (fitEase, in a worker); this holds
+// its result and spreads a shopper's history through it. Memory: n × K × 8 bytes of rows plus
+// 4 bytes per engine dense id for the index (n ≤ a few thousand items, K ≤ 255).
+import type { ScoreBoard } from '../score-board.js';
+import { bytesOf, fromBytes } from '../typed-arrays.js';
+import type { EaseRows } from './solver.js';
+
+/** A finished fit: rows over `items.length` items, `items[e]` the engine dense id of EASE index e. */
+export interface EaseFit {
+  items: Int32Array;
+  rows: EaseRows;
+}
+
+/** The installed fit as bytes (views: a fit is never changed once installed, only replaced). */
+export interface EaseSnapshot {
+  k: number;
+  items: Uint8Array;
+  sizes: Uint8Array;
+  ids: Uint8Array;
+  weights: Uint8Array;
+}
+
+interface Installed {
+  fit: EaseFit;
+  /** By engine dense id: EASE index + 1, 0 outside the fit. */
+  indexOf: Int32Array;
+}
+
+/**
+ * How personalized blends EASE with the real-time model. Defaults tuned on bench:quality's
+ * validation split (real-time weight 0, 0.1, 0.2, 0.3, 0.5, 1 × exponent 0, 0.25, 0.5: 0.1298,
+ * 0.1299, 0.1303, 0.1303, 0.1290, 0.1274 at exponent 0, which scores best).
+ */
+export interface EaseBlend {
+  /** Weight of the real-time score next to EASE's, each relative to its best candidate. */
+  realTimeWeight: number;
+  /** A history item's weight through B: relative affinity to this power (0: every item alike, as EASE is fitted). */
+  historyExponent: number;
+}
+
+export const DEFAULT_EASE_BLEND: Readonly<EaseBlend> = Object.freeze({ realTimeWeight: 0.2, historyExponent: 0 });
+
+export class EaseModel {
+  #installed: Installed | undefined;
+  /** Only offline evaluation changes it (to tune the defaults). */
+  blend: Readonly<EaseBlend> = DEFAULT_EASE_BLEND;
+
+  /** Whether a fit is installed. */
+  get ready(): boolean {
+    return this.#installed !== undefined;
+  }
+
+  /** The installed fit (what a snapshot stores), or undefined. */
+  get fit(): EaseFit | undefined {
+    return this.#installed?.fit;
+  }
+
+  /** Items in the installed fit (0 when none). */
+  get size(): number {
+    return this.#installed?.fit.items.length ?? 0;
+  }
+
+  /** Replaces the fit in one assignment: the index is built first, aside. */
+  swap(fit: EaseFit): void {
+    if (fit.rows.n !== fit.items.length) throw new RangeError(`an EASE fit of ${fit.rows.n} rows names ${fit.items.length} items`);
+    let max = -1;
+    for (let e = 0; e < fit.items.length; e++) max = Math.max(max, fit.items[e]!);
+    const indexOf = new Int32Array(max + 1);
+    for (let e = 0; e < fit.items.length; e++) indexOf[fit.items[e]!] = e + 1;
+    this.#installed = { fit, indexOf };
+  }
+
+  snapshot(): EaseSnapshot | null {
+    const fit = this.#installed?.fit;
+    if (fit === undefined) return null;
+    const { rows } = fit;
+    return { k: rows.k, items: bytesOf(fit.items), sizes: rows.sizes, ids: bytesOf(rows.ids), weights: bytesOf(rows.weights) };
+  }
+
+  /** Installs a snapshot's fit (none: keeps the model empty). */
+  restore(snapshot: EaseSnapshot | null): void {
+    if (snapshot === null) return;
+    const items = fromBytes(Int32Array, snapshot.items);
+    const sizes = fromBytes(Uint8Array, snapshot.sizes);
+    this.swap({ items, rows: { n: items.length, k: snapshot.k, sizes, ids: fromBytes(Int32Array, snapshot.ids), weights: fromBytes(Float32Array, snapshot.weights) } });
+  }
+
+  /** Whether the dense id is one of the fit's items. */
+  has(dense: number): boolean {
+    const installed = this.#installed;
+    return installed !== undefined && dense < installed.indexOf.length && installed.indexOf[dense]! > 0;
+  }
+
+  /** Adds weight × B(item, j) to the board for each j in the item's row; false when the item is outside the fit. */
+  spread(board: ScoreBoard, dense: number, weight: number): boolean {
+    const installed = this.#installed;
+    if (installed === undefined || dense >= installed.indexOf.length) return false;
+    const e = installed.indexOf[dense]! - 1;
+    if (e < 0) return false;
+    const { rows, items } = installed.fit;
+    const start = e * rows.k;
+    const end = start + rows.sizes[e]!;
+    for (let r = start; r < end; r++) board.add(items[rows.ids[r]!]!, weight * rows.weights[r]!);
+    return true;
+  }
+}

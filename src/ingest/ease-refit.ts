@@ -1,0 +1,63 @@
+// Refits a shop's EASE model off the event loop: the input is copied from the engine at one
+// instant (fitInput, milliseconds), solved in a worker thread (ease-refit-worker.ts, tens of
+// seconds at 5,000 products), and the finished rows are installed in one synchronous swap on the
+// event loop. Events applied meanwhile change the shopper side of the very next answer (it reads
+// live histories); only B waits for the next refit.
+import { Worker } from 'node:worker_threads';
+import { compiledModuleUrl } from '../compiled-module.js';
+import { fitInput } from '../engine/ease/fit-input.js';
+import type { EaseRefitConfig } from '../config.js';
+import type { ShopEngine } from '../engine/shop-engine.js';
+import type { RefitReply, RefitRequest } from './ease-refit-worker.js';
+
+/** What one fit needs of the refit configuration. */
+export type FitConfig = Pick<EaseRefitConfig, 'maxItems' | 'neighbors' | 'lambda'>;
+
+export const DEFAULT_FIT: Readonly<FitConfig> = Object.freeze({ maxItems: 5000, neighbors: 100, lambda: 500 });
+
+export interface RefitResult {
+  items: number;
+  shoppers: number;
+  /** Solve time in the worker, and the whole refit (input, thread start, solve, swap), in ms. */
+  solveMs: number;
+  totalMs: number;
+  /** Bytes of the worker's dense matrix (8n²): the refit's peak beyond its input and output. */
+  matrixBytes: number;
+}
+
+/**
+ * Refits `engine` and installs the result; undefined when the shop has too little to fit (fewer
+ * than two popular products) or `signal` aborted it (the thread is ended, nothing installed).
+ * Rejects when the worker fails; the installed fit is then kept.
+ */
+export function refitEase(engine: ShopEngine, config: FitConfig = DEFAULT_FIT, signal?: AbortSignal): Promise<RefitResult | undefined> {
+  const started = performance.now();
+  const input = signal?.aborted ? undefined : fitInput(engine, config.maxItems);
+  if (input === undefined) return Promise.resolve(undefined);
+  const n = input.items.length;
+  const shoppers = input.histories.starts.length - 1;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(compiledModuleUrl(import.meta.url, './ease-refit-worker.js'));
+    let settled = false;
+    const onAbort = () => finish(undefined, undefined);
+    const finish = (error: Error | undefined, result?: RefitResult) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      void worker.terminate();
+      if (error !== undefined) reject(error);
+      else resolve(result);
+    };
+    worker.once('message', (reply: RefitReply) => {
+      if ('error' in reply) return finish(new Error(`EASE refit failed: ${reply.error}`));
+      if (signal?.aborted) return finish(undefined, undefined);
+      engine.installEase({ items: input.items, rows: reply.rows });
+      finish(undefined, { items: n, shoppers, solveMs: reply.ms, totalMs: performance.now() - started, matrixBytes: 8 * n * n });
+    });
+    worker.once('error', finish);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    worker.once('exit', (code) => finish(new Error(`the EASE refit thread exited (code ${code})`)));
+    const { histories } = input;
+    worker.postMessage({ n, histories, lambda: config.lambda, neighbors: config.neighbors } satisfies RefitRequest, [histories.starts.buffer, histories.items.buffer, histories.values.buffer]);
+  });
+}

@@ -1,0 +1,75 @@
+// Schedules shops' EASE refits (ease-refit.ts): a shop is due when `afterEvents` events arrived
+// since its last refit, or `intervalMs` passed with any event since. Shops are refitted one at a
+// time, so at most one fit's matrix (8n² bytes) exists at once; stop() ends a refit under way.
+import type { EaseRefitConfig } from '../config.js';
+import { refitEase } from './ease-refit.js';
+import type { ShopEngines } from './shop-engines.js';
+
+/** How often due shops are looked for, in ms. */
+const CHECK_MS = 10_000;
+
+interface Last {
+  /** engine.eventCount at the last refit's input. */
+  events: number;
+  at: number;
+}
+
+export class EaseRefits {
+  readonly #last = new Map<string, Last>();
+  readonly #abort = new AbortController();
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<number> | undefined;
+
+  constructor(
+    readonly engines: ShopEngines,
+    readonly config: EaseRefitConfig,
+    readonly clock: () => number,
+    readonly log: (line: string) => void,
+  ) {}
+
+  start(checkMs = CHECK_MS): void {
+    if (this.config.intervalMs === 0 && this.config.afterEvents === 0) return;
+    this.#timer = setInterval(() => void this.refitDue(), checkMs);
+    this.#timer.unref();
+  }
+
+  /** Ends the refit under way (nothing installed) and schedules no more; resolves when it has stopped. */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#abort.abort();
+    await this.#running;
+  }
+
+  /** Refits every due shop in turn; resolves with how many were installed. */
+  refitDue(): Promise<number> {
+    this.#running ??= this.#refitDue().finally(() => (this.#running = undefined));
+    return this.#running;
+  }
+
+  #due(shopId: string, events: number, now: number): boolean {
+    const last = this.#last.get(shopId) ?? { events: 0, at: -Infinity };
+    const fresh = events - last.events;
+    if (fresh <= 0) return false;
+    if (this.config.afterEvents > 0 && fresh >= this.config.afterEvents) return true;
+    return this.config.intervalMs > 0 && now - last.at >= this.config.intervalMs;
+  }
+
+  async #refitDue(): Promise<number> {
+    let installed = 0;
+    for (const [shopId, engine] of [...this.engines.entries()]) {
+      if (this.#abort.signal.aborted) break;
+      const events = engine.eventCount;
+      if (!this.#due(shopId, events, this.clock())) continue;
+      this.#last.set(shopId, { events, at: this.clock() });
+      try {
+        const result = await refitEase(engine, this.config, this.#abort.signal);
+        if (result === undefined) continue;
+        installed++;
+        this.log(`EASE refit of shop "${shopId}": ${result.items} products, ${result.shoppers} shoppers, solved in ${(result.solveMs / 1000).toFixed(1)} s (${(result.matrixBytes / 2 ** 20).toFixed(0)} MiB matrix)`);
+      } catch (error) {
+        this.log(`EASE refit of shop "${shopId}" failed: ${(error as Error).message}`);
+      }
+    }
+    return installed;
+  }
+}
