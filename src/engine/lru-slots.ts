@@ -1,8 +1,9 @@
 // String keys (shoppers, baskets) mapped to dense slots 0 … maxSlots−1, least recently written
-// dropped first: the one Map of the key space, with the recency list in two Int32Arrays, so a
+// dropped first: the one Map of the key space, with a RecencyList (two Int32Arrays), so a
 // write is a lookup and two link updates and eviction is O(1). Owners keep per-slot state in
 // typed arrays indexed by slot and clear it when a slot is handed to a new key (onReuse).
-import { bytesOf, fromBytes, grownTo } from './typed-arrays.js';
+import { RecencyList } from './recency-list.js';
+import { bytesOf, fromBytes } from './typed-arrays.js';
 
 export interface LruSlotsSnapshot {
   keys: string[];
@@ -13,15 +14,12 @@ export interface LruSlotsSnapshot {
 export class LruSlots {
   readonly #slotOf = new Map<string, number>();
   readonly #keys: string[] = [];
-  /** Recency links: older and newer neighbour of each slot, -1 at the ends. */
-  #older = new Int32Array(0);
-  #newer = new Int32Array(0);
-  #oldest = -1;
-  #newest = -1;
+  readonly #recency: RecencyList;
   readonly #reuseListeners: ((slot: number) => void)[] = [];
 
   constructor(readonly maxSlots: number) {
     if (!Number.isInteger(maxSlots) || maxSlots < 1) throw new RangeError(`maxSlots must be a positive integer, got ${maxSlots}`);
+    this.#recency = new RecencyList(maxSlots);
   }
 
   /** Called with a slot about to hold a new key (after evicting its old one): clear its state. */
@@ -46,23 +44,22 @@ export class LruSlots {
   touch(key: string): number {
     let slot = this.#slotOf.get(key);
     if (slot === undefined) return this.#assign(key);
-    if (slot !== this.#newest) {
-      this.#unlink(slot);
-      this.#linkNewest(slot);
-    }
+    this.#recency.touch(slot);
     return slot;
   }
 
   /** Slots from least to most recently written (the order a restore must replay). */
   *oldestFirst(): IterableIterator<number> {
-    for (let slot = this.#oldest; slot !== -1; slot = this.#newer[slot]!) yield slot;
+    const recency = this.#recency;
+    for (let slot = recency.oldest; slot !== -1; slot = recency.newerThan(slot)) yield slot;
   }
 
   /** Keys by slot (the live array: copy it before the next write), and the slots from least to most recently written: what a snapshot stores. */
   snapshot(): LruSlotsSnapshot {
     const order = new Int32Array(this.#keys.length);
     let k = 0;
-    for (let slot = this.#oldest; slot !== -1; slot = this.#newer[slot]!) order[k++] = slot;
+    const recency = this.#recency;
+    for (let slot = recency.oldest; slot !== -1; slot = recency.newerThan(slot)) order[k++] = slot;
     return { keys: this.#keys, order: bytesOf(order) };
   }
 
@@ -76,11 +73,10 @@ export class LruSlots {
       this.#keys.push(key);
       this.#slotOf.set(key, slot);
     }
-    this.#older = grownTo(this.#older, snapshot.keys.length, this.maxSlots);
-    this.#newer = grownTo(this.#newer, snapshot.keys.length, this.maxSlots);
+    this.#recency.reserve(snapshot.keys.length);
     const order = fromBytes(Int32Array, snapshot.order);
     if (order.length !== snapshot.keys.length) throw new Error('slot snapshot order does not match its keys');
-    for (const slot of order) this.#linkNewest(slot);
+    for (const slot of order) this.#recency.linkNewest(slot);
   }
 
   #assign(key: string): number {
@@ -88,34 +84,16 @@ export class LruSlots {
     if (this.#slotOf.size < this.maxSlots) {
       slot = this.#keys.length;
       this.#keys.push(key);
-      this.#older = grownTo(this.#older, slot + 1, this.maxSlots);
-      this.#newer = grownTo(this.#newer, slot + 1, this.maxSlots);
+      this.#recency.reserve(slot + 1);
     } else {
-      slot = this.#oldest;
-      this.#unlink(slot);
+      slot = this.#recency.oldest;
+      this.#recency.unlink(slot);
       this.#slotOf.delete(this.#keys[slot]!);
       this.#keys[slot] = key;
       for (const listener of this.#reuseListeners) listener(slot);
     }
     this.#slotOf.set(key, slot);
-    this.#linkNewest(slot);
+    this.#recency.linkNewest(slot);
     return slot;
-  }
-
-  #unlink(slot: number): void {
-    const older = this.#older[slot]!;
-    const newer = this.#newer[slot]!;
-    if (older === -1) this.#oldest = newer;
-    else this.#newer[older] = newer;
-    if (newer === -1) this.#newest = older;
-    else this.#older[newer] = older;
-  }
-
-  #linkNewest(slot: number): void {
-    this.#older[slot] = this.#newest;
-    this.#newer[slot] = -1;
-    if (this.#newest === -1) this.#oldest = slot;
-    else this.#newer[this.#newest] = slot;
-    this.#newest = slot;
   }
 }

@@ -6,6 +6,7 @@
 // slot with its chain of records, oldest first, and the slots' recency in two Int32Array links (as
 // LruSlots: a Map iterated from its oldest entry slows to a crawl as deletions pile up in front).
 import { orderIdOf, type EngineEvent, type EventType } from './event.js';
+import { RecencyList } from './recency-list.js';
 import { bytesOf, fromBytes, grownTo } from './typed-arrays.js';
 
 /** Event types by their code in a snapshot (append only: codes are stored). */
@@ -27,11 +28,8 @@ export interface PendingEventsSnapshot {
 export class PendingEvents {
   readonly #slotOf = new Map<string, number>();
   readonly #ids: string[] = [];
-  /** Recency links: the less and the more recently named neighbour of each slot, -1 at the ends. */
-  #older = new Int32Array(0);
-  #newer = new Int32Array(0);
-  #oldest = -1;
-  #newest = -1;
+  /** Slots from the least to the most recently named id. */
+  readonly #recency: RecencyList;
   /** Per slot: oldest and newest record, records held. */
   #first = new Int32Array(0);
   #last = new Int32Array(0);
@@ -58,6 +56,7 @@ export class PendingEvents {
   ) {
     if (!Number.isInteger(maxEvents) || maxEvents < 0) throw new RangeError(`pending events must be a non-negative integer, got ${maxEvents}`);
     if (!Number.isInteger(perId) || perId < 1 || perId > 65_535) throw new RangeError(`pending events per id must be 1-65535, got ${perId}`);
+    this.#recency = new RecencyList(maxEvents);
   }
 
   /** Events held. */
@@ -76,15 +75,13 @@ export class PendingEvents {
     const id = event.productId;
     let slot = this.#slotOf.get(id);
     if (slot === undefined) slot = this.#newSlot(id);
-    else if (slot !== this.#newest) {
-      this.#unlink(slot);
-      this.#linkNewest(slot);
-    }
+    else this.#recency.touch(slot);
     if (this.#count[slot] === this.perId) this.#dropOldest(slot);
     while (this.#size >= this.maxEvents) {
       // Only when this id is the one left (maxEvents < perId) does it lose its own oldest.
-      if (this.#oldest === slot) this.#dropOldest(slot);
-      else this.#dropSlot(this.#oldest);
+      const oldest = this.#recency.oldest;
+      if (oldest === slot) this.#dropOldest(slot);
+      else this.#dropSlot(oldest);
     }
     const record = this.#newRecord();
     this.#types[record] = TYPE_CODES.get(event.type)!;
@@ -120,7 +117,7 @@ export class PendingEvents {
     const customers: (string | null)[] = [];
     const orders: (string | null)[] = [];
     let k = 0;
-    for (let slot = this.#oldest; slot !== -1; slot = this.#newer[slot]!) {
+    for (let slot = this.#recency.oldest; slot !== -1; slot = this.#recency.newerThan(slot)) {
       counts[ids.length] = this.#count[slot]!;
       ids.push(this.#ids[slot]!);
       for (let record = this.#first[slot]!, n = this.#count[slot]!; n > 0; record = this.#next[record]!, n--, k++) {
@@ -179,8 +176,7 @@ export class PendingEvents {
     const slot = this.#freeSlots.pop() ?? this.#ids.length;
     if (slot === this.#ids.length) {
       this.#ids.push(id);
-      this.#older = grownTo(this.#older, slot + 1, this.maxEvents);
-      this.#newer = grownTo(this.#newer, slot + 1, this.maxEvents);
+      this.#recency.reserve(slot + 1);
       this.#first = grownTo(this.#first, slot + 1, this.maxEvents);
       this.#last = grownTo(this.#last, slot + 1, this.maxEvents);
       this.#count = grownTo(this.#count, slot + 1, this.maxEvents);
@@ -189,7 +185,7 @@ export class PendingEvents {
     }
     this.#count[slot] = 0;
     this.#slotOf.set(id, slot);
-    this.#linkNewest(slot);
+    this.#recency.linkNewest(slot);
     return slot;
   }
 
@@ -222,25 +218,8 @@ export class PendingEvents {
     this.#count[slot] = 0;
     this.#slotOf.delete(this.#ids[slot]!);
     this.#ids[slot] = '';
-    this.#unlink(slot);
+    this.#recency.unlink(slot);
     this.#freeSlots.push(slot);
-  }
-
-  #unlink(slot: number): void {
-    const older = this.#older[slot]!;
-    const newer = this.#newer[slot]!;
-    if (older === -1) this.#oldest = newer;
-    else this.#newer[older] = newer;
-    if (newer === -1) this.#newest = older;
-    else this.#older[newer] = older;
-  }
-
-  #linkNewest(slot: number): void {
-    this.#older[slot] = this.#newest;
-    this.#newer[slot] = -1;
-    if (this.#newest === -1) this.#oldest = slot;
-    else this.#newer[this.#newest] = slot;
-    this.#newest = slot;
   }
 
   #freeRecord(record: number): void {
