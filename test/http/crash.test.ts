@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { openDatabases } from '../../src/store/database.js';
-import { eventsApplied, startChildServer, type ChildServer } from '../support/child-server.js';
+import { eventsApplied, killIfRunning, startChildServer, type ChildServer } from '../support/child-server.js';
 import { newShop, tempDataDir, wireProduct, type TestShop } from '../support/service.js';
 
 const EVENT_ID = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -66,10 +66,7 @@ describe('crash and signals', () => {
   const dirs: string[] = [];
   afterEach(async () => {
     for (const child of children.splice(0)) {
-      if (child.process.exitCode === null && child.process.signalCode === null) {
-        child.process.kill('SIGKILL');
-        await child.exited;
-      }
+      await killIfRunning(child);
       expect(child.output()).not.toContain('Falling back');
     }
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { TrackedEvent } from '../../src/api/event.js';
 import { shopRange } from '../../src/store/database.js';
-import { startChildServer, type ChildServer } from '../support/child-server.js';
+import { killIfRunning, startChildServer, type ChildServer } from '../support/child-server.js';
 import { settlesWithin } from '../support/commit-control.js';
 import { newShop, putProducts, startTestService, wireProduct, type TestService } from '../support/service.js';
 import { Tmpfs, tmpfsUnavailable } from '../support/tmpfs.js';
@@ -53,12 +53,7 @@ describe.skipIf(unavailable !== undefined)(`a full disk (a tmpfs of its own${una
   const services: TestService[] = [];
   const children: ChildServer[] = [];
   afterEach(async () => {
-    for (const child of children.splice(0)) {
-      if (child.process.exitCode === null && child.process.signalCode === null) {
-        child.process.kill('SIGKILL');
-        await child.exited;
-      }
-    }
+    for (const child of children.splice(0)) await killIfRunning(child);
     for (const t of services.splice(0)) await t.stop();
     for (const disk of disks.splice(0)) disk.unmount();
   });

@@ -1,6 +1,6 @@
 // Restart: a new service on the same data dir replays catalog and events into the same answers.
 import { afterEach, describe, expect, test } from 'vitest';
-import { postEvents, putProducts, startTestService, wireProduct, type TestService } from '../support/service.js';
+import { postEvents, putProducts, recommendations, startTestService, wireProduct, type RecommendationBody, type TestService } from '../support/service.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 
@@ -19,14 +19,9 @@ const QUERIES = [
   'strategy=trending&exclude=3,gid%3A%2F%2Fshopify%2FProduct%2F7',
 ];
 
-async function answers(t: TestService): Promise<unknown[]> {
-  return Promise.all(
-    QUERIES.map(async (q) => {
-      const res = await t.fetch(`/api/recommendations?${q}`);
-      expect(res.status).toBe(200);
-      return res.json();
-    }),
-  );
+/** Every query's answer (recommendations() fails the test on any status but 200). */
+function answers(t: TestService): Promise<RecommendationBody[]> {
+  return Promise.all(QUERIES.map((q) => recommendations(t, q)));
 }
 
 describe('restart', () => {

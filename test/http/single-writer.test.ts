@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { StartupError } from '../../src/errors.js';
 import { startService } from '../../src/service.js';
 import { LOCK_FILE } from '../../src/store/data-dir-lock.js';
-import { freePort, spawnChildServer, startChildServer, type ChildServer } from '../support/child-server.js';
+import { freePort, killIfRunning, spawnChildServer, startChildServer, type ChildServer } from '../support/child-server.js';
 import { newShop, postEvents, startTestService, tempDataDir, testEnv, type TestService } from '../support/service.js';
 
 describe('one server per data dir and port', () => {
@@ -15,12 +15,7 @@ describe('one server per data dir and port', () => {
   const children: ChildServer[] = [];
   const dirs: string[] = [];
   afterEach(async () => {
-    for (const child of children.splice(0)) {
-      if (child.process.exitCode === null && child.process.signalCode === null) {
-        child.process.kill('SIGKILL');
-        await child.exited;
-      }
-    }
+    for (const child of children.splice(0)) await killIfRunning(child);
     for (const t of services.splice(0)) await t.cleanup();
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });

@@ -15,6 +15,13 @@ export interface ChildServer {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** Ends a test's server if it still runs (SIGKILL) and waits for its exit: what every afterEach does. */
+export async function killIfRunning(child: ChildServer): Promise<void> {
+  if (child.process.exitCode !== null || child.process.signalCode !== null) return;
+  child.process.kill('SIGKILL');
+  await child.exited;
+}
+
 /** A port nobody listens on right now (the OS picks it; it is released before the child binds it). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

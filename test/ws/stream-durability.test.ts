@@ -2,7 +2,7 @@
 // (held by the test), and a graceful stop sends the acks of events in flight before closing the sockets.
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
-import { eventsApplied, startChildServer, type ChildServer } from '../support/child-server.js';
+import { eventsApplied, killIfRunning, startChildServer, type ChildServer } from '../support/child-server.js';
 import { CommitControl } from '../support/commit-control.js';
 import { newShop, startTestService, tempDataDir, type TestService } from '../support/service.js';
 import { sleep, StreamClient, type Message } from './stream-client.js';
@@ -14,12 +14,7 @@ describe('stream durability', () => {
   const clients: StreamClient[] = [];
   afterEach(async () => {
     for (const client of clients.splice(0)) client.close();
-    for (const child of children.splice(0)) {
-      if (child.process.exitCode === null && child.process.signalCode === null) {
-        child.process.kill('SIGKILL');
-        await child.exited;
-      }
-    }
+    for (const child of children.splice(0)) await killIfRunning(child);
     for (const t of services.splice(0)) await t.cleanup();
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
