@@ -26,27 +26,20 @@ import { SnapshotStore } from '../src/store/snapshot-store.js';
 import { workloads } from './support/engine-requests.js';
 import { timeCalls, type LatencySummary } from './support/latency.js';
 import { environment, writeResults } from './support/report.js';
+import { integerSetting } from './support/settings.js';
 import { SyntheticEventStream } from './support/synthetic-events.js';
 import { SyntheticStore } from './support/synthetic-store.js';
 
-function bounded(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  return value;
-}
-
 const settings = {
-  products: bounded('BENCH_PRODUCTS', 100_000, 1_000, 1_000_000),
-  events: bounded('BENCH_EVENTS', 10_000_000, 10_000, 50_000_000),
+  products: integerSetting('BENCH_PRODUCTS', 100_000, 1_000, 1_000_000),
+  events: integerSetting('BENCH_EVENTS', 10_000_000, 10_000, 50_000_000),
   /** Requests per GET row and pass (the engine pass and the full pass each get their own). */
-  requests: bounded('BENCH_REQUESTS', 20_000, 100, 1_000_000),
+  requests: integerSetting('BENCH_REQUESTS', 20_000, 100, 1_000_000),
   /** Cap on the measured seconds of each pass of a GET row. */
-  rowSeconds: bounded('BENCH_ROW_SECONDS', 5, 1, 120),
-  seed: bounded('BENCH_SEED', 1, 0, 2 ** 31),
+  rowSeconds: integerSetting('BENCH_ROW_SECONDS', 5, 1, 120),
+  seed: integerSetting('BENCH_SEED', 1, 0, 2 ** 31),
   /** 0: stop after the ingest and memory figures (for profiling the ingest). */
-  get: bounded('BENCH_GET', 1, 0, 1) === 1,
+  get: integerSetting('BENCH_GET', 1, 0, 1) === 1,
   days: 60,
   chunk: 50_000,
 };

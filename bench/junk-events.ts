@@ -15,7 +15,7 @@ import { EVENTS_BATCH, EVENTS_PER_BATCH, recommendationPaths } from './support/h
 import type { LoadResult } from './support/load-result.js';
 import { detectPinning, pinSelfToLoadCpu } from './support/pinning.js';
 import { environment, table, writeResults, type Row } from './support/report.js';
-import { benchSettings, flag } from './support/settings.js';
+import { benchSettings, flag, integerSetting } from './support/settings.js';
 import type { ServiceInfo } from './support/workload-sample.js';
 
 const RSS_BUDGET_MB = 100;
@@ -25,12 +25,6 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const settings = benchSettings();
 const pinning = detectPinning();
 const progress = (line: string) => process.stderr.write(`${line}\n`);
-
-function bounded(name: string, fallback: number, min: number, max: number): number {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
-  return value;
-}
 
 interface Memory {
   /** /proc/<pid>/status of the service, MB: all resident, anonymous (heap, typed arrays), file-backed (LMDB's map). */
@@ -104,8 +98,8 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits);
 async function main(): Promise<void> {
   pinSelfToLoadCpu(pinning);
   const { seconds, warmupSeconds, connections } = settings;
-  const events = bounded('BENCH_JUNK_EVENTS', 1_000_000, EVENTS_PER_BATCH, 20_000_000);
-  const concurrency = bounded('BENCH_JUNK_CONCURRENCY', 8, 1, 256);
+  const events = integerSetting('BENCH_JUNK_EVENTS', 1_000_000, EVENTS_PER_BATCH, 20_000_000);
+  const concurrency = integerSetting('BENCH_JUNK_CONCURRENCY', 8, 1, 256);
   // The control: the same number of events naming real products, to tell the log's pages from the junk's cost.
   const control = flag('BENCH_JUNK_CONTROL', false);
   const batches = Math.ceil(events / EVENTS_PER_BATCH);

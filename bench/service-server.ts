@@ -11,17 +11,11 @@ import { defaultDemoDir, readDemoEvents, readDemoProducts } from '../src/demo/de
 import { startService } from '../src/service.js';
 import { generateKey } from '../src/store/shop-store.js';
 import { announceReady, assertNativeUws, stopOnSignalOrOrphan } from './support/ready-line.js';
-import { flag } from './support/settings.js';
+import { flag, integerSetting } from './support/settings.js';
 import { prng, spread, type ServiceInfo, type WorkloadSample } from './support/workload-sample.js';
 
 const SAMPLE_SIZE = 32;
 const log = (line: string) => process.stderr.write(`[service] ${line}\n`);
-
-function boundedEnv(name: string, fallback: number, min: number, max: number): number {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
-  return value;
-}
 
 interface Target {
   shopId: string;
@@ -50,9 +44,9 @@ async function call(url: string, key: string, method: string, body: unknown): Pr
 
 /** Bootstrap mode: a generated catalog and skewed event history, sent through the HTTP API. */
 async function fillBootstrapShop(base: string, shop: Omit<Target, 'sample'>): Promise<WorkloadSample> {
-  const productCount = boundedEnv('BENCH_PRODUCTS', 400, 10, 5000);
-  const collectionCount = boundedEnv('BENCH_COLLECTIONS', 12, 1, 200);
-  const eventCount = boundedEnv('BENCH_SEED_EVENTS', 20_000, 0, 200_000);
+  const productCount = integerSetting('BENCH_PRODUCTS', 400, 10, 5000);
+  const collectionCount = integerSetting('BENCH_COLLECTIONS', 12, 1, 200);
+  const eventCount = integerSetting('BENCH_SEED_EVENTS', 20_000, 0, 200_000);
   const random = prng(42);
   const products = Array.from({ length: productCount }, (_, i) => {
     const first = String(501 + (i % collectionCount));

@@ -11,15 +11,14 @@ import { ChildServer } from './support/child-server.js';
 import { mixedPaths } from './support/http-workload.js';
 import type { LoadResult } from './support/load-result.js';
 import { detectPinning, pinSelfToLoadCpu } from './support/pinning.js';
-import { benchSettings } from './support/settings.js';
+import { benchSettings, integerSetting } from './support/settings.js';
 import type { ServiceInfo } from './support/workload-sample.js';
 import { runWrk, wrkAvailable } from './support/wrk-run.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const settings = benchSettings();
 const pinning = detectPinning();
-const lorisCount = Number(process.env.BENCH_LORIS_CONNECTIONS ?? 1000);
-if (!Number.isInteger(lorisCount) || lorisCount < 1 || lorisCount > 10_000) throw new Error('BENCH_LORIS_CONNECTIONS must be an integer from 1 to 10000');
+const lorisCount = integerSetting('BENCH_LORIS_CONNECTIONS', 1000, 1, 10_000);
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 
 /** Slow clients: each writes a request line, then one header byte per second, forever. */

@@ -10,13 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { ChildServer } from './support/child-server.js';
 import type { LoadResult } from './support/load-result.js';
 import { detectPinning, pinSelfToLoadCpu } from './support/pinning.js';
-import { benchSettings } from './support/settings.js';
+import { benchSettings, integerSetting } from './support/settings.js';
 import { runWrk, wrkAvailable } from './support/wrk-run.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const settings = benchSettings();
 const pinning = detectPinning();
-const every = Number(process.env.BENCH_SNAPSHOT_EVERY_SECONDS ?? 4);
+const every = integerSetting('BENCH_SNAPSHOT_EVERY_SECONDS', 4, 1, 3600);
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 
 interface Loop {

@@ -13,6 +13,7 @@ import { loadConfig } from '../src/config.js';
 import { startService } from '../src/service.js';
 import { generateKey } from '../src/store/shop-store.js';
 import { announceReady, assertNativeUws, stopOnSignalOrOrphan } from './support/ready-line.js';
+import { integerSetting } from './support/settings.js';
 import { SyntheticEventStream } from './support/synthetic-events.js';
 import { SyntheticStore } from './support/synthetic-store.js';
 import { spread } from './support/workload-sample.js';
@@ -20,16 +21,10 @@ import { spread } from './support/workload-sample.js';
 const log = (line: string) => process.stderr.write(`[snapshot-server] ${line}\n`);
 const print = (value: unknown) => process.stdout.write(JSON.stringify(value) + '\n');
 
-function count(name: string, fallback: number, max: number): number {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`${name} must be an integer from 1 to ${max}`);
-  return value;
-}
-
 async function main(): Promise<void> {
   assertNativeUws();
-  const products = count('BENCH_PRODUCTS', 100_000, 1_000_000);
-  const events = count('BENCH_EVENTS', 2_000_000, 20_000_000);
+  const products = integerSetting('BENCH_PRODUCTS', 100_000, 1, 1_000_000);
+  const events = integerSetting('BENCH_EVENTS', 2_000_000, 1, 20_000_000);
   const dataDir = mkdtempSync(path.join(process.env.BENCH_DATA_PARENT ?? tmpdir(), 'pairwise-bench-'));
   const shop = { shopId: 'bench', publicKey: generateKey('public'), secretKey: generateKey('secret') };
   const env: NodeJS.ProcessEnv = {

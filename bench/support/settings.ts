@@ -9,7 +9,8 @@ export interface BenchSettings {
   connections: number;
 }
 
-function bounded(name: string, fallback: number, min: number, max: number): number {
+/** An integer knob from the environment: `fallback` when unset or empty, else it must lie in [min, max]. */
+export function integerSetting(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -27,8 +28,8 @@ export function flag(name: string, fallback: boolean): boolean {
 
 export function benchSettings(): BenchSettings {
   return {
-    seconds: bounded('BENCH_SECONDS', 10, 1, 120),
-    warmupSeconds: bounded('BENCH_WARMUP_SECONDS', 2, 0, 30),
-    connections: bounded('BENCH_CONNECTIONS', 50, 1, 1000),
+    seconds: integerSetting('BENCH_SECONDS', 10, 1, 120),
+    warmupSeconds: integerSetting('BENCH_WARMUP_SECONDS', 2, 0, 30),
+    connections: integerSetting('BENCH_CONNECTIONS', 50, 1, 1000),
   };
 }
