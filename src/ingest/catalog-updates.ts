@@ -22,7 +22,9 @@ export class CatalogUpdates {
   /** Rejects with AppError('unavailable') when the storage refuses the commit (nothing changed). */
   async upsert(shopId: string, products: readonly Product[]): Promise<void> {
     await stored(this.store.put(shopId, products));
-    await this.engines.changesWait(shopId);
+    // Checked again after each wait, in the turn that changes the models: a catch-up waiting too
+    // may take the shop as a hold ends (see LogApplier).
+    for (let held = this.engines.changesWait(shopId); held !== undefined; held = this.engines.changesWait(shopId)) await held;
     const engine = this.engines.get(shopId);
     for (const product of products) engine.upsertProduct(product);
     for (const listener of this.#listeners) listener(shopId);
@@ -32,7 +34,7 @@ export class CatalogUpdates {
   async remove(shopId: string, productId: string): Promise<boolean> {
     const removed = await stored(this.store.remove(shopId, productId));
     if (removed) {
-      await this.engines.changesWait(shopId);
+      for (let held = this.engines.changesWait(shopId); held !== undefined; held = this.engines.changesWait(shopId)) await held;
       this.engines.get(shopId).removeProduct(productId);
       for (const listener of this.#listeners) listener(shopId);
     }

@@ -3,11 +3,14 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { TrackedEvent } from '../../src/api/event.js';
 import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
+import { CatalogUpdates } from '../../src/ingest/catalog-updates.js';
 import { EventPipeline } from '../../src/ingest/event-pipeline.js';
 import { LogApplier } from '../../src/ingest/log-applier.js';
 import { ShopEngines } from '../../src/ingest/shop-engines.js';
+import { CatalogStore } from '../../src/store/catalog-store.js';
 import { openDatabases, type Databases } from '../../src/store/database.js';
 import { LmdbEventLog } from '../../src/store/event-log.js';
+import { product } from '../engine/fixtures.js';
 import { tempDataDir } from '../support/service.js';
 
 const NOW = Date.parse('2025-03-01T00:00:00Z');
@@ -88,5 +91,33 @@ describe('LogApplier', () => {
     const reference = new ShopEngines(DEFAULT_ENGINE_CONFIG);
     for (const event of views(0, 40)) reference.get('shop-a').apply(event);
     expect(engines.get('shop-a').snapshot()).toEqual(reference.get('shop-a').snapshot());
+  });
+
+  test('When a catalog change and a catch-up both wait for a hold to end, then the catalog change waits for the catch-up too', async () => {
+    const { dbs, log, engines } = open();
+    await new EventPipeline(log, undefined, TTL).ingest('shop-a', views(0, 25), NOW); // another process's events
+    const pauses: ReturnType<typeof deferred>[] = [];
+    const applier = new LogApplier(log, engines, () => {}, 10, () => {
+      pauses.push(deferred());
+      return pauses.at(-1)!.promise;
+    });
+    const catalog = new CatalogUpdates(new CatalogStore(dbs), engines);
+    const snapshot = engines.hold('shop-a'); // a snapshot copying the models
+    const first = await log.append('shop-a', [{ eventId: 'evt_z', event: views(25, 1)[0]! }], NOW);
+    const applying = applier.applyBatch('shop-a', first, views(25, 1).map((event) => ({ event }))); // waits first
+    const upserting = catalog.upsert('shop-a', [product('p1')]); // then the catalog change
+    await new Promise((resolve) => setTimeout(resolve, 200)); // its commit is done: it waits too
+    snapshot();
+    await new Promise((resolve) => setImmediate(resolve));
+    // The batch took the shop for its catch-up as the snapshot let go: the catalog change must not land in it.
+    expect(engines.changesWait('shop-a')).toBeDefined();
+    expect(engines.get('shop-a').catalog.get('p1')).toBeUndefined();
+    while (engines.changesWait('shop-a') !== undefined) {
+      pauses.at(-1)!.resolve();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all([applying, upserting]);
+    expect(engines.get('shop-a').catalog.get('p1')).toBeDefined();
+    expect(engines.position('shop-a')).toBe(26);
   });
 });
