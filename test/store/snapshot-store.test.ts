@@ -117,6 +117,40 @@ describe('SnapshotStore', () => {
     expect(Array.from(stored.small)).toEqual([1, 1]);
   });
 
+  test('When snapshots follow each other, then each is copied into the memory the last one used and reads back as it was taken', async () => {
+    const { store } = open();
+    const live = Array.from({ length: 3 }, () => new Uint8Array(SPLIT_BYTES * 2));
+    let arenaBytes = 0;
+    for (let round = 1; round <= 4; round++) {
+      live.forEach((part, index) => part.fill(round * 10 + index));
+      await store.put('shop', { position: round, takenAt: round, state: { live } } as never);
+      if (round === 1) arenaBytes = store.arenaBytes;
+      expect(store.arenaBytes).toBe(arenaBytes); // kept, not replaced
+      const stored = store.get('shop')!.state as unknown as { live: Uint8Array[] };
+      stored.live.forEach((part, index) => expect(part.every((byte) => byte === round * 10 + index)).toBe(true));
+    }
+    expect(arenaBytes).toBeGreaterThanOrEqual(3 * SPLIT_BYTES * 2);
+  });
+
+  test('When a second copy is taken while the first is still unwritten, then it gets its own buffers and both are stored as copied', async () => {
+    const { store } = open();
+    const live = new Uint8Array(SPLIT_BYTES * 2).fill(1);
+    const first = await store.copy({ position: 1, takenAt: 1, state: { live } } as never);
+    live.fill(2);
+    const second = await store.copy({ position: 2, takenAt: 2, state: { live } } as never);
+    expect(second.parts[0]!.buffer).not.toBe(first.parts[0]!.buffer);
+    live.fill(3);
+    await store.write('a', first);
+    await store.write('b', second);
+    const read = (shopId: string) => (store.get(shopId)!.state as unknown as { live: Uint8Array }).live;
+    expect(read('a').every((byte) => byte === 1)).toBe(true);
+    expect(read('b').every((byte) => byte === 2)).toBe(true);
+    // The arena is free again: the next copy lands in it.
+    const third = await store.copy({ position: 3, takenAt: 3, state: { live } } as never);
+    expect(third.parts[0]!.buffer).toBe(first.parts[0]!.buffer);
+    third.release!();
+  });
+
   test("When a snapshot's parts are gone, then there is no snapshot (the restart replays the whole log)", async () => {
     const { dbs, store } = open();
     await store.put('shop', { position: 1, takenAt: 1, state: { a: new Uint8Array(SPLIT_BYTES) } } as never);
