@@ -1,4 +1,4 @@
-// The uWS app: every route under /api (and BASE_PATH/api), 405 for known paths with another
+// The uWS app: every route of the route table (those under /api also under BASE_PATH/api), 405 for known paths with another
 // method, 404 for the rest, and a shutdown that stops listening, lets requests finish, then closes.
 import uWS from 'uWebSockets.js';
 import { AppError, StartupError } from '../errors.js';
