@@ -75,16 +75,29 @@ const STATUS_TITLES: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
+/** The body of every error answer (RFC 9457 problem+json, with our stable `code`). */
+export interface ProblemBody {
+  type: 'about:blank';
+  /** The HTTP status's reason phrase. */
+  title: string;
+  status: number;
+  code: ErrorCode;
+  detail: string;
+  /** Each problem inside the request, located by a JSON pointer (RFC 6901). */
+  errors?: readonly FieldError[];
+}
+
 /** The RFC 9457 problem+json body of an error. */
 export function problemBody(error: AppError): string {
-  return JSON.stringify({
+  const body: ProblemBody = {
     type: 'about:blank',
     title: STATUS_TITLES[error.status] ?? 'Error',
     status: error.status,
     code: error.code,
     detail: error.detail,
     ...(error.errors && error.errors.length > 0 ? { errors: error.errors } : {}),
-  });
+  };
+  return JSON.stringify(body);
 }
 
 /**

@@ -141,6 +141,14 @@ export function parseEvent(input: unknown, now: number, pointer = ''): EventPars
 
 export const MAX_BATCH_EVENTS = 100;
 
+/**
+ * POST /api/events/batch, as documented: parseBatchEnvelope checks the envelope (all or nothing),
+ * then each event is judged alone by parseEvent, so one bad event does not refuse the rest.
+ */
+export interface WireBatch {
+  events: WireEvent[] & tags.MinItems<1> & tags.MaxItems<100>;
+}
+
 export type BatchShape = { ok: true; events: unknown[] } | { ok: false; code: 'invalid_batch' | 'batch_too_large'; detail: string };
 
 /** Checks the envelope of a batch; each event inside is judged alone by parseEvent. */

@@ -1,6 +1,7 @@
 // The catalog routes (secret key): PUT /api/products, GET and DELETE /api/products/:id.
 import { normalizeProductId } from '../../api/product-id.js';
 import { parseCatalog } from '../../api/product.js';
+import type { ProductDeleted, ProductsUpserted } from '../../api/responses.js';
 import { AppError } from '../../errors.js';
 import { checkJsonContentType, parseJson, readBody } from '../body.js';
 import type { HttpDeps } from '../deps.js';
@@ -25,7 +26,7 @@ export function putProducts(deps: HttpDeps): Handler {
       throw new AppError('invalid_product', `${first.pointer} ${first.detail}`, parsed.errors);
     }
     await deps.catalog.upsert(principal.shopId, parsed.products);
-    exchange.json(JSON.stringify({ success: true, upserted: parsed.products.length }));
+    exchange.json(JSON.stringify({ success: true, upserted: parsed.products.length } satisfies ProductsUpserted));
   };
 }
 
@@ -43,6 +44,6 @@ export function deleteProduct(deps: HttpDeps): Handler {
     const principal = admit(exchange, deps, 'catalog:write');
     const removed = await deps.catalog.remove(principal.shopId, productIdParam(raw!));
     if (!removed) throw new AppError('not_found', 'no such product');
-    exchange.json(JSON.stringify({ success: true, deleted: raw }));
+    exchange.json(JSON.stringify({ success: true, deleted: raw! } satisfies ProductDeleted));
   };
 }

@@ -1,0 +1,70 @@
+// The JSON bodies the REST routes answer with, as types: the OpenAPI document's response schemas
+// are generated from them (http/openapi/), and tests check real answers against them.
+import type { tags } from 'typia';
+import type { ModelLevel, Strategy } from '../engine/strategy.js';
+
+/** A product's global id, the form every output id takes: gid://<platform>/Product/<id>. */
+export type ProductGid = string & tags.Pattern<'^gid://[A-Za-z0-9][A-Za-z0-9-]{0,31}/Product/[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'>;
+
+/** The spec's "recommended product" fields a storefront needs to draw a card. */
+export interface ProductCard {
+  id: ProductGid;
+  title: string;
+  handle: string;
+  image: string | null;
+  /** A decimal amount such as "19.99", in the shop's currency. */
+  price: string | null;
+  compareAtPrice: string | null;
+  vendor: string | null;
+}
+
+export interface RecommendedProduct extends ProductCard {
+  /** The producing strategy's score, rounded to 6 significant digits; comparable only within one strategy. */
+  score: number;
+  /** The strategy that produced this item: the primary one, or one of its backfill chain. */
+  strategy: Strategy;
+}
+
+export interface RecommendationMeta {
+  /** The primary strategy: the one asked for, or the one chosen from the context. */
+  strategy: Strategy;
+  /** 0 no behavioural signal, 1 aggregate popularity, 2 item-to-item model, 3 this shopper's own history. */
+  modelLevel: ModelLevel;
+  count: number & tags.Type<'uint32'>;
+  /** True when some items came from the backfill chain rather than the primary strategy. */
+  fallback: boolean;
+}
+
+/** GET /api/recommendations (and a WebSocket subscription's pushes, beside op and sub). */
+export interface RecommendationResponse {
+  products: RecommendedProduct[];
+  meta: RecommendationMeta;
+}
+
+/** GET /api/products/{id}: every stored field of a catalog product. */
+export interface CatalogProduct extends ProductCard {
+  productType: string | null;
+  tags: readonly string[];
+  /** Bare collection ids. */
+  collections: readonly string[];
+  available: boolean;
+  repurchasable: boolean;
+  updatedAt: string & tags.Format<'date-time'>;
+}
+
+/** PUT /api/products. */
+export interface ProductsUpserted {
+  success: true;
+  upserted: number & tags.Type<'uint32'>;
+}
+
+/** DELETE /api/products/{id}: `deleted` is the id as the path gave it. */
+export interface ProductDeleted {
+  success: true;
+  deleted: string;
+}
+
+/** GET /healthz. */
+export interface Health {
+  status: 'ok';
+}

@@ -1,0 +1,245 @@
+// Every HTTP route of the service in one table: the server registers from it (server.ts) and the
+// OpenAPI document is generated from it (openapi/document.ts), so no route is served undocumented.
+// Adding a route is adding one entry here.
+import type { ErrorCode } from '../errors.js';
+import type { HttpDeps } from './deps.js';
+import type { Handler, RouteOptions } from './route.js';
+import { getDemoImage } from './routes/demo-images.js';
+import { DEMO_PAGE_OPTIONS, getDemoCollection, getDemoHome, getDemoProduct, getDemoSignIn } from './routes/demo-pages.js';
+import { postEvent, postEventBatch } from './routes/events.js';
+import { getOpenApi } from './routes/openapi.js';
+import { getHealth, getMetrics } from './routes/operations.js';
+import { deleteProduct, getProduct, putProducts } from './routes/products.js';
+import { getRecommendations } from './routes/recommendations.js';
+import { getWidget } from './routes/widget.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+
+/** Who may call: anyone, a public key (a secret one too), or a secret key only. */
+export type Access = 'none' | 'public' | 'secret';
+
+export type Tag = 'recommendations' | 'events' | 'catalog' | 'stream' | 'operations' | 'demo';
+
+export interface OperationDoc {
+  summary: string;
+  description?: string;
+  tag: Tag;
+  /** A schema (component name) whose properties are the query parameters. */
+  query?: string;
+  /** Each path parameter ({name} in the path), described. */
+  params?: Readonly<Record<string, string>>;
+  /** The JSON request body: a schema, and whether text/plain carrying JSON is taken too (beacons). */
+  body?: { schema: string; textPlain?: boolean; maxBytes: number };
+  /** The success answer: its status, media type and (for JSON) schema. */
+  ok: { status: number; description: string; contentType?: string; schema?: string };
+  /** Error codes of this operation beyond those its access, body and every route bring (openapi/document.ts). */
+  errors?: readonly ErrorCode[];
+}
+
+export interface Route {
+  method: HttpMethod;
+  /** In OpenAPI form ('/api/products/{id}'); a path under /api is served under BASE_PATH/api too. */
+  path: string;
+  /** Undefined for GET /api/stream: the WebSocket server registers it (ws/stream-server.ts). */
+  handler?: (deps: HttpDeps) => Handler;
+  options?: Omit<RouteOptions, 'params'>;
+  access: Access;
+  /** Called by browsers cross-origin: the path answers CORS preflights (OPTIONS). */
+  storefront?: true;
+  /** Served only while the demo store is on (PAIRWISE_DEMO). */
+  demo?: true;
+  doc: OperationDoc;
+}
+
+const KIB = 1024;
+
+const demoPage = (summary: string, handler: (deps: HttpDeps) => Handler, path: string, params?: Record<string, string>): Route => ({
+  method: 'get',
+  path,
+  handler,
+  options: DEMO_PAGE_OPTIONS,
+  access: 'none',
+  demo: true,
+  doc: { summary, tag: 'demo', ...(params ? { params } : {}), ok: { status: 200, description: 'An HTML page.', contentType: 'text/html; charset=utf-8' }, errors: params ? ['not_found'] : [] },
+});
+
+export const ROUTES: readonly Route[] = [
+  {
+    method: 'get',
+    path: '/api/recommendations',
+    handler: getRecommendations,
+    access: 'public',
+    storefront: true,
+    doc: {
+      summary: 'Recommended products for a context',
+      description:
+        'When the strategy has fewer than `limit` items, the rest come from its backfill chain; each item names the strategy that produced it. ' +
+        'Never returned: the context product, `exclude`d ids, unavailable products, products this shopper dismissed in the last 30 days.',
+      tag: 'recommendations',
+      query: 'RecommendationParams',
+      ok: { status: 200, description: 'The recommended products and how they were chosen.', schema: 'RecommendationResponse' },
+      errors: ['invalid_strategy', 'invalid_limit', 'missing_context', 'invalid_query'],
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/events',
+    handler: postEvent,
+    options: { async: true },
+    access: 'public',
+    storefront: true,
+    doc: {
+      summary: 'Record one shopper event',
+      description: 'Answered only after the event is committed and flushed to disk. A repeated `messageId` within 7 days returns the first `eventId` with `duplicate: true` and changes nothing.',
+      tag: 'events',
+      body: { schema: 'WireEvent', textPlain: true, maxBytes: 64 * KIB },
+      ok: { status: 200, description: 'The event is stored (or was already).', schema: 'EventAck' },
+      errors: ['invalid_event'],
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/events/batch',
+    handler: postEventBatch,
+    options: { async: true },
+    access: 'public',
+    storefront: true,
+    doc: {
+      summary: 'Record up to 100 events in one commit',
+      description: 'A body that is not `{events: [...]}` with 1-100 events is refused whole. Otherwise each event is judged alone: the valid ones are stored, the invalid ones reported by index.',
+      tag: 'events',
+      body: { schema: 'WireBatch', textPlain: true, maxBytes: 512 * KIB },
+      ok: { status: 200, description: "Each event's fate, by its index in the batch.", schema: 'BatchResponse' },
+      errors: ['invalid_batch', 'batch_too_large'],
+    },
+  },
+  {
+    method: 'put',
+    path: '/api/products',
+    handler: putProducts,
+    options: { async: true },
+    access: 'secret',
+    doc: {
+      summary: 'Upsert up to 1000 catalog products',
+      description: 'All or nothing: every invalid field is listed with its JSON pointer.',
+      tag: 'catalog',
+      body: { schema: 'WireCatalog', maxBytes: 8 * KIB * KIB },
+      ok: { status: 200, description: 'Every product is stored.', schema: 'ProductsUpserted' },
+      errors: ['invalid_product'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/products/{id}',
+    handler: getProduct,
+    access: 'secret',
+    doc: {
+      summary: 'One catalog product',
+      tag: 'catalog',
+      params: { id: 'Product id, bare (123) or gid://shopify/Product/123.' },
+      ok: { status: 200, description: 'The product as stored.', schema: 'CatalogProduct' },
+      errors: ['not_found'],
+    },
+  },
+  {
+    method: 'delete',
+    path: '/api/products/{id}',
+    handler: deleteProduct,
+    options: { async: true },
+    access: 'secret',
+    doc: {
+      summary: 'Remove a catalog product',
+      tag: 'catalog',
+      params: { id: 'Product id, bare (123) or gid://shopify/Product/123.' },
+      ok: { status: 200, description: 'The product is gone.', schema: 'ProductDeleted' },
+      errors: ['not_found'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/stream',
+    access: 'public',
+    doc: {
+      summary: 'WebSocket channel: events in, live recommendation lists out',
+      description:
+        'Upgrade to a WebSocket (the key as `?key=pk_…`, or a Bearer header from a server). Text frames are JSON, binary frames msgpack; a reply uses the encoding of the frame it answers. ' +
+        'The messages are in `x-pairwise-websocket`.',
+      tag: 'stream',
+      ok: { status: 101, description: 'Switching Protocols: the WebSocket is open.' },
+      errors: ['upgrade_required'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/openapi.json',
+    handler: () => getOpenApi(ROUTES),
+    access: 'none',
+    doc: {
+      summary: 'This document',
+      tag: 'operations',
+      ok: { status: 200, description: 'The OpenAPI 3.1 document of the whole API.', contentType: 'application/json' },
+    },
+  },
+  {
+    method: 'get',
+    path: '/healthz',
+    handler: getHealth,
+    access: 'none',
+    doc: { summary: 'Liveness', tag: 'operations', ok: { status: 200, description: 'The service is up.', schema: 'Health' } },
+  },
+  {
+    method: 'get',
+    path: '/metrics',
+    handler: getMetrics,
+    access: 'secret',
+    doc: {
+      summary: "Prometheus metrics of the key's shop and the process",
+      tag: 'operations',
+      ok: { status: 200, description: 'Prometheus text exposition format.', contentType: 'text/plain; version=0.0.4' },
+    },
+  },
+  {
+    method: 'get',
+    path: '/widget.js',
+    handler: getWidget,
+    options: { headers: ['accept-encoding'] },
+    access: 'none',
+    doc: {
+      summary: 'The storefront widget script',
+      tag: 'operations',
+      ok: { status: 200, description: 'JavaScript (gzip when accepted).', contentType: 'application/javascript; charset=utf-8' },
+      errors: ['not_found'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/demo/images/{file}',
+    handler: getDemoImage,
+    access: 'none',
+    doc: {
+      summary: "A demo product's picture",
+      description: "Served whether or not the demo pages are on: it draws from the demo shop's catalog.",
+      tag: 'demo',
+      params: { file: '<product id>.svg' },
+      ok: { status: 200, description: 'An SVG image.', contentType: 'image/svg+xml' },
+      errors: ['not_found'],
+    },
+  },
+  demoPage('Demo storefront: home', (deps) => getDemoHome(deps, deps.demo!), '/demo'),
+  demoPage('Demo storefront: a collection', (deps) => getDemoCollection(deps, deps.demo!), '/demo/collections/{handle}', { handle: "The collection's handle." }),
+  demoPage('Demo storefront: a product', (deps) => getDemoProduct(deps, deps.demo!), '/demo/products/{handle}', { handle: "The product's handle." }),
+  {
+    method: 'get',
+    path: '/demo/sign-in',
+    handler: (deps) => getDemoSignIn(deps.demo!),
+    access: 'none',
+    demo: true,
+    doc: {
+      summary: 'Demo storefront: act as a sample shopper (or nobody)',
+      description: 'Query `shopper` (a sample customerId, or empty to sign out) and `back` (a /demo page to return to); sets a cookie scoped to /demo.',
+      tag: 'demo',
+      ok: { status: 303, description: 'Back to the demo page.', contentType: 'text/html; charset=utf-8' },
+      errors: ['not_found'],
+    },
+  },
+];
