@@ -86,7 +86,3 @@ export function rowOf(header: readonly string[], cells: readonly string[], layou
   for (let i = 0; i < header.length; i++) if (layout.columns.includes(header[i]!)) row[header[i]!] = cells[i]!;
   return row;
 }
-
-export function expectedColumns(layout: CsvLayout): string {
-  return `the ${layout.what} columns are ${layout.columns.join(',')}`;
-}
