@@ -40,6 +40,8 @@ export class SnapshotStore {
     readonly dbs: Databases,
     /** What the copy awaits between slices: the next turn of the event loop (tests may hold it). */
     readonly pause: () => Promise<void> = nextTurn,
+    /** Copy into a CopyArena kept between snapshots; false: fresh buffers each time, freed after the write. */
+    readonly keepBuffers = true,
   ) {}
 
   /**
@@ -65,7 +67,7 @@ export class SnapshotStore {
   async copy(record: SnapshotRecord, sliceBytes?: number): Promise<SnapshotCopy> {
     const { header, parts } = splitParts(record);
     // Lent unless an earlier copy is still being written: then this one gets fresh buffers.
-    const lease = this.#closing === undefined ? this.#arena.lend(byteCopySizes(parts)) : undefined;
+    const lease = this.keepBuffers && this.#closing === undefined ? this.#arena.lend(byteCopySizes(parts)) : undefined;
     try {
       return { header, parts: await copyParts(parts, this.pause, sliceBytes, lease?.views), release: lease?.release };
     } catch (error) {

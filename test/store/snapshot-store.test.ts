@@ -9,11 +9,11 @@ import { tempDataDir } from '../support/service.js';
 
 const opened: { dir: string; dbs: Databases; store: SnapshotStore }[] = [];
 
-function open(): { dbs: Databases; store: SnapshotStore } {
+function open(keepBuffers = true): { dbs: Databases; store: SnapshotStore } {
   const dir = tempDataDir();
   mkdirSync(path.join(dir, 'db'), { recursive: true });
   const dbs = openDatabases(path.join(dir, 'db'));
-  const store = new SnapshotStore(dbs);
+  const store = new SnapshotStore(dbs, undefined, keepBuffers);
   opened.push({ dir, dbs, store });
   return { dbs, store };
 }
@@ -149,6 +149,19 @@ describe('SnapshotStore', () => {
     const third = await store.copy({ position: 3, takenAt: 3, state: { live } } as never);
     expect(third.parts[0]!.buffer).toBe(first.parts[0]!.buffer);
     third.release!();
+  });
+
+  test('When buffers are not kept, then every copy gets fresh ones and nothing is held between snapshots', async () => {
+    const { store } = open(false);
+    const live = new Uint8Array(SPLIT_BYTES * 2).fill(4);
+    const first = await store.copy({ position: 1, takenAt: 1, state: { live } } as never);
+    await store.write('shop', first);
+    const second = await store.copy({ position: 2, takenAt: 2, state: { live } } as never);
+    expect(second.parts[0]!.buffer).toBeInstanceOf(ArrayBuffer);
+    expect(second.release).toBeUndefined();
+    expect(store.arenaBytes).toBe(0);
+    await store.write('shop', second);
+    expect((store.get('shop')!.state as unknown as { live: Uint8Array }).live.every((byte) => byte === 4)).toBe(true);
   });
 
   test("When a snapshot's parts are gone, then there is no snapshot (the restart replays the whole log)", async () => {
