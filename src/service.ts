@@ -27,6 +27,7 @@ import { LmdbEventLog } from './store/event-log.js';
 import { backfillPositions } from './store/position-backfill.js';
 import { ShopStore } from './store/shop-store.js';
 import { SnapshotStore } from './store/snapshot-store.js';
+import { DashboardSessions } from './dashboard/sessions.js';
 import { StreamServer } from './ws/stream-server.js';
 
 export interface ServiceOptions {
@@ -153,7 +154,8 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const answers = new Answers(engines, config.answerCache, identity);
   const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock });
   shops.onChanged(() => stream.recheckKeys()); // after the key cache is cleared (listeners run in order)
-  const http = await startHttpServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock, demo }, stream.routes).catch(async (error: unknown) => {
+  const dashboardSessions = new DashboardSessions();
+  const http = await startHttpServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock, demo, dashboardSessions }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     throw error;
   });

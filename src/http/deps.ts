@@ -1,5 +1,6 @@
 // What the HTTP routes may use: use cases and read models, never storage directly.
 import type { Config } from '../config.js';
+import type { DashboardSessions } from '../dashboard/sessions.js';
 import type { DemoStorefront } from '../demo/demo-storefront.js';
 import type { CatalogUpdates } from '../ingest/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
@@ -20,6 +21,8 @@ export interface HttpDeps {
   answers: Answers;
   pipeline: EventPipeline;
   catalog: CatalogUpdates;
+  /** Signed-in dashboard sessions (/dashboard). */
+  dashboardSessions: DashboardSessions;
   /** Epoch ms; tests may pin it. */
   clock: () => number;
   /** The demo storefront's pages (/demo), when the demo store is on. */

@@ -4,6 +4,7 @@
 import type { ErrorCode } from '../errors.js';
 import type { HttpDeps } from './deps.js';
 import type { Handler, RouteOptions } from './route.js';
+import { DASHBOARD_FORM_OPTIONS, DASHBOARD_OPTIONS, getDashboard, postDashboardSignIn, postDashboardSignOut } from './routes/dashboard.js';
 import { getDemoImage } from './routes/demo-images.js';
 import { DEMO_PAGE_OPTIONS, getDemoCollection, getDemoHome, getDemoProduct, getDemoSignIn } from './routes/demo-pages.js';
 import { postEvent, postEventBatch } from './routes/events.js';
@@ -18,7 +19,7 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 /** Who may call: anyone, a public key (a secret one too), or a secret key only. */
 export type Access = 'none' | 'public' | 'secret';
 
-export type Tag = 'recommendations' | 'events' | 'catalog' | 'stream' | 'operations' | 'demo';
+export type Tag = 'recommendations' | 'events' | 'catalog' | 'stream' | 'operations' | 'dashboard' | 'demo';
 
 export interface OperationDoc {
   summary: string;
@@ -209,6 +210,48 @@ export const ROUTES: readonly Route[] = [
       tag: 'operations',
       ok: { status: 200, description: 'JavaScript (gzip when accepted).', contentType: 'application/javascript; charset=utf-8' },
       errors: ['not_found'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/dashboard',
+    handler: getDashboard,
+    options: DASHBOARD_OPTIONS,
+    access: 'none',
+    doc: {
+      summary: "The merchant's dashboard (the sign-in form when signed out)",
+      description: 'Signed in by the `pairwise_dashboard` session cookie that POST /dashboard/sign-in sets; the secret key itself never reaches the page.',
+      tag: 'dashboard',
+      ok: { status: 200, description: 'An HTML page.', contentType: 'text/html; charset=utf-8' },
+    },
+  },
+  {
+    method: 'post',
+    path: '/dashboard/sign-in',
+    handler: postDashboardSignIn,
+    options: DASHBOARD_FORM_OPTIONS,
+    access: 'none',
+    doc: {
+      summary: 'Dashboard sign-in: exchanges the secret key for a session cookie',
+      description:
+        'A same-origin form post (`application/x-www-form-urlencoded`, field `key`). Sets an HttpOnly, SameSite=Strict cookie scoped to /dashboard (12 h) and redirects to /dashboard; an unknown or public key answers 401 with the form again. Each attempt is charged to the client address rate limit.',
+      tag: 'dashboard',
+      ok: { status: 303, description: 'To /dashboard, signed in.', contentType: 'text/html; charset=utf-8' },
+      errors: ['forbidden', 'unsupported_media_type', 'payload_too_large', 'rate_limited'],
+    },
+  },
+  {
+    method: 'post',
+    path: '/dashboard/sign-out',
+    handler: postDashboardSignOut,
+    options: DASHBOARD_FORM_OPTIONS,
+    access: 'none',
+    doc: {
+      summary: 'Dashboard sign-out',
+      description: "A same-origin form post carrying the session's CSRF token (field `csrf` or header `x-csrf-token`); ends the session and clears the cookie.",
+      tag: 'dashboard',
+      ok: { status: 303, description: 'To /dashboard, signed out.', contentType: 'text/html; charset=utf-8' },
+      errors: ['forbidden', 'unsupported_media_type', 'payload_too_large'],
     },
   },
   {

@@ -20,6 +20,7 @@ const TAGS: Readonly<Record<Tag, string>> = {
   catalog: "The shop's products (secret key).",
   stream: 'The WebSocket channel (public key).',
   operations: 'Health, metrics, the widget script and this document.',
+  dashboard: "The merchant's dashboard pages (a session cookie from sign-in, never the key in the page).",
   demo: 'The demo storefront, served when the demo store is on (PAIRWISE_DEMO).',
 };
 
