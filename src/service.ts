@@ -8,6 +8,7 @@ import { createDemoStorefront } from './demo/demo-storefront.js';
 import { seedDemoStore, type DemoKeys } from './demo/seed-demo-store.js';
 import { Answers } from './http/answers.js';
 import { cachedResolver, type KeyResolver } from './http/auth.js';
+import type { ShopRecordView } from './http/deps.js';
 import { RateLimits } from './http/rate-limits.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { CatalogUpdates } from './ingest/catalog-updates.js';
@@ -91,6 +92,22 @@ function keyResolver(shops: ShopStore): KeyResolver {
   return cached.resolve;
 }
 
+/** What GET /api/shop shows of a shop's record: settings and how many secrets and keys, never one of them. */
+function shopRecordView(shops: ShopStore, shopId: string): ShopRecordView | undefined {
+  const shop = shops.getShop(shopId);
+  if (shop === undefined) return undefined;
+  const keys = { public: 0, secret: 0 };
+  for (const key of shops.listKeys(shopId)) keys[key.kind]++;
+  return {
+    createdAt: shop.createdAt,
+    demo: shop.demo === true,
+    allowedOrigins: shop.allowedOrigins,
+    customerTokenSecrets: shop.signingSecrets?.length ?? 0,
+    appProxy: shop.appProxySecret !== undefined,
+    keys,
+  };
+}
+
 /** Resolves true once `work` is done, false when `ms` passed first (the work goes on, unawaited). */
 async function doneWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -153,7 +170,8 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const answers = new Answers(engines, config.answerCache, identity);
   const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock });
   shops.onChanged(() => stream.recheckKeys()); // after the key cache is cleared (listeners run in order)
-  const http = await startHttpServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock, demo }, stream.routes).catch(async (error: unknown) => {
+  const shopRecord = (shopId: string) => shopRecordView(shops, shopId);
+  const http = await startHttpServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, shopRecord, clock, demo }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     throw error;
   });

@@ -11,8 +11,9 @@ import { getDemoImage } from './routes/demo-images.js';
 import { DEMO_PAGE_OPTIONS, getDemoCollection, getDemoHome, getDemoProduct, getDemoSignIn } from './routes/demo-pages.js';
 import { getHealth, getMetrics } from './routes/operations.js';
 import { postEvent, postEventBatch } from './routes/events.js';
-import { deleteProduct, getProduct, putProducts } from './routes/products.js';
+import { deleteProduct, getProduct, listProducts, putProducts } from './routes/products.js';
 import { getRecommendations } from './routes/recommendations.js';
+import { getShop } from './routes/shop.js';
 import { getWidget } from './routes/widget.js';
 
 type Method = 'get' | 'post' | 'put' | 'del';
@@ -43,7 +44,8 @@ function paths(deps: HttpDeps): PathSpec[] {
     { path: '/recommendations', storefront: true, methods: { get: { handler: getRecommendations(deps) } } },
     { path: '/events', storefront: true, methods: { post: { handler: postEvent(deps), options: { async: true } } } },
     { path: '/events/batch', storefront: true, methods: { post: { handler: postEventBatch(deps), options: { async: true } } } },
-    { path: '/products', methods: { put: { handler: putProducts(deps), options: { async: true } } } },
+    { path: '/products', methods: { get: { handler: listProducts(deps) }, put: { handler: putProducts(deps), options: { async: true } } } },
+    { path: '/shop', methods: { get: { handler: getShop(deps) } } },
     {
       path: '/products/:id',
       methods: {
