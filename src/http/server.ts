@@ -8,7 +8,8 @@ import { Exchange, readRequest } from './exchange.js';
 import { Lifecycle } from './lifecycle.js';
 import { refuseAmbiguousLength, route, type Handler, type RouteOptions } from './route.js';
 import { getDemoImage } from './routes/demo-images.js';
-import { DEMO_PAGE_OPTIONS, getDemoCollection, getDemoHome, getDemoProduct, getDemoSignIn } from './routes/demo-pages.js';
+import { DEMO_PAGE_OPTIONS, getDemoCollection, getDemoHome, getDemoNotFound, getDemoProduct, getDemoSignIn } from './routes/demo-pages.js';
+import { getRoot } from './routes/root.js';
 import { getHealth, getMetrics } from './routes/operations.js';
 import { postEvent, postEventBatch } from './routes/events.js';
 import { deleteProduct, getProduct, listProducts, putProducts } from './routes/products.js';
@@ -36,6 +37,8 @@ function demoPaths(deps: HttpDeps): PathSpec[] {
     { path: '/demo/collections/:handle', root: true, methods: page(getDemoCollection(deps, demo), 1) },
     { path: '/demo/products/:handle', root: true, methods: page(getDemoProduct(deps, demo), 1) },
     { path: '/demo/sign-in', root: true, methods: { get: { handler: getDemoSignIn(demo) } } },
+    // uWS tries static segments, then parameters, then wildcards: this catches only what no page above does.
+    { path: '/demo/*', root: true, methods: page(getDemoNotFound(deps, demo)) },
   ];
 }
 
@@ -53,6 +56,7 @@ function paths(deps: HttpDeps): PathSpec[] {
         del: { handler: deleteProduct(deps), options: { params: 1, async: true } },
       },
     },
+    { path: '/', root: true, methods: { get: { handler: getRoot(deps) } } },
     { path: '/healthz', root: true, methods: { get: { handler: getHealth() } } },
     { path: '/metrics', root: true, methods: { get: { handler: getMetrics(deps) } } },
     { path: '/demo/images/:file', root: true, methods: { get: { handler: getDemoImage(deps), options: { params: 1 } } } },
