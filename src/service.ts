@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Config } from './config.js';
 import { defaultDemoDir } from './demo/demo-files.js';
 import { createDemoStorefront } from './demo/demo-storefront.js';
-import { seedDemoStore, type DemoKeys } from './demo/seed-demo-store.js';
+import { seedDemoStore, type DemoKeys, type DemoSeeded } from './demo/seed-demo-store.js';
 import { Answers } from './http/answers.js';
 import { cachedResolver, type KeyResolver } from './http/auth.js';
 import type { ShopRecordView } from './http/deps.js';
@@ -52,8 +52,11 @@ export interface RunningService {
   readonly pipeline: EventPipeline;
   readonly shops: ShopStore;
   readonly limits: RateLimits;
+  /** What the start found in the data dir and rebuilt the models from. */
   readonly replayed: ReplayStats;
   readonly demoKeys?: DemoKeys;
+  /** What this start seeded into a new demo store. */
+  readonly demoSeeded?: DemoSeeded;
   /** Snapshots every shop with events since its last snapshot now (as the interval timer does); resolves with how many. */
   snapshot(): Promise<number>;
   /**
@@ -154,11 +157,12 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
 
   await bootstrapShop(config, shops, log);
   let demoKeys: DemoKeys | undefined;
+  let demoSeeded: DemoSeeded | undefined;
   let demo: ReturnType<typeof createDemoStorefront> | undefined;
   if (config.demo) {
     const demoDir = options.demoDir ?? defaultDemoDir();
     const seedDeps = { shops, catalog, pipeline, gidPlatform: config.engine.gidPlatform };
-    demoKeys = await seedDemoStore(seedDeps, demoDir, path.join(config.dataDir, 'demo-keys.json'), clock(), log);
+    ({ keys: demoKeys, seeded: demoSeeded } = await seedDemoStore(seedDeps, demoDir, path.join(config.dataDir, 'demo-keys.json'), clock(), log));
     const { shopId } = demoKeys;
     const signingSecret = shops.getShop(shopId)?.signingSecrets?.[0] ?? (await shops.rotateSigningSecret(shopId));
     // Tokens for an hour, minted per page as a merchant's theme would (the page is rendered per visit).
@@ -199,6 +203,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     limits,
     replayed,
     demoKeys,
+    ...(demoSeeded === undefined ? {} : { demoSeeded }),
     snapshot: () => snapshots.takeAll(),
     stop() {
       stopping ??= (async () => {
