@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   invalid_batch: 400,
   batch_too_large: 400,
   invalid_product: 400,
+  /** GET /api/products: a cursor this service did not hand out (or mangled). */
+  invalid_cursor: 400,
   /** WebSocket: a frame that is not one of the protocol's messages (unknown op, wrong fields). */
   invalid_message: 400,
   unauthorized: 401,

@@ -68,3 +68,43 @@ export interface ProductDeleted {
 export interface Health {
   status: 'ok';
 }
+
+/** GET /api/products: one page of the catalog in product-id order. */
+export interface CatalogPage {
+  products: CatalogProduct[];
+  /** Pass as `cursor` for the next page; null on the last one. */
+  nextCursor: string | null;
+}
+
+/** GET /api/products query parameters. */
+export interface CatalogPageParams {
+  /** The `nextCursor` of the page before; absent for the first page. */
+  cursor?: string;
+  /** Products per page, 1-250 (default 50). */
+  limit?: number & tags.Type<'uint32'> & tags.Minimum<1> & tags.Maximum<250> & tags.Default<50>;
+}
+
+/** GET /api/shop: the key's shop, what it holds and the settings it runs with (no secrets). */
+export interface ShopInfo {
+  shopId: string;
+  createdAt: string & tags.Format<'date-time'>;
+  demo: boolean;
+  counts: {
+    products: number;
+    collections: number;
+    events: number;
+    shoppers: number;
+    pendingEvents: number;
+    keys: { public: number; secret: number };
+  };
+  settings: {
+    allowedOrigins: string[];
+    /** Customer-token signing secrets the shop accepts (0-2). */
+    customerTokenSecrets: number;
+    appProxy: boolean;
+    eventWeights: Record<string, number>;
+    trendingHalfLifeHours: number;
+    maxShoppers: number;
+    maxPendingEvents: number;
+  };
+}

@@ -16,6 +16,19 @@ export interface DemoKeys {
   secretKey: string;
 }
 
+/** What a first start put into the demo store. */
+export interface DemoSeeded {
+  products: number;
+  events: number;
+  ms: number;
+}
+
+export interface DemoStore {
+  keys: DemoKeys;
+  /** Only on the start that created the store. */
+  seeded?: DemoSeeded;
+}
+
 export interface SeedDeps {
   shops: ShopStore;
   catalog: CatalogUpdates;
@@ -71,13 +84,20 @@ async function seedEvents(deps: SeedDeps, demoDir: string, now: number): Promise
   return events.length;
 }
 
-/** Creates and fills the demo shop once; afterwards only returns its keys. */
-export async function seedDemoStore(deps: SeedDeps, demoDir: string, keysFile: string, now: number, log: (line: string) => void): Promise<DemoKeys> {
+/**
+ * Creates and fills the demo shop once (saying what it seeded); afterwards only returns its keys.
+ * `log` hears only that seeding begins: it takes a while, and the start-up summary tells the rest.
+ */
+export async function seedDemoStore(deps: SeedDeps, demoDir: string, keysFile: string, now: number, log: (line: string) => void): Promise<DemoStore> {
+  const started = performance.now();
   const created = await deps.shops.ensureShop(DEMO_SHOP, { demo: true }, now);
+  let seeded: DemoSeeded | undefined;
   if (created) {
+    log('first start: seeding the demo store…');
     const products = await seedCatalog(deps, demoDir, now);
     const events = await seedEvents(deps, demoDir, now);
-    log(`seeded the demo store: ${products} products, ${events} events`);
+    seeded = { products, events, ms: Math.round(performance.now() - started) };
   }
-  return (created ? undefined : readKeys(keysFile)) ?? (await issueKeys(deps.shops, keysFile));
+  const keys = (created ? undefined : readKeys(keysFile)) ?? (await issueKeys(deps.shops, keysFile));
+  return seeded === undefined ? { keys } : { keys, seeded };
 }

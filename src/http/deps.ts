@@ -10,6 +10,18 @@ import type { KeyResolver } from './auth.js';
 import type { CustomerIdentity } from './customer-identity.js';
 import type { RateLimits } from './rate-limits.js';
 
+/** A shop's own record as GET /api/shop shows it: settings and counts of keys, never a secret. */
+export interface ShopRecordView {
+  /** Epoch ms. */
+  createdAt: number;
+  demo: boolean;
+  allowedOrigins: readonly string[];
+  /** Customer-token signing secrets the shop accepts (0-2). */
+  customerTokenSecrets: number;
+  appProxy: boolean;
+  keys: { public: number; secret: number };
+}
+
 export interface HttpDeps {
   config: Config;
   resolveKey: KeyResolver;
@@ -21,6 +33,8 @@ export interface HttpDeps {
   answers: Answers;
   pipeline: EventPipeline;
   catalog: CatalogUpdates;
+  /** A shop's record; undefined for a shop that has none (its keys outlived it). */
+  shopRecord: (shopId: string) => ShopRecordView | undefined;
   /** Signed-in dashboard sessions (/dashboard). */
   dashboardSessions: DashboardSessions;
   /** Epoch ms; tests may pin it. */

@@ -56,6 +56,7 @@ export type Headers = Readonly<Record<string, string>>;
 const STATUS_LINES: Record<number, string> = {
   200: '200 OK',
   204: '204 No Content',
+  302: '302 Found',
   303: '303 See Other',
   400: '400 Bad Request',
   401: '401 Unauthorized',

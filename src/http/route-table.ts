@@ -6,12 +6,14 @@ import type { HttpDeps } from './deps.js';
 import type { Handler, RouteOptions } from './route.js';
 import { DASHBOARD_FORM_OPTIONS, DASHBOARD_OPTIONS, getDashboard, postDashboardSignIn, postDashboardSignOut } from './routes/dashboard.js';
 import { getDemoImage } from './routes/demo-images.js';
-import { DEMO_PAGE_OPTIONS, getDemoCollection, getDemoHome, getDemoProduct, getDemoSignIn } from './routes/demo-pages.js';
+import { DEMO_PAGE_OPTIONS, getDemoCollection, getDemoHome, getDemoNotFound, getDemoProduct, getDemoSignIn } from './routes/demo-pages.js';
 import { postEvent, postEventBatch } from './routes/events.js';
 import { getOpenApi } from './routes/openapi.js';
 import { getHealth, getMetrics } from './routes/operations.js';
-import { deleteProduct, getProduct, putProducts } from './routes/products.js';
+import { deleteProduct, getProduct, listProducts, putProducts } from './routes/products.js';
 import { getRecommendations } from './routes/recommendations.js';
+import { getRoot } from './routes/root.js';
+import { getShop } from './routes/shop.js';
 import { getWidget } from './routes/widget.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
@@ -47,6 +49,8 @@ export interface Route {
   access: Access;
   /** Called by browsers cross-origin: the path answers CORS preflights (OPTIONS). */
   storefront?: true;
+  /** The last `{param}` is registered as uWS's `*`: every deeper path too, after any other pattern. */
+  wildcard?: true;
   /** Served only while the demo store is on (PAIRWISE_DEMO). */
   demo?: true;
   doc: OperationDoc;
@@ -112,6 +116,32 @@ export const ROUTES: readonly Route[] = [
       body: { schema: 'WireBatch', textPlain: true, maxBytes: 512 * KIB },
       ok: { status: 200, description: "Each event's fate, by its index in the batch.", schema: 'BatchResponse' },
       errors: ['invalid_batch', 'batch_too_large'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/products',
+    handler: listProducts,
+    access: 'secret',
+    doc: {
+      summary: 'The catalog, a page at a time',
+      description: 'In product-id order; the cursor names the last product of the page before, so paging stays exact while products are added or removed.',
+      tag: 'catalog',
+      query: 'CatalogPageParams',
+      ok: { status: 200, description: 'One page of products.', schema: 'CatalogPage' },
+      errors: ['invalid_cursor', 'invalid_limit'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/shop',
+    handler: getShop,
+    access: 'secret',
+    doc: {
+      summary: "The key's shop: counts and settings",
+      tag: 'catalog',
+      ok: { status: 200, description: 'The shop (no secrets).', schema: 'ShopInfo' },
+      errors: ['not_found'],
     },
   },
   {
@@ -214,6 +244,17 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'get',
+    path: '/',
+    handler: getRoot,
+    access: 'none',
+    doc: {
+      summary: 'Where a browser lands: the demo storefront when it is on (302 to /demo), else a page linking health and this document',
+      tag: 'operations',
+      ok: { status: 200, description: 'An HTML page (302 to /demo with the demo store on).', contentType: 'text/html; charset=utf-8' },
+    },
+  },
+  {
+    method: 'get',
     path: '/dashboard',
     handler: getDashboard,
     options: DASHBOARD_OPTIONS,
@@ -271,6 +312,22 @@ export const ROUTES: readonly Route[] = [
   demoPage('Demo storefront: home', (deps) => getDemoHome(deps, deps.demo!), '/demo'),
   demoPage('Demo storefront: a collection', (deps) => getDemoCollection(deps, deps.demo!), '/demo/collections/{handle}', { handle: "The collection's handle." }),
   demoPage('Demo storefront: a product', (deps) => getDemoProduct(deps, deps.demo!), '/demo/products/{handle}', { handle: "The product's handle." }),
+  {
+    method: 'get',
+    path: '/demo/{rest}',
+    wildcard: true,
+    handler: (deps) => getDemoNotFound(deps, deps.demo!),
+    options: DEMO_PAGE_OPTIONS,
+    access: 'none',
+    demo: true,
+    doc: {
+      summary: 'Demo storefront: any other path, a 404 page in the shop\'s look',
+      description: 'Registered as a catch-all under /demo: uWS tries the pages above first.',
+      tag: 'demo',
+      params: { rest: 'Any path under /demo that no page above answers.' },
+      ok: { status: 404, description: 'An HTML page.', contentType: 'text/html; charset=utf-8' },
+    },
+  },
   {
     method: 'get',
     path: '/demo/sign-in',

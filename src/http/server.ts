@@ -13,14 +13,16 @@ import { ROUTES, type HttpMethod, type Route } from './route-table.js';
 const UWS_METHODS = { get: 'get', post: 'post', put: 'put', delete: 'del' } as const satisfies Record<HttpMethod, keyof uWS.TemplatedApp>;
 
 /** A route table path as uWS writes it: '/api/products/{id}' → '/api/products/:id'. */
-export function uwsPattern(path: string): string {
-  return path.replace(/\{([^}]+)\}/g, ':$1');
+export function uwsPattern(path: string, wildcard = false): string {
+  const pattern = path.replace(/\{([^}]+)\}/g, ':$1');
+  return wildcard ? pattern.replace(/:[^/]+$/, '*') : pattern;
 }
 
-function paramCount(path: string): number {
+/** URL parameters the handler gets: a wildcard's last segment is none. */
+function paramCount(entry: Route): number {
   let count = 0;
-  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 123 /* { */) count++;
-  return count;
+  for (let i = 0; i < entry.path.length; i++) if (entry.path.charCodeAt(i) === 123 /* { */) count++;
+  return entry.wildcard ? count - 1 : count;
 }
 
 /** The table's routes this server answers, by path (the demo pages only with the demo store on). */
@@ -51,7 +53,7 @@ function register(app: uWS.TemplatedApp, lifecycle: Lifecycle, deps: HttpDeps, p
   const storefront = routes.some((entry) => entry.storefront);
   if (storefront) allowed.push('OPTIONS');
   for (const entry of routes) {
-    const handler = route(lifecycle, entry.handler!(deps), { ...entry.options, params: paramCount(entry.path) });
+    const handler = route(lifecycle, entry.handler!(deps), { ...entry.options, params: paramCount(entry) });
     app[UWS_METHODS[entry.method]](pattern, handler);
   }
   if (storefront) {
@@ -89,7 +91,7 @@ export function startHttpServer(deps: HttpDeps, extraRoutes?: (app: uWS.Template
   const prefixes = deps.config.basePath === '' ? [''] : ['', deps.config.basePath];
   for (const [path, pathRoutes] of routesByPath(deps)) {
     for (const prefix of path.startsWith('/api/') ? prefixes : ['']) {
-      register(app, lifecycle, deps, prefix + uwsPattern(path), pathRoutes);
+      register(app, lifecycle, deps, prefix + uwsPattern(path, pathRoutes.some((entry) => entry.wildcard)), pathRoutes);
     }
   }
   extraRoutes?.(app, lifecycle);

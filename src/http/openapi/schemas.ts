@@ -4,7 +4,7 @@ import typia from 'typia';
 import type { WireBatch, WireEvent } from '../../api/event.js';
 import type { WireCatalog } from '../../api/product.js';
 import type { RecommendationParams } from '../../api/recommendation-query.js';
-import type { CatalogProduct, Health, ProductDeleted, ProductsUpserted, RecommendationResponse } from '../../api/responses.js';
+import type { CatalogPage, CatalogPageParams, CatalogProduct, Health, ProductDeleted, ProductsUpserted, RecommendationResponse, ShopInfo } from '../../api/responses.js';
 import type { ProblemBody } from '../../errors.js';
 import type { BatchResponse, EventAck } from '../../ingest/track-events.js';
 // The WebSocket channel's messages are documented beside the HTTP ones (the document covers the API).
@@ -21,6 +21,9 @@ export const SCHEMAS = typia.json.schemas<
     WireCatalog,
     ProductsUpserted,
     CatalogProduct,
+    CatalogPageParams,
+    CatalogPage,
+    ShopInfo,
     ProductDeleted,
     Health,
     ProblemBody,

@@ -1,4 +1,6 @@
-// The catalog routes (secret key): PUT /api/products, GET and DELETE /api/products/:id.
+// The catalog routes (secret key): GET (one page of the catalog) and PUT /api/products, GET and
+// DELETE /api/products/:id.
+import { encodeCursor, parseCatalogPageQuery } from '../../api/catalog-page-query.js';
 import { normalizeProductId } from '../../api/product-id.js';
 import { parseCatalog } from '../../api/product.js';
 import type { ProductDeleted, ProductsUpserted } from '../../api/responses.js';
@@ -13,6 +15,19 @@ function productIdParam(raw: string): string {
   const id = normalizeProductId(raw);
   if (id === undefined) throw new AppError('not_found', 'no such product');
   return id;
+}
+
+/** GET /api/products?cursor=&limit= — `{products:[…], nextCursor}`, nextCursor null on the last page. */
+export function listProducts(deps: HttpDeps): Handler {
+  return (exchange) => {
+    const principal = admit(exchange, deps, 'catalog:write');
+    const parsed = parseCatalogPageQuery(exchange.request.query);
+    if (!parsed.ok) throw parsed.error;
+    const page = deps.catalog.page(principal.shopId, parsed.query.after, parsed.query.limit);
+    const last = page.products.at(-1);
+    const next = page.more && last !== undefined ? `"${encodeCursor(last.id)}"` : 'null';
+    exchange.json(`{"products":[${page.products.map(productJson).join(',')}],"nextCursor":${next}}`);
+  };
 }
 
 export function putProducts(deps: HttpDeps): Handler {
