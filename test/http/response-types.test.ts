@@ -3,7 +3,7 @@
 // from what is sent: the recommendation body is assembled as text, the others typed.
 import typia from 'typia';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { CatalogProduct, Health, ProductDeleted, ProductsUpserted, RecommendationResponse } from '../../src/api/responses.js';
+import type { CatalogPage, CatalogProduct, Health, ProductDeleted, ProductsUpserted, RecommendationResponse, ShopInfo } from '../../src/api/responses.js';
 import { STRATEGIES } from '../../src/engine/strategy.js';
 import type { ProblemBody } from '../../src/errors.js';
 import type { BatchResponse, EventAck } from '../../src/ingest/track-events.js';
@@ -31,6 +31,11 @@ describe('answers match their documented types', () => {
     await body(await t.fetch(`/api/products/${encodeURIComponent('gid://shopify/Product/2')}`, { key: t.shop.secretKey }), 200, typia.createAssertEquals<CatalogProduct>());
     await putProducts(t, [wireProduct('9')]);
     await body(await t.fetch('/api/products/9', { method: 'DELETE', key: t.shop.secretKey }), 200, typia.createAssertEquals<ProductDeleted>());
+    const page = await body(await t.fetch('/api/products?limit=2', { key: t.shop.secretKey }), 200, typia.createAssertEquals<CatalogPage>());
+    expect(page.nextCursor).not.toBeNull();
+    const last = await body(await t.fetch(`/api/products?cursor=${page.nextCursor}`, { key: t.shop.secretKey }), 200, typia.createAssertEquals<CatalogPage>());
+    expect(last.nextCursor).toBeNull();
+    await body(await t.fetch('/api/shop', { key: t.shop.secretKey }), 200, typia.createAssertEquals<ShopInfo>());
   });
 
   test('When events are sent, then the acks and the batch report are their types', async () => {
