@@ -78,7 +78,7 @@ export class SubscriptionRegistry {
       topic.members.add(conn);
       conn.join(topic);
     }
-    return recommendationFrame(topic.id, answer.json, binary, ref);
+    return recommendationFrame(topic.id, this.deps.answers.json(answer), binary, ref);
   }
 
   /** False when the connection has no such subscription. */
@@ -162,7 +162,8 @@ export class SubscriptionRegistry {
     const signature = listSignature(answer.result);
     if (signature === topic.signature) return;
     topic.signature = signature;
-    topic.frame = recommendationFrame(topic.id, answer.json, topic.binary);
+    // One recId per push: every member of the topic was shown the same answer.
+    topic.frame = recommendationFrame(topic.id, this.deps.answers.json(answer), topic.binary);
     const now = performance.now();
     for (const conn of topic.members) {
       if (!conn.behind && conn.policy.shouldSkip(conn.buffered)) conn.fallBehind(now);
