@@ -13,6 +13,7 @@ import { getHealth, getMetrics } from './routes/operations.js';
 import { postEvent, postEventBatch } from './routes/events.js';
 import { deleteProduct, getProduct, putProducts } from './routes/products.js';
 import { getRecommendations } from './routes/recommendations.js';
+import { getStats } from './routes/stats.js';
 import { getWidget } from './routes/widget.js';
 
 type Method = 'get' | 'post' | 'put' | 'del';
@@ -51,6 +52,7 @@ function paths(deps: HttpDeps): PathSpec[] {
         del: { handler: deleteProduct(deps), options: { params: 1, async: true } },
       },
     },
+    { path: '/stats', methods: { get: { handler: getStats(deps) } } },
     { path: '/healthz', root: true, methods: { get: { handler: getHealth() } } },
     { path: '/metrics', root: true, methods: { get: { handler: getMetrics(deps) } } },
     { path: '/demo/images/:file', root: true, methods: { get: { handler: getDemoImage(deps), options: { params: 1 } } } },
