@@ -55,7 +55,7 @@ export interface DayCellsSnapshot {
 export class DayCells {
   /** day × 2^32 + key → row. */
   readonly #rowOf = new Map<number, number>();
-  /** Each kept day's cell keys, to read a day and to drop it whole. */
+  /** Each kept day's cells as (cell key, row) pairs, to read a day without lookups and to drop it whole. */
   readonly #days = new Map<number, number[]>();
   #rows = new Float64Array(64 * FIELDS);
   /** Rows of dropped days, reused before the table grows. */
@@ -99,7 +99,8 @@ export class DayCells {
   forEach(fromDay: number, toDay: number, visit: (day: number, key: number, row: number) => void): void {
     for (const [day, cells] of this.#days) {
       if (day < fromDay || day > toDay) continue;
-      for (const cellKey of cells) visit(day, cellKey - day * KEY_SPACE, this.#rowOf.get(cellKey)!);
+      const base = day * KEY_SPACE;
+      for (let i = 0; i < cells.length; i += 2) visit(day, cells[i]! - base, cells[i + 1]!);
     }
   }
 
@@ -137,7 +138,7 @@ export class DayCells {
       this.#rows = grownTo(this.#rows, this.#used * FIELDS);
     }
     this.#rowOf.set(cellKey, row);
-    dayCells.push(cellKey);
+    dayCells.push(cellKey, row);
     return row;
   }
 
@@ -146,9 +147,10 @@ export class DayCells {
     let oldest = Infinity;
     for (const kept of this.#days.keys()) if (kept < oldest) oldest = kept;
     if (oldest > day) return false;
-    for (const cellKey of this.#days.get(oldest)!) {
-      const row = this.#rowOf.get(cellKey)!;
-      this.#rowOf.delete(cellKey);
+    const cells = this.#days.get(oldest)!;
+    for (let i = 0; i < cells.length; i += 2) {
+      const row = cells[i + 1]!;
+      this.#rowOf.delete(cells[i]!);
       this.#rows.fill(0, row * FIELDS, row * FIELDS + FIELDS);
       this.#free.push(row);
     }

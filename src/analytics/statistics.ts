@@ -90,28 +90,45 @@ function metrics(c: Counts): Metrics {
   };
 }
 
-function groupName(groupBy: GroupBy, day: number, key: number, widgets: readonly string[]): string | undefined {
+/** A group's number for a cell: strategy, widget, experiment × 16 + variant (-1: none), or day. */
+function groupOf(groupBy: GroupBy, day: number, key: number): number {
   switch (groupBy) {
     case 'strategy':
-      return CODED_STRATEGIES[keyStrategy(key) - 1] ?? '(other)';
+      return keyStrategy(key);
     case 'widget':
-      return widgets[keyWidget(key)] ?? '(other)';
+      return keyWidget(key);
     case 'variant':
-      return keyExperiment(key) === 0 ? undefined : `${experimentId(keyExperiment(key))}/${variantName(keyVariant(key))}`;
+      return keyExperiment(key) === 0 ? -1 : keyExperiment(key) * 16 + keyVariant(key);
     case 'day':
-      return dayString(day);
+      return day;
   }
 }
 
-/** Sums each group's cells in the range; `groups` keeps first-seen order (day: every day of the range). */
-function sumCells(attribution: Attribution, range: StatsRange, name: (day: number, key: number) => string | undefined, groups: Map<string, Counts>): Counts {
+function groupName(groupBy: GroupBy, group: number, widgets: readonly string[]): string {
+  switch (groupBy) {
+    case 'strategy':
+      return CODED_STRATEGIES[group - 1] ?? '(other)';
+    case 'widget':
+      return widgets[group] ?? '(other)';
+    case 'variant':
+      return `${experimentId(Math.floor(group / 16))}/${variantName(group % 16)}`;
+    case 'day':
+      return dayString(group);
+  }
+}
+
+/**
+ * Sums the range's cells into `groups` by number (numbers, not names, per cell: a 400-day range of
+ * a busy shop is ~200k cells) and returns the total of all of them.
+ */
+function sumCells(attribution: Attribution, range: StatsRange, groupBy: GroupBy, groups: Map<number, Counts>): Counts {
   const total: Counts = [0, 0, 0, 0, 0];
   const rows = attribution.cells.rows;
   attribution.cells.forEach(range.fromDay, range.toDay, (day, key, row) => {
     const at = row * FIELDS;
     for (let f = 0; f < FIELDS; f++) total[f as 0]! += rows[at + f]!;
-    const group = name(day, key);
-    if (group === undefined) return;
+    const group = groupOf(groupBy, day, key);
+    if (group < 0) return;
     let counts = groups.get(group);
     if (counts === undefined) groups.set(group, (counts = [0, 0, 0, 0, 0]));
     for (let f = 0; f < FIELDS; f++) counts[f as 0]! += rows[at + f]!;
@@ -120,39 +137,50 @@ function sumCells(attribution: Attribution, range: StatsRange, name: (day: numbe
 }
 
 export function statistics(attribution: Attribution, range: StatsRange, groupBy: GroupBy): StatsAnswer {
-  const groups = new Map<string, Counts>();
-  if (groupBy === 'day') for (let d = range.fromDay; d <= range.toDay; d++) groups.set(dayString(d), [0, 0, 0, 0, 0]);
+  const groups = new Map<number, Counts>();
+  if (groupBy === 'day') for (let d = range.fromDay; d <= range.toDay; d++) groups.set(d, [0, 0, 0, 0, 0]);
+  const total = sumCells(attribution, range, groupBy, groups);
   const widgets = attribution.widgets;
-  const total = sumCells(attribution, range, (day, key) => groupName(groupBy, day, key, widgets), groups);
-  const entries = [...groups];
-  if (groupBy !== 'day') entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const named = [...groups].map(([group, counts]) => [groupName(groupBy, group, widgets), counts, group] as const);
+  if (groupBy !== 'day') named.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const answer: StatsAnswer = {
     from: dayString(range.fromDay),
     to: dayString(range.toDay),
     groupBy,
     totals: metrics(total),
-    groups: entries.map(([key, counts]) => ({ key, ...metrics(counts) })),
+    groups: named.map(([key, counts]) => ({ key, ...metrics(counts) })),
   };
   if (groupBy === 'variant') {
-    const numbers = new Set<number>();
-    attribution.cells.forEach(range.fromDay, range.toDay, (_day, key) => {
-      if (keyExperiment(key) > 0) numbers.add(keyExperiment(key));
-    });
-    answer.experiments = [...numbers].sort((a, b) => a - b).map((n) => experimentResults(attribution, range, n, 0));
+    const byExperiment = new Map<number, Map<number, Counts>>();
+    for (const [, counts, group] of named) {
+      const experiment = Math.floor(group / 16);
+      let variants = byExperiment.get(experiment);
+      if (variants === undefined) byExperiment.set(experiment, (variants = new Map()));
+      variants.set(group % 16, counts);
+    }
+    answer.experiments = [...byExperiment].sort(([a], [b]) => a - b).map(([experiment, variants]) => results(experiment, variants, 0));
   }
   return answer;
 }
 
 /** One experiment's variants over the range (at least `variantCount` of them, zeros where unseen) and each compared with A. */
 export function experimentResults(attribution: Attribution, range: StatsRange, experiment: number, variantCount: number): ExperimentResults {
-  const byVariant = new Map<string, Counts>();
-  let seen = variantCount;
-  attribution.cells.forEach(range.fromDay, range.toDay, (_day, key) => {
-    if (keyExperiment(key) === experiment) seen = Math.max(seen, keyVariant(key));
+  const variants = new Map<number, Counts>();
+  const rows = attribution.cells.rows;
+  attribution.cells.forEach(range.fromDay, range.toDay, (_day, key, row) => {
+    if (keyExperiment(key) !== experiment) return;
+    let counts = variants.get(keyVariant(key));
+    if (counts === undefined) variants.set(keyVariant(key), (counts = [0, 0, 0, 0, 0]));
+    for (let f = 0; f < FIELDS; f++) counts[f as 0]! += rows[row * FIELDS + f]!;
   });
-  for (let v = 1; v <= seen; v++) byVariant.set(variantName(v), [0, 0, 0, 0, 0]);
-  sumCells(attribution, range, (_day, key) => (keyExperiment(key) === experiment ? variantName(keyVariant(key)) : undefined), byVariant);
-  const variants = [...byVariant].map(([variant, counts]) => ({ variant, ...metrics(counts) }));
+  return results(experiment, variants, variantCount);
+}
+
+function results(experiment: number, counts: Map<number, Counts>, variantCount: number): ExperimentResults {
+  let seen = variantCount;
+  for (const v of counts.keys()) seen = Math.max(seen, v);
+  const variants: (Metrics & { variant: string })[] = [];
+  for (let v = 1; v <= seen; v++) variants.push({ variant: variantName(v), ...metrics(counts.get(v) ?? [0, 0, 0, 0, 0]) });
   const control = variants[0];
   const comparisons = control === undefined ? [] : variants.slice(1).map((v) => compare(control, v));
   return { experiment: experimentId(experiment), variants, comparisons };
