@@ -6,7 +6,9 @@ import { parseRecommendationQuery, queryKey, type RecommendationQuery } from '..
 import type { AnswerCacheConfig } from '../config.js';
 import { AnswerCache } from '../engine/answer-cache.js';
 import { recIdPrefix, RecIdIssuer } from '../analytics/rec-id.js';
+import { experimentId, variantName } from '../analytics/statistics.js';
 import { recommend, type Recommendation } from '../engine/recommend.js';
+import type { Arm, Experiments } from '../ingest/experiments.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
 import type { Principal } from './auth.js';
 import { queryAs, type CustomerIdentity } from './customer-identity.js';
@@ -52,6 +54,8 @@ export class Answers {
     readonly engines: ShopEngines,
     options: AnswerCacheConfig,
     readonly identity: CustomerIdentity,
+    /** Running experiments by placement: a request naming one gets its variant's strategy. */
+    readonly experiments?: Experiments,
   ) {
     this.cache = new AnswerCache(options.maxBytes, options.maxAgeMs, answerBytes);
   }
@@ -111,15 +115,28 @@ export class Answers {
   }
 
   #answer(shopId: string, query: RecommendationQuery, key: string, now: number): Answer {
+    const arm = this.experiments?.arm(shopId, query.widgetId, query.customerId ?? query.sessionId);
+    if (arm !== undefined) {
+      // The variant's strategy in place of the request's; its answers are cached apart.
+      query = { ...query, strategy: arm.strategy };
+      key += `\u0000${arm.experiment}/${arm.variant}`;
+    }
     const engine = this.engines.get(shopId);
     const cached = this.cache.get(engine, key, now);
     if (cached !== undefined) return cached;
     const result = recommend(engine, query, now);
-    const json = recommendationJson(result);
-    const answer: Answer = { result, json, head: Buffer.from(json.slice(0, -2)), recPrefix: `,"recId":"${recIdPrefix(result.strategy)}` };
+    const answer = render(result, arm);
     this.cache.set(engine, key, now, answer, engine.scratch.reads);
     return answer;
   }
+}
+
+/** The answer's body (meta naming the experiment and variant, if any) and its recId's fixed part. */
+function render(result: Recommendation, arm: Arm | undefined): Answer {
+  let json = recommendationJson(result);
+  if (arm !== undefined) json = json.slice(0, -2) + `,"experiment":"${experimentId(arm.experiment)}","variant":"${variantName(arm.variant)}"}}`;
+  const recPrefix = `,"recId":"${recIdPrefix(result.strategy, arm?.experiment, arm?.variant)}`;
+  return { result, json, head: Buffer.from(json.slice(0, -2)), recPrefix };
 }
 
 function cacheKey(shopId: string, query: RecommendationQuery): string {

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { DemoStorefront } from '../demo/demo-storefront.js';
 import type { CatalogUpdates } from '../ingest/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
+import type { Experiments } from '../ingest/experiments.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
 import type { Answers } from './answers.js';
 import type { KeyResolver } from './auth.js';
@@ -22,6 +23,8 @@ export interface HttpDeps {
   catalog: CatalogUpdates;
   /** Epoch ms; tests may pin it. */
   clock: () => number;
+  /** A/B experiments on placements (the /api/experiments routes; none: the routes are absent). */
+  experiments?: Experiments;
   /** The demo storefront's pages (/demo), when the demo store is on. */
   demo?: DemoStorefront;
 }

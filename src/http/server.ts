@@ -14,6 +14,7 @@ import { postEvent, postEventBatch } from './routes/events.js';
 import { deleteProduct, getProduct, putProducts } from './routes/products.js';
 import { getRecommendations } from './routes/recommendations.js';
 import { getStats } from './routes/stats.js';
+import { getExperiment, listExperiments, postExperiment, postExperimentAction } from './routes/experiments.js';
 import { getWidget } from './routes/widget.js';
 
 type Method = 'get' | 'post' | 'put' | 'del';
@@ -39,6 +40,22 @@ function demoPaths(deps: HttpDeps): PathSpec[] {
   ];
 }
 
+function experimentPaths(deps: HttpDeps): PathSpec[] {
+  const experiments = deps.experiments;
+  if (experiments === undefined) return [];
+  const action = (name: 'start' | 'stop' | 'conclude'): PathSpec => ({
+    path: `/experiments/:id/${name}`,
+    methods: { post: { handler: postExperimentAction(deps, experiments, name), options: { params: 1, async: true } } },
+  });
+  return [
+    { path: '/experiments', methods: { get: { handler: listExperiments(deps, experiments) }, post: { handler: postExperiment(deps, experiments), options: { async: true } } } },
+    { path: '/experiments/:id', methods: { get: { handler: getExperiment(deps, experiments), options: { params: 1 } } } },
+    action('start'),
+    action('stop'),
+    action('conclude'),
+  ];
+}
+
 function paths(deps: HttpDeps): PathSpec[] {
   return [
     { path: '/recommendations', storefront: true, methods: { get: { handler: getRecommendations(deps) } } },
@@ -53,6 +70,7 @@ function paths(deps: HttpDeps): PathSpec[] {
       },
     },
     { path: '/stats', methods: { get: { handler: getStats(deps) } } },
+    ...experimentPaths(deps),
     { path: '/healthz', root: true, methods: { get: { handler: getHealth() } } },
     { path: '/metrics', root: true, methods: { get: { handler: getMetrics(deps) } } },
     { path: '/demo/images/:file', root: true, methods: { get: { handler: getDemoImage(deps), options: { params: 1 } } } },

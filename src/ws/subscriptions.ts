@@ -64,7 +64,8 @@ export class SubscriptionRegistry {
 
   /** Joins (or re-joins: idempotent) the query's topic; returns the reply frame with the list right now. */
   subscribe(conn: Connection, query: RecommendationQuery, binary: boolean, ref: Ref | undefined): Frame {
-    const key = `${conn.shopId}\u0000${binary ? 'b' : 't'}\u0000${queryKey(query)}`;
+    // widgetId too: an experiment on one placement must not answer another's subscribers.
+    const key = `${conn.shopId}\u0000${binary ? 'b' : 't'}\u0000${query.widgetId ?? ''}\u0000${queryKey(query)}`;
     let topic = this.#topics.get(key);
     if ((topic === undefined || !conn.subs.has(topic.id)) && conn.subs.size >= this.deps.maxSubscriptions) {
       throw new AppError('too_many_subscriptions', `a connection holds at most ${this.deps.maxSubscriptions} subscriptions; unsubscribe one first`);
