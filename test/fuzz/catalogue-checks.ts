@@ -6,7 +6,7 @@ import { ERROR_CODES, type ErrorCode } from '../../src/errors.js';
 import { header, type RawResponse } from '../support/raw-http.js';
 
 /** Success statuses some route answers with: 200, 204 (CORS preflight), 303 (demo sign-in), 101 (WebSocket). */
-const SUCCESS_STATUSES = new Set([101, 200, 204, 303]);
+const SUCCESS_STATUSES = new Set([101, 200, 201, 204, 303]);
 
 export function isCatalogueCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && Object.hasOwn(ERROR_CODES, code);
