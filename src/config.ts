@@ -67,6 +67,8 @@ export interface EngineConfig {
   dismissTtlMs: number;
   /** Platform segment of output gids when a product was given as a bare id. */
   gidPlatform: string;
+  /** How long after a click on a recommended product an add_to_cart or purchase of it counts for the recommendation, in ms. */
+  attributionWindowMs: number;
 }
 
 /** The EASE model behind personalized: refitted in a worker thread, one shop at a time. */
@@ -190,6 +192,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   recentViewsPerShopper: 30,
   dismissTtlMs: 30 * DAY_MS,
   gidPlatform: 'shopify',
+  attributionWindowMs: 7 * DAY_MS,
 });
 
 export class ConfigError extends Error {}
@@ -309,6 +312,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...DEFAULT_ENGINE_CONFIG,
       trendingHalfLifeMs: halfLifeHours * 3_600_000,
       maxPendingEvents: integer(env, 'PAIRWISE_PENDING_EVENTS', DEFAULT_ENGINE_CONFIG.maxPendingEvents, 0, 10_000_000),
+      attributionWindowMs: integer(env, 'PAIRWISE_ATTRIBUTION_WINDOW_DAYS', 7, 1, 90) * DAY_MS,
     }),
     easeRefit: Object.freeze({
       intervalMs: integer(env, 'PAIRWISE_EASE_REFIT_MINUTES', 60, 0, 7 * 24 * 60) * 60_000,

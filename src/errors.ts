@@ -15,12 +15,16 @@ export const ERROR_CODES = {
   invalid_product: 400,
   /** GET /api/products: a cursor this service did not hand out (or mangled). */
   invalid_cursor: 400,
+  /** POST /api/experiments: a body that is not a valid experiment (every field error listed). */
+  invalid_experiment: 400,
   /** WebSocket: a frame that is not one of the protocol's messages (unknown op, wrong fields). */
   invalid_message: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  /** An experiment change its state does not allow (start a concluded one, a second running one on a widget). */
+  experiment_conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   /** GET /api/stream without a WebSocket upgrade. */
@@ -69,6 +73,7 @@ const STATUS_TITLES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  409: 'Conflict',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   426: 'Upgrade Required',

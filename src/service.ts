@@ -15,6 +15,7 @@ import { CatalogUpdates } from './ingest/catalog-updates.js';
 import { ContentWarmer } from './ingest/content-warmer.js';
 import { EaseRefits } from './ingest/ease-refits.js';
 import { EventPipeline } from './ingest/event-pipeline.js';
+import { Experiments } from './ingest/experiments.js';
 import { replay, type ReplayStats } from './ingest/replay.js';
 import { ShopEngines } from './ingest/shop-engines.js';
 import { mintCustomerToken, signingKey } from './api/customer-token.js';
@@ -25,6 +26,7 @@ import { lockDataDir, type DataDirLock } from './store/data-dir-lock.js';
 import { openDatabases, type Databases } from './store/database.js';
 import { closeDatabases, type Committer } from './store/durable-commit.js';
 import { LmdbEventLog } from './store/event-log.js';
+import { ExperimentStore } from './store/experiment-store.js';
 import { backfillPositions } from './store/position-backfill.js';
 import { ShopStore } from './store/shop-store.js';
 import { SnapshotStore } from './store/snapshot-store.js';
@@ -172,12 +174,13 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const resolveKey = keyResolver(shops);
   const identity = new CustomerIdentity();
   const limits = new RateLimits(config.rateLimits, config.host, options.monotonic);
-  const answers = new Answers(engines, config.answerCache, identity);
+  const experiments = new Experiments(new ExperimentStore(dbs));
+  const answers = new Answers(engines, config.answerCache, identity, experiments);
   const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock });
   shops.onChanged(() => stream.recheckKeys()); // after the key cache is cleared (listeners run in order)
   const dashboardSessions = new DashboardSessions();
   const shopRecord = (shopId: string) => shopRecordView(shops, shopId);
-  const http = await startHttpServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, shopRecord, clock, demo, dashboardSessions }, stream.routes).catch(async (error: unknown) => {
+  const http = await startHttpServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, shopRecord, clock, demo, experiments, dashboardSessions }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     throw error;
   });

@@ -9,7 +9,7 @@ import { normalizeCollectionId, normalizeProductId } from './product-id.js';
  * The validated query is the engine's request (bare ids, a limit in range, context present), plus
  * the proof of its customerId, which the caller checks (http/customer-identity.ts) before use.
  */
-export type RecommendationQuery = RecommendationRequest & { exclude: string[]; customerToken?: string };
+export type RecommendationQuery = RecommendationRequest & { exclude: string[]; customerToken?: string; widgetId?: string };
 
 type ProductIdParam = string & tags.Pattern<'^([A-Za-z0-9][A-Za-z0-9._-]{0,63}|gid://[A-Za-z0-9][A-Za-z0-9-]{0,31}/Product/[A-Za-z0-9][A-Za-z0-9._-]{0,63})$'>;
 type CollectionIdParam = string & tags.Pattern<'^([A-Za-z0-9][A-Za-z0-9._-]{0,63}|gid://[A-Za-z0-9][A-Za-z0-9-]{0,31}/Collection/[A-Za-z0-9][A-Za-z0-9._-]{0,63})$'>;
@@ -42,6 +42,8 @@ export const MAX_LIMIT = 24;
 export const MAX_EXCLUDE = 100;
 const MAX_SHOPPER_ID = 128;
 const MAX_CUSTOMER_TOKEN = 400;
+/** As an event's widgetId (and an experiment's): the placement asking. */
+const MAX_WIDGET_ID = 64;
 
 export type QueryParse = { ok: true; query: RecommendationQuery } | { ok: false; error: AppError };
 
@@ -112,6 +114,11 @@ export function parseRecommendationQuery(raw: string): QueryParse {
     if (token.length > MAX_CUSTOMER_TOKEN) return fail('invalid_query', `customerToken must be at most ${MAX_CUSTOMER_TOKEN} characters`, '/customerToken');
     query.customerToken = token;
   }
+  const widgetId = params.get('widgetId');
+  if (widgetId !== undefined) {
+    if (widgetId.length > MAX_WIDGET_ID) return fail('invalid_query', `widgetId must be at most ${MAX_WIDGET_ID} characters`, '/widgetId');
+    query.widgetId = widgetId;
+  }
   const excludeRaw = params.get('exclude');
   if (excludeRaw !== undefined) {
     const ids = excludeRaw.split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -134,7 +141,10 @@ export function parseRecommendationQuery(raw: string): QueryParse {
   return { ok: true, query };
 }
 
-/** Equal for queries the engine answers identically (ids already normalized; exclude as a set). */
+/**
+ * Equal for queries the engine answers identically (ids already normalized; exclude as a set).
+ * widgetId is left out: it changes an answer only through an experiment, whose arm is keyed apart.
+ */
 export function queryKey(query: RecommendationQuery): string {
   return JSON.stringify([
     query.strategy ?? '',

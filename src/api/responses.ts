@@ -1,6 +1,8 @@
 // The JSON bodies the REST routes answer with, as types: the OpenAPI document's response schemas
 // are generated from them (http/openapi/), and tests check real answers against them.
 import type { tags } from 'typia';
+import type { Comparison, GroupBy, Metrics } from '../analytics/statistics.js';
+import type { ExperimentStatus, VariantStrategy } from './experiment.js';
 import type { ModelLevel, Strategy } from '../engine/strategy.js';
 
 /** A product's global id, the form every output id takes: gid://<platform>/Product/<id>. */
@@ -33,6 +35,11 @@ export interface RecommendationMeta {
   count: number & tags.Type<'uint32'>;
   /** True when some items came from the backfill chain rather than the primary strategy. */
   fallback: boolean;
+  /** This answer's id: sent back as the `recId` of the events it causes, it attributes them (docs/analytics.md). */
+  recId: string & tags.Pattern<'^rec_'> & tags.MaxLength<64>;
+  /** Inside an A/B experiment on the request's widgetId: the experiment (exp_<n>) and this shopper's variant (A, B, …). */
+  experiment?: string;
+  variant?: string;
 }
 
 /** GET /api/recommendations (and a WebSocket subscription's pushes, beside op and sub). */
@@ -107,4 +114,36 @@ export interface ShopInfo {
     maxShoppers: number;
     maxPendingEvents: number;
   };
+}
+
+/** GET /api/stats query parameters. */
+export interface StatsParams {
+  /** First UTC day, inclusive (default: 29 days before `to`). */
+  from?: string & tags.Format<'date'>;
+  /** Last UTC day, inclusive (default: today); at most 400 days after `from`. */
+  to?: string & tags.Format<'date'>;
+  groupBy?: GroupBy & tags.Default<'strategy'>;
+}
+
+/** An A/B experiment on a placement, as the experiment routes show it. */
+export interface ExperimentView {
+  id: string & tags.Pattern<'^exp_[0-9]+$'>;
+  name: string;
+  widgetId: string;
+  status: ExperimentStatus;
+  variants: { variant: string; strategy: VariantStrategy; share: number }[];
+  createdAt: string & tags.Format<'date-time'>;
+  startedAt?: string & tags.Format<'date-time'>;
+  stoppedAt?: string & tags.Format<'date-time'>;
+  concludedAt?: string & tags.Format<'date-time'>;
+}
+
+/** GET /api/experiments. */
+export interface ExperimentList {
+  experiments: ExperimentView[];
+}
+
+/** GET /api/experiments/{id}: the experiment with each variant's numbers so far, compared with A. */
+export interface ExperimentWithResults extends ExperimentView {
+  results: { variants: (Metrics & { variant: string })[]; comparisons: Comparison[] };
 }

@@ -4,6 +4,7 @@ import type { DashboardSessions } from '../dashboard/sessions.js';
 import type { DemoStorefront } from '../demo/demo-storefront.js';
 import type { CatalogUpdates } from '../ingest/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
+import type { Experiments } from '../ingest/experiments.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
 import type { Answers } from './answers.js';
 import type { KeyResolver } from './auth.js';
@@ -39,6 +40,8 @@ export interface HttpDeps {
   dashboardSessions: DashboardSessions;
   /** Epoch ms; tests may pin it. */
   clock: () => number;
+  /** A/B experiments on placements (the /api/experiments routes). */
+  experiments: Experiments;
   /** The demo storefront's pages (/demo), when the demo store is on. */
   demo?: DemoStorefront;
 }

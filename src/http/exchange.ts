@@ -55,6 +55,7 @@ export type Headers = Readonly<Record<string, string>>;
 
 const STATUS_LINES: Record<number, string> = {
   200: '200 OK',
+  201: '201 Created',
   204: '204 No Content',
   302: '302 Found',
   303: '303 See Other',
@@ -63,6 +64,7 @@ const STATUS_LINES: Record<number, string> = {
   403: '403 Forbidden',
   404: '404 Not Found',
   405: '405 Method Not Allowed',
+  409: '409 Conflict',
   413: '413 Content Too Large',
   415: '415 Unsupported Media Type',
   426: '426 Upgrade Required',

@@ -12,7 +12,9 @@ import { getOpenApi } from './routes/openapi.js';
 import { getHealth, getMetrics } from './routes/operations.js';
 import { deleteProduct, getProduct, listProducts, putProducts } from './routes/products.js';
 import { getRecommendations } from './routes/recommendations.js';
+import { getExperiment, listExperiments, MAX_EXPERIMENT_BODY_BYTES, postExperiment, postExperimentAction } from './routes/experiments.js';
 import { getRoot } from './routes/root.js';
+import { getStats } from './routes/stats.js';
 import { getShop } from './routes/shop.js';
 import { getWidget } from './routes/widget.js';
 
@@ -21,7 +23,7 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 /** Who may call: anyone, a public key (a secret one too), or a secret key only. */
 export type Access = 'none' | 'public' | 'secret';
 
-export type Tag = 'recommendations' | 'events' | 'catalog' | 'stream' | 'operations' | 'dashboard' | 'demo';
+export type Tag = 'recommendations' | 'events' | 'catalog' | 'analytics' | 'stream' | 'operations' | 'dashboard' | 'demo';
 
 export interface OperationDoc {
   summary: string;
@@ -209,6 +211,101 @@ export const ROUTES: readonly Route[] = [
       summary: 'This document',
       tag: 'operations',
       ok: { status: 200, description: 'The OpenAPI 3.1 document of the whole API.', contentType: 'application/json' },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/stats',
+    handler: getStats,
+    access: 'secret',
+    doc: {
+      summary: 'What recommendations earned over a day range',
+      description:
+        'Impressions, clicks, attributed add-to-carts, orders and revenue, with 95 % Wilson intervals on CTR, add-to-cart and conversion rates; grouped by strategy, widget, experiment variant (each experiment compared with its control) or day. Read from per-day aggregates only: see docs/analytics.md.',
+      tag: 'analytics',
+      query: 'StatsParams',
+      ok: { status: 200, description: 'Totals and groups.', schema: 'StatsAnswer' },
+      errors: ['invalid_query'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/experiments',
+    handler: (deps) => listExperiments(deps, deps.experiments),
+    access: 'secret',
+    doc: {
+      summary: "The shop's A/B experiments",
+      tag: 'analytics',
+      ok: { status: 200, description: 'Every experiment.', schema: 'ExperimentList' },
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/experiments',
+    handler: (deps) => postExperiment(deps, deps.experiments),
+    options: { async: true },
+    access: 'secret',
+    doc: {
+      summary: 'Create an A/B experiment on a placement (a draft until started)',
+      tag: 'analytics',
+      body: { schema: 'WireExperiment', maxBytes: MAX_EXPERIMENT_BODY_BYTES },
+      ok: { status: 201, description: 'The experiment, created.', schema: 'ExperimentView' },
+      errors: ['invalid_experiment', 'experiment_conflict'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/experiments/{id}',
+    handler: (deps) => getExperiment(deps, deps.experiments),
+    access: 'secret',
+    doc: {
+      summary: 'One experiment with its results so far',
+      tag: 'analytics',
+      params: { id: 'The experiment (exp_<n>).' },
+      ok: { status: 200, description: 'The experiment and each variant compared with A.', schema: 'ExperimentWithResults' },
+      errors: ['not_found'],
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/experiments/{id}/start',
+    handler: (deps) => postExperimentAction(deps, deps.experiments, 'start'),
+    options: { async: true },
+    access: 'secret',
+    doc: {
+      summary: "Start an experiment: its placement's shoppers are assigned to variants from now on",
+      tag: 'analytics',
+      params: { id: 'The experiment (exp_<n>).' },
+      ok: { status: 200, description: 'The experiment as it is now.', schema: 'ExperimentView' },
+      errors: ['not_found', 'experiment_conflict'],
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/experiments/{id}/stop',
+    handler: (deps) => postExperimentAction(deps, deps.experiments, 'stop'),
+    options: { async: true },
+    access: 'secret',
+    doc: {
+      summary: "Stop an experiment: assignment ends, results are kept",
+      tag: 'analytics',
+      params: { id: 'The experiment (exp_<n>).' },
+      ok: { status: 200, description: 'The experiment as it is now.', schema: 'ExperimentView' },
+      errors: ['not_found', 'experiment_conflict'],
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/experiments/{id}/conclude',
+    handler: (deps) => postExperimentAction(deps, deps.experiments, 'conclude'),
+    options: { async: true },
+    access: 'secret',
+    doc: {
+      summary: "Conclude an experiment: it keeps its results and never runs again",
+      tag: 'analytics',
+      params: { id: 'The experiment (exp_<n>).' },
+      ok: { status: 200, description: 'The experiment as it is now.', schema: 'ExperimentView' },
+      errors: ['not_found', 'experiment_conflict'],
     },
   },
   {

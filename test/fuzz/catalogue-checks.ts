@@ -5,8 +5,8 @@ import { expect } from 'vitest';
 import { ERROR_CODES, type ErrorCode } from '../../src/errors.js';
 import { header, type RawResponse } from '../support/raw-http.js';
 
-/** Success statuses some route answers with: 200, 204 (CORS preflight), 302 (GET / to the demo), 303 (demo sign-in), 101 (WebSocket). */
-const SUCCESS_STATUSES = new Set([101, 200, 204, 302, 303]);
+/** Success statuses some route answers with: 200, 201 (an experiment created), 204 (CORS preflight), 302 (GET / to the demo), 303 (demo and dashboard sign-in), 101 (WebSocket). */
+const SUCCESS_STATUSES = new Set([101, 200, 201, 204, 302, 303]);
 
 /** The demo storefront answers an unknown page or product with a page of the shop: the one error that is not problem+json. */
 const DEMO_NOT_FOUND_PAGE = 'text/html; charset=utf-8';

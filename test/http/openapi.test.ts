@@ -7,6 +7,7 @@ import typia from 'typia';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { API_VERSION, openApiDocument } from '../../src/http/openapi/document.js';
+import { MAX_EXPERIMENT_BODY_BYTES } from '../../src/http/routes/experiments.js';
 import { ROUTES } from '../../src/http/route-table.js';
 import { startTestService, testEnv, newShop, tempDataDir, type TestService } from '../support/service.js';
 import { StreamClient } from '../ws/stream-client.js';
@@ -89,6 +90,7 @@ describe('the OpenAPI document', () => {
       '/api/events': config.maxEventBodyBytes,
       '/api/events/batch': config.maxBatchBodyBytes,
       '/api/products': config.maxCatalogBodyBytes,
+      '/api/experiments': MAX_EXPERIMENT_BODY_BYTES,
     });
   });
 });

@@ -18,6 +18,7 @@ const TAGS: Readonly<Record<Tag, string>> = {
   recommendations: 'Recommended products (public key).',
   events: 'Shopper events: stored durably, then applied to the models before the answer (public key).',
   catalog: "The shop's products (secret key).",
+  analytics: 'What recommendations earn, and A/B experiments on placements (secret key).',
   stream: 'The WebSocket channel (public key).',
   operations: 'Health, metrics, the widget script and this document.',
   dashboard: "The merchant's dashboard pages (a session cookie from sign-in, never the key in the page).",

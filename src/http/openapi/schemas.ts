@@ -4,7 +4,22 @@ import typia from 'typia';
 import type { WireBatch, WireEvent } from '../../api/event.js';
 import type { WireCatalog } from '../../api/product.js';
 import type { RecommendationParams } from '../../api/recommendation-query.js';
-import type { CatalogPage, CatalogPageParams, CatalogProduct, Health, ProductDeleted, ProductsUpserted, RecommendationResponse, ShopInfo } from '../../api/responses.js';
+import type { StatsAnswer } from '../../analytics/statistics.js';
+import type { WireExperiment } from '../../api/experiment.js';
+import type {
+  CatalogPage,
+  CatalogPageParams,
+  CatalogProduct,
+  ExperimentList,
+  ExperimentView,
+  ExperimentWithResults,
+  Health,
+  ProductDeleted,
+  ProductsUpserted,
+  RecommendationResponse,
+  ShopInfo,
+  StatsParams,
+} from '../../api/responses.js';
 import type { ProblemBody } from '../../errors.js';
 import type { BatchResponse, EventAck } from '../../ingest/track-events.js';
 // The WebSocket channel's messages are documented beside the HTTP ones (the document covers the API).
@@ -24,6 +39,12 @@ export const SCHEMAS = typia.json.schemas<
     CatalogPageParams,
     CatalogPage,
     ShopInfo,
+    StatsParams,
+    StatsAnswer,
+    WireExperiment,
+    ExperimentView,
+    ExperimentList,
+    ExperimentWithResults,
     ProductDeleted,
     Health,
     ProblemBody,
