@@ -38,7 +38,19 @@ export async function importCommand(kind: ImportKind, args: string[], options: I
     throw new Error(`cannot read ${file}: ${(error as Error).message}`);
   }
   if (options.url !== undefined) {
-    const summary = await run(new HttpSink(options.url, options.key!), undefined, kind, file, format, input);
+    const sink = new HttpSink(options.url, options.key!);
+    // The key names the shop; a shop id given beside it must be that one (not another shop's data).
+    if (shopId !== undefined) {
+      const keyShop = await sink.shopId().catch((error: unknown) => {
+        input.stream.destroy();
+        throw error;
+      });
+      if (keyShop !== shopId) {
+        input.stream.destroy();
+        throw new Error(`--key belongs to shop "${keyShop}" on ${options.url}, not "${shopId}": nothing was imported`);
+      }
+    }
+    const summary = await run(sink, undefined, kind, file, format, input);
     return report(file, summary, undefined);
   }
   return withDataDir(options.dataDir, async (dbs, shops) => {

@@ -87,14 +87,21 @@ export class HttpSink implements ImportSink {
     this.#base = baseUrl.replace(/\/+$/, '');
   }
 
+  /** The shop the key belongs to on that server (GET /api/shop): checked before anything is sent. */
+  async shopId(): Promise<string> {
+    const { status, json } = await this.#send('GET', '/api/shop', undefined);
+    if (status !== 200 || typeof json.shopId !== 'string') throw new Error(`GET ${this.#base}/api/shop answered ${status}: ${String(json.detail ?? 'no shop id')}`);
+    return json.shopId;
+  }
+
   async #send(method: string, path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
     const url = this.#base + path;
     let res: Response;
     try {
       res = await fetch(url, {
         method,
-        headers: { authorization: `Bearer ${this.secretKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
+        headers: { authorization: `Bearer ${this.secretKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     } catch (error) {
       throw new Error(`${method} ${url} failed: ${fetchCause(error)}`);

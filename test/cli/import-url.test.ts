@@ -100,4 +100,15 @@ describe('cli import --url', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(`error: POST ${server.url}/api/events/batch answered 401: the server knows no such key`);
   });
+
+  test('When a shop id is given that the key does not belong to, then nothing is imported and the error names both shops', async () => {
+    const file = write('other-shop.ndjson', JSON.stringify({ type: 'view', productId: '1', sessionId: 'other-shop' }));
+    const before = server.service.engines.get(server.shop.shopId).eventCount;
+
+    const result = await cli(['import', 'events', 'another-shop', file, '--url', server.url, '--key', server.shop.secretKey], { cwd: elsewhere, env });
+
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(`error: --key belongs to shop "${server.shop.shopId}" on ${server.url}, not "another-shop": nothing was imported`);
+    expect(server.service.engines.get(server.shop.shopId).eventCount).toBe(before);
+  });
 });
