@@ -13,7 +13,8 @@
 //   - a purchase counts one order per distinct metadata.orderId and key (each purchase without an
 //     orderId is an order), and revenue metadata.price × metadata.quantity (default 1) when those
 //     are numbers, else the catalog price.
-// Every count goes to the key's day cell and to the product's day cell (product-cells.ts).
+// Every count goes to the key's day cell, and every count but impressions to the product's day cell
+// too (product-cells.ts).
 import { orderIdOf, type EngineEvent } from '../engine/event.js';
 import { parseRecId } from './rec-id.js';
 import { ADD_TO_CARTS, CLICKS, DAY_MS, DayCells, IMPRESSIONS, ORDERS, packKey, REVENUE, type DayCellsSnapshot } from './day-cells.js';
@@ -84,7 +85,9 @@ export class Attribution {
     const memory = this.shoppers;
     if (type === 'impression') {
       if (key < 0) return;
-      this.#count(day, key, event.productId, IMPRESSIONS, 1);
+      // Not per product: impressions are most of the events, and counting each product's would
+      // double attribution's cost on the ingest path (bench/attribution.ts).
+      this.cells.add(day, key, IMPRESSIONS, 1);
       memory.shown(memory.touch('s:' + event.sessionId), product, key);
       return;
     }
@@ -129,10 +132,10 @@ export class Attribution {
     if (snapshot.products !== undefined) this.products.restore(snapshot.products);
   }
 
-  /** Adds to one counter of the key's day cell and of the product's. */
+  /** Adds to one counter of the key's day cell and of the product's (clicks and conversions). */
   #count(day: number, key: number, productId: string, field: number, amount: number): void {
     this.cells.add(day, key, field, amount);
-    this.products.cells.add(day, this.products.index(productId), field, amount);
+    this.products.add(day, productId, field, amount);
   }
 
   /** The widget's index, named if there is room. */

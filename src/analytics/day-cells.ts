@@ -73,6 +73,7 @@ export class DayCells {
   /** Rows of dropped days, reused before the table grows. */
   readonly #free: number[] = [];
   #used = 0;
+  #drops = 0;
 
   constructor(readonly bounds: DayCellsBounds = KEY_BOUNDS) {}
 
@@ -82,6 +83,11 @@ export class DayCells {
 
   get dayCount(): number {
     return this.#days.size;
+  }
+
+  /** Counts dropped days: a row remembered from before a drop may have been reused since. */
+  get drops(): number {
+    return this.#drops;
   }
 
   /** The oldest kept day; undefined when empty. */
@@ -183,6 +189,7 @@ export class DayCells {
       this.#free.push(row);
     }
     this.#days.delete(oldest);
+    this.#drops++;
     return true;
   }
 }

@@ -9,7 +9,10 @@ import { newcombe, sampleSizePerGroup, wilson, type Interval } from './intervals
 
 export type GroupBy = 'strategy' | 'widget' | 'variant' | 'day' | 'product';
 export const GROUP_BYS: readonly GroupBy[] = ['strategy', 'widget', 'variant', 'day', 'product'];
-/** groupBy=product answers the top products only: by revenue, then clicks, then impressions. */
+/**
+ * groupBy=product answers the top products only: by revenue, then clicks. Per product, impressions
+ * are not counted (0, and CTR null): only clicks and what they earned.
+ */
 export const MAX_PRODUCT_GROUPS = 100;
 
 export interface StatsRange {
@@ -179,7 +182,7 @@ export function statistics(attribution: Attribution, range: StatsRange, groupBy:
 
 /**
  * The totals (from the key cells, as every grouping) and the MAX_PRODUCT_GROUPS products that
- * earned most over the range: by revenue, then clicks, then impressions, then id.
+ * earned most over the range: by revenue, then clicks, then add-to-carts, then id.
  */
 function topProducts(attribution: Attribution, range: StatsRange, titleOf: TitleOf | undefined): StatsAnswer {
   const total = sumCells(attribution, range, 'strategy', new Map());
@@ -193,7 +196,7 @@ function topProducts(attribution: Attribution, range: StatsRange, titleOf: Title
   });
   const names = attribution.products.names;
   const ranked = [...byProduct].map(([index, counts]) => ({ key: names[index] ?? '(other)', counts }));
-  ranked.sort((a, b) => b.counts[REVENUE] - a.counts[REVENUE] || b.counts[CLICKS] - a.counts[CLICKS] || b.counts[IMPRESSIONS] - a.counts[IMPRESSIONS] || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  ranked.sort((a, b) => b.counts[REVENUE] - a.counts[REVENUE] || b.counts[CLICKS] - a.counts[CLICKS] || b.counts[ADD_TO_CARTS] - a.counts[ADD_TO_CARTS] || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const answer: StatsAnswer = {
     from: dayString(range.fromDay),
     to: dayString(range.toDay),

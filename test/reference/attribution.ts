@@ -24,7 +24,7 @@ interface Shopper {
 /** Counters by `day|strategy|widget|experiment|variant`: impressions, clicks, add-to-carts, orders, revenue. */
 export type ReferenceCells = Map<string, number[]>;
 
-/** Counters by `day|productId`, the same five: what each recommended product earned per day. */
+/** Counters by `day|productId`, the same five but impressions (not counted per product): what each product earned per day. */
 export type ReferenceProductCells = Map<string, number[]>;
 
 export class ReferenceAttribution {
@@ -106,7 +106,8 @@ export class ReferenceAttribution {
   }
 
   #count(day: number, key: ReferenceKey, product: string, field: number, amount: number): void {
-    for (const [cells, name] of [[this.cells, cellName(day, key)], [this.products, `${day}|${product}`]] as const) {
+    const perProduct = field === 0 ? [] : ([[this.products, `${day}|${product}`]] as const);
+    for (const [cells, name] of [[this.cells, cellName(day, key)] as const, ...perProduct]) {
       let cell = cells.get(name);
       if (cell === undefined) cells.set(name, (cell = [0, 0, 0, 0, 0]));
       cell[field]! += amount;

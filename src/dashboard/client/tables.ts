@@ -43,13 +43,14 @@ export function fillTopProducts(box: HTMLElement, stats: StatsAnswer, limit = 15
       {},
       el('td', { class: 'num' }, i + 1),
       el('th', { scope: 'row' }, el('span', { class: 'title' }, g.title ?? g.key), el('span', { class: 'id' }, ` ${g.key}`)),
-      el('td', { class: 'num' }, count(g.impressions)),
       el('td', { class: 'num' }, count(g.clicks)),
-      el('td', { class: 'num' }, withInterval(g.ctr)),
+      el('td', { class: 'num' }, count(g.addToCarts)),
       el('td', { class: 'num' }, count(g.orders)),
+      el('td', { class: 'num' }, withInterval(g.conversionRate)),
       el('td', { class: 'num' }, amount(g.revenue)),
     ),
   );
   const note = stats.productsFrom === undefined ? 'Top recommended products' : `Top recommended products (per-product numbers from ${stats.productsFrom})`;
-  fill(box, table(note, ['#', 'Product', 'Impressions', 'Clicks', 'CTR (95 % interval)', 'Orders', 'Revenue'], rows, 'No recommended product was shown in this range.'));
+  // Per product only clicks and what they earned are counted (no impressions: see docs/analytics.md).
+  fill(box, table(note, ['#', 'Product', 'Clicks', 'Add-to-carts', 'Orders', 'Conversion (95 % interval)', 'Revenue'], rows, 'No recommended product was clicked in this range.'));
 }
