@@ -14,6 +14,7 @@ function banner(config: Config, service: RunningService): string {
     const { publicKey, secretKey } = service.demoKeys;
     lines.push(
       `  demo storefront: ${base}/demo`,
+      `  dashboard: ${base}/dashboard (sign in with the secret key below)`,
       '  demo store "demo":',
       `    public key (storefront): ${publicKey}`,
       `    secret key (admin):      ${secretKey}`,

@@ -158,13 +158,15 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const pipeline = new EventPipeline(eventLog, engines, config.dedupTtlMs);
   const catalog = new CatalogUpdates(catalogStore, engines);
 
+  const experiments = new Experiments(new ExperimentStore(dbs));
+
   await bootstrapShop(config, shops, log);
   let demoKeys: DemoKeys | undefined;
   let demoSeeded: DemoSeeded | undefined;
   let demo: ReturnType<typeof createDemoStorefront> | undefined;
   if (config.demo) {
     const demoDir = options.demoDir ?? defaultDemoDir();
-    const seedDeps = { shops, catalog, pipeline, gidPlatform: config.engine.gidPlatform };
+    const seedDeps = { shops, catalog, pipeline, experiments, gidPlatform: config.engine.gidPlatform };
     ({ keys: demoKeys, seeded: demoSeeded } = await seedDemoStore(seedDeps, demoDir, path.join(config.dataDir, 'demo-keys.json'), clock(), log));
     const { shopId } = demoKeys;
     const signingSecret = shops.getShop(shopId)?.signingSecrets?.[0] ?? (await shops.rotateSigningSecret(shopId));
@@ -174,7 +176,6 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const resolveKey = keyResolver(shops);
   const identity = new CustomerIdentity();
   const limits = new RateLimits(config.rateLimits, config.host, options.monotonic);
-  const experiments = new Experiments(new ExperimentStore(dbs));
   const answers = new Answers(engines, config.answerCache, identity, experiments);
   const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock });
   shops.onChanged(() => stream.recheckKeys()); // after the key cache is cleared (listeners run in order)

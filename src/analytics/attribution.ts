@@ -13,9 +13,12 @@
 //   - a purchase counts one order per distinct metadata.orderId and key (each purchase without an
 //     orderId is an order), and revenue metadata.price × metadata.quantity (default 1) when those
 //     are numbers, else the catalog price.
+// Every count goes to the key's day cell, and every count but impressions to the product's day cell
+// too (product-cells.ts).
 import { orderIdOf, type EngineEvent } from '../engine/event.js';
 import { parseRecId } from './rec-id.js';
 import { ADD_TO_CARTS, CLICKS, DAY_MS, DayCells, IMPRESSIONS, ORDERS, packKey, REVENUE, type DayCellsSnapshot } from './day-cells.js';
+import { ProductCells, type ProductCellsSnapshot } from './product-cells.js';
 import { productHash, ShopperMemory, type ShopperMemorySnapshot } from './shopper-memory.js';
 
 /** The event fields attribution reads (EngineEvent plus the two it alone uses). */
@@ -43,6 +46,8 @@ export interface AttributionSnapshot {
   shoppers: ShopperMemorySnapshot;
   /** Remembered `orderId \0 day:key` entries, oldest first. */
   orders: string[];
+  /** Absent in snapshots from before per-product counts: those start empty. */
+  products?: ProductCellsSnapshot;
 }
 
 /** The catalog price of a bare product id, or undefined. */
@@ -50,6 +55,7 @@ export type PriceOf = (productId: string) => number | undefined;
 
 export class Attribution {
   readonly cells = new DayCells();
+  readonly products = new ProductCells();
   readonly shoppers: ShopperMemory;
   readonly #widgetOf = new Map<string, number>();
   readonly #widgets: string[] = [...WIDGET_NAMES];
@@ -79,6 +85,8 @@ export class Attribution {
     const memory = this.shoppers;
     if (type === 'impression') {
       if (key < 0) return;
+      // Not per product: impressions are most of the events, and counting each product's would
+      // double attribution's cost on the ingest path (bench/attribution.ts).
       this.cells.add(day, key, IMPRESSIONS, 1);
       memory.shown(memory.touch('s:' + event.sessionId), product, key);
       return;
@@ -90,7 +98,7 @@ export class Attribution {
         if (session >= 0) clickKey = memory.shownKey(session, product);
         if (clickKey < 0) return;
       }
-      this.cells.add(day, clickKey, CLICKS, 1);
+      this.#count(day, clickKey, event.productId, CLICKS, 1);
       this.#remember(event, product, clickKey, t);
       return;
     }
@@ -98,16 +106,22 @@ export class Attribution {
     if (convertedKey >= 0) this.#remember(event, product, convertedKey, t);
     else if ((convertedKey = this.#lastClick(event, product, t)) < 0) return;
     if (type === 'add_to_cart') {
-      this.cells.add(day, convertedKey, ADD_TO_CARTS, 1);
+      this.#count(day, convertedKey, event.productId, ADD_TO_CARTS, 1);
       return;
     }
     const orderId = orderIdOf(event);
-    if (orderId === undefined || this.#firstOfOrder(orderId + '\u0000' + day + ':' + convertedKey)) this.cells.add(day, convertedKey, ORDERS, 1);
-    this.cells.add(day, convertedKey, REVENUE, revenueOf(event, priceOf));
+    if (orderId === undefined || this.#firstOfOrder(orderId + '\u0000' + day + ':' + convertedKey)) this.#count(day, convertedKey, event.productId, ORDERS, 1);
+    this.#count(day, convertedKey, event.productId, REVENUE, revenueOf(event, priceOf));
   }
 
   snapshot(): AttributionSnapshot {
-    return { widgets: this.#widgets.slice(WIDGET_NAMES.length), cells: this.cells.snapshot(), shoppers: this.shoppers.snapshot(), orders: [...this.#orders] };
+    return {
+      widgets: this.#widgets.slice(WIDGET_NAMES.length),
+      cells: this.cells.snapshot(),
+      shoppers: this.shoppers.snapshot(),
+      orders: [...this.#orders],
+      products: this.products.snapshot(),
+    };
   }
 
   restore(snapshot: AttributionSnapshot): void {
@@ -115,6 +129,13 @@ export class Attribution {
     this.cells.restore(snapshot.cells);
     this.shoppers.restore(snapshot.shoppers);
     for (const order of snapshot.orders) this.#orders.add(order);
+    if (snapshot.products !== undefined) this.products.restore(snapshot.products);
+  }
+
+  /** Adds to one counter of the key's day cell and of the product's (clicks and conversions). */
+  #count(day: number, key: number, productId: string, field: number, amount: number): void {
+    this.cells.add(day, key, field, amount);
+    this.products.add(day, productId, field, amount);
   }
 
   /** The widget's index, named if there is room. */

@@ -4,7 +4,8 @@
 // query reads these cells only (a few per key and day), never the events.
 // Bounded whatever the input: MAX_DAYS days (the oldest dropped first; an event older than every
 // kept day when full is not counted) and MAX_CELLS cells; past that, a day's new keys are counted
-// in that day's OVERFLOW_KEY cell.
+// in that day's OVERFLOW_KEY cell. The per-product table (product-cells.ts) uses its own bounds and
+// drops its oldest day instead when full, so the recent days always count.
 import { bytesOf, fromBytes, grownTo } from '../engine/typed-arrays.js';
 
 export const DAY_MS = 86_400_000;
@@ -52,6 +53,17 @@ export interface DayCellsSnapshot {
   rows: Uint8Array;
 }
 
+export interface DayCellsBounds {
+  maxDays: number;
+  maxCells: number;
+  /** Where a day's new keys count once the table holds maxCells cells. */
+  overflowKey: number;
+  /** When full, drop the oldest day (if older than the event's) before counting in the overflow cell. */
+  dropOldestWhenFull: boolean;
+}
+
+const KEY_BOUNDS: DayCellsBounds = { maxDays: MAX_DAYS, maxCells: MAX_CELLS, overflowKey: OVERFLOW_KEY, dropOldestWhenFull: false };
+
 export class DayCells {
   /** day × 2^32 + key → row. */
   readonly #rowOf = new Map<number, number>();
@@ -61,6 +73,9 @@ export class DayCells {
   /** Rows of dropped days, reused before the table grows. */
   readonly #free: number[] = [];
   #used = 0;
+  #drops = 0;
+
+  constructor(readonly bounds: DayCellsBounds = KEY_BOUNDS) {}
 
   get cellCount(): number {
     return this.#rowOf.size;
@@ -70,17 +85,33 @@ export class DayCells {
     return this.#days.size;
   }
 
+  /** Counts dropped days: a row remembered from before a drop may have been reused since. */
+  get drops(): number {
+    return this.#drops;
+  }
+
+  /** The oldest kept day; undefined when empty. */
+  get oldestDay(): number | undefined {
+    let oldest: number | undefined;
+    for (const day of this.#days.keys()) if (oldest === undefined || day < oldest) oldest = day;
+    return oldest;
+  }
+
   /** The row index (× FIELDS) of the cell (day, key), created if new; -1 when the day is not kept. */
   row(day: number, key: number): number {
     const cellKey = day * KEY_SPACE + key;
     const row = this.#rowOf.get(cellKey);
     if (row !== undefined) return row;
+    const { maxDays, maxCells, overflowKey, dropOldestWhenFull } = this.bounds;
     let cells = this.#days.get(day);
     if (cells === undefined) {
-      if (this.#days.size >= MAX_DAYS && !this.#dropOldestBefore(day)) return -1;
+      if (this.#days.size >= maxDays && !this.#dropOldestBefore(day)) return -1;
       this.#days.set(day, (cells = []));
     }
-    if (this.#rowOf.size >= MAX_CELLS && key !== OVERFLOW_KEY) return this.row(day, OVERFLOW_KEY);
+    if (this.#rowOf.size >= maxCells && key !== overflowKey) {
+      // dropOldestBefore never drops `day` itself: its cells array stays live.
+      if (!dropOldestWhenFull || !this.#dropOldestBefore(day, true)) return this.row(day, overflowKey);
+    }
     return this.#add(cellKey, cells);
   }
 
@@ -142,11 +173,14 @@ export class DayCells {
     return row;
   }
 
-  /** Drops the oldest day when it is older than `day`; false when `day` itself would be the oldest. */
-  #dropOldestBefore(day: number): boolean {
+  /**
+   * Drops the oldest day when it is older than `day` (or, when `day` is already kept, strictly
+   * older); false when `day` itself would be the oldest.
+   */
+  #dropOldestBefore(day: number, dayKept = false): boolean {
     let oldest = Infinity;
     for (const kept of this.#days.keys()) if (kept < oldest) oldest = kept;
-    if (oldest > day) return false;
+    if (dayKept ? oldest >= day : oldest > day) return false;
     const cells = this.#days.get(oldest)!;
     for (let i = 0; i < cells.length; i += 2) {
       const row = cells[i + 1]!;
@@ -155,6 +189,7 @@ export class DayCells {
       this.#free.push(row);
     }
     this.#days.delete(oldest);
+    this.#drops++;
     return true;
   }
 }

@@ -1,13 +1,19 @@
 // The statistics API's answers, read from attribution's day cells only (a few per key and day, not
 // the events): totals and groups over a day range with each rate's Wilson interval, and each
-// experiment's variants compared with the first (A) on click-through rate.
+// experiment's variants compared with the first (A) on click-through rate; and the top recommended
+// products from the per-product cells.
 import { CODED_STRATEGIES } from './rec-id.js';
 import type { Attribution } from './attribution.js';
 import { ADD_TO_CARTS, CLICKS, DAY_MS, FIELDS, IMPRESSIONS, keyExperiment, keyStrategy, keyVariant, keyWidget, ORDERS, REVENUE } from './day-cells.js';
 import { newcombe, sampleSizePerGroup, wilson, type Interval } from './intervals.js';
 
-export type GroupBy = 'strategy' | 'widget' | 'variant' | 'day';
-export const GROUP_BYS: readonly GroupBy[] = ['strategy', 'widget', 'variant', 'day'];
+export type GroupBy = 'strategy' | 'widget' | 'variant' | 'day' | 'product';
+export const GROUP_BYS: readonly GroupBy[] = ['strategy', 'widget', 'variant', 'day', 'product'];
+/**
+ * groupBy=product answers the top products only: by revenue, then clicks. Per product, impressions
+ * are not counted (0, and CTR null): only clicks and what they earned.
+ */
+export const MAX_PRODUCT_GROUPS = 100;
 
 export interface StatsRange {
   /** First and last UTC day, inclusive (days since the epoch). */
@@ -57,10 +63,18 @@ export interface StatsAnswer {
   to: string;
   groupBy: GroupBy;
   totals: Metrics;
-  groups: (Metrics & { key: string })[];
+  groups: (Metrics & { key: string; title?: string })[];
   /** With groupBy=variant: each experiment seen in the range. */
   experiments?: ExperimentResults[];
+  /**
+   * With groupBy=product: the first day of the range that has per-product numbers, when later than
+   * `from` (older days were dropped to stay within the per-product bound).
+   */
+  productsFrom?: string;
 }
+
+/** A product's title for groupBy=product (the catalog's); undefined when unknown. */
+export type TitleOf = (productId: string) => string | undefined;
 
 /** Experiment numbers name experiments `exp_<n>`; variant numbers are letters, 1 = A (the control). */
 export function experimentId(experiment: number): string {
@@ -100,6 +114,7 @@ function groupOf(groupBy: GroupBy, day: number, key: number): number {
     case 'variant':
       return keyExperiment(key) === 0 ? -1 : keyExperiment(key) * 16 + keyVariant(key);
     case 'day':
+    case 'product':
       return day;
   }
 }
@@ -113,6 +128,7 @@ function groupName(groupBy: GroupBy, group: number, widgets: readonly string[]):
     case 'variant':
       return `${experimentId(Math.floor(group / 16))}/${variantName(group % 16)}`;
     case 'day':
+    case 'product':
       return dayString(group);
   }
 }
@@ -136,7 +152,8 @@ function sumCells(attribution: Attribution, range: StatsRange, groupBy: GroupBy,
   return total;
 }
 
-export function statistics(attribution: Attribution, range: StatsRange, groupBy: GroupBy): StatsAnswer {
+export function statistics(attribution: Attribution, range: StatsRange, groupBy: GroupBy, titleOf?: TitleOf): StatsAnswer {
+  if (groupBy === 'product') return topProducts(attribution, range, titleOf);
   const groups = new Map<number, Counts>();
   if (groupBy === 'day') for (let d = range.fromDay; d <= range.toDay; d++) groups.set(d, [0, 0, 0, 0, 0]);
   const total = sumCells(attribution, range, groupBy, groups);
@@ -159,6 +176,42 @@ export function statistics(attribution: Attribution, range: StatsRange, groupBy:
       variants.set(group % 16, counts);
     }
     answer.experiments = [...byExperiment].sort(([a], [b]) => a - b).map(([experiment, variants]) => results(experiment, variants, 0));
+  }
+  return answer;
+}
+
+/**
+ * The totals (from the key cells, as every grouping) and the MAX_PRODUCT_GROUPS products that
+ * earned most over the range: by revenue, then clicks, then add-to-carts, then id.
+ */
+function topProducts(attribution: Attribution, range: StatsRange, titleOf: TitleOf | undefined): StatsAnswer {
+  const total = sumCells(attribution, range, 'strategy', new Map());
+  const byProduct = new Map<number, Counts>();
+  const cells = attribution.products.cells;
+  const rows = cells.rows;
+  cells.forEach(range.fromDay, range.toDay, (_day, product, row) => {
+    let counts = byProduct.get(product);
+    if (counts === undefined) byProduct.set(product, (counts = [0, 0, 0, 0, 0]));
+    for (let f = 0; f < FIELDS; f++) counts[f as 0]! += rows[row * FIELDS + f]!;
+  });
+  const names = attribution.products.names;
+  const ranked = [...byProduct].map(([index, counts]) => ({ key: names[index] ?? '(other)', counts }));
+  ranked.sort((a, b) => b.counts[REVENUE] - a.counts[REVENUE] || b.counts[CLICKS] - a.counts[CLICKS] || b.counts[ADD_TO_CARTS] - a.counts[ADD_TO_CARTS] || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const answer: StatsAnswer = {
+    from: dayString(range.fromDay),
+    to: dayString(range.toDay),
+    groupBy: 'product',
+    totals: metrics(total),
+    groups: ranked.slice(0, MAX_PRODUCT_GROUPS).map(({ key, counts }) => {
+      const title = titleOf?.(key);
+      return { key, ...(title === undefined ? {} : { title }), ...metrics(counts) };
+    }),
+  };
+  // Days still kept as key cells but dropped from the (fuller) product table: say where products start.
+  const productOldest = cells.oldestDay;
+  const keyOldest = attribution.cells.oldestDay;
+  if (productOldest !== undefined && keyOldest !== undefined && keyOldest < productOldest && productOldest > range.fromDay && productOldest <= range.toDay) {
+    answer.productsFrom = dayString(productOldest);
   }
   return answer;
 }

@@ -147,3 +147,8 @@ export interface ExperimentList {
 export interface ExperimentWithResults extends ExperimentView {
   results: { variants: (Metrics & { variant: string })[]; comparisons: Comparison[] };
 }
+
+/** GET /dashboard/data/experiments: every experiment with its results so far, newest first. */
+export interface DashboardExperiments {
+  experiments: ExperimentWithResults[];
+}

@@ -5,6 +5,8 @@ import type { ErrorCode } from '../errors.js';
 import type { HttpDeps } from './deps.js';
 import type { Handler, RouteOptions } from './route.js';
 import { DASHBOARD_FORM_OPTIONS, DASHBOARD_OPTIONS, getDashboard, postDashboardSignIn, postDashboardSignOut } from './routes/dashboard.js';
+import { DASHBOARD_ASSET_OPTIONS, getDashboardScript, getDashboardStyles } from './routes/dashboard-assets.js';
+import { getDashboardExperiments, getDashboardStats, postDashboardExperiment, postDashboardExperimentAction } from './routes/dashboard-data.js';
 import { getDemoImage } from './routes/demo-images.js';
 import { DEMO_PAGE_OPTIONS, getDemoCollection, getDemoHome, getDemoNotFound, getDemoProduct, getDemoSignIn } from './routes/demo-pages.js';
 import { postEvent, postEventBatch } from './routes/events.js';
@@ -20,8 +22,8 @@ import { getWidget } from './routes/widget.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
-/** Who may call: anyone, a public key (a secret one too), or a secret key only. */
-export type Access = 'none' | 'public' | 'secret';
+/** Who may call: anyone, a public key (a secret one too), a secret key only, or a signed-in dashboard session (its cookie). */
+export type Access = 'none' | 'public' | 'secret' | 'session';
 
 export type Tag = 'recommendations' | 'events' | 'catalog' | 'analytics' | 'stream' | 'operations' | 'dashboard' | 'demo';
 
@@ -390,6 +392,119 @@ export const ROUTES: readonly Route[] = [
       tag: 'dashboard',
       ok: { status: 303, description: 'To /dashboard, signed out.', contentType: 'text/html; charset=utf-8' },
       errors: ['forbidden', 'unsupported_media_type', 'payload_too_large'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/dashboard/app.js',
+    handler: getDashboardScript,
+    options: DASHBOARD_ASSET_OPTIONS,
+    access: 'none',
+    doc: {
+      summary: "The dashboard page's script (charts drawn with uPlot, bundled in)",
+      tag: 'dashboard',
+      ok: { status: 200, description: 'JavaScript (gzip when accepted).', contentType: 'application/javascript; charset=utf-8' },
+      errors: ['not_found'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/dashboard/app.css',
+    handler: getDashboardStyles,
+    options: DASHBOARD_ASSET_OPTIONS,
+    access: 'none',
+    doc: {
+      summary: "The dashboard page's chart stylesheet (uPlot's)",
+      tag: 'dashboard',
+      ok: { status: 200, description: 'CSS (gzip when accepted).', contentType: 'text/css; charset=utf-8' },
+      errors: ['not_found'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/dashboard/data/stats',
+    handler: getDashboardStats,
+    options: DASHBOARD_OPTIONS,
+    access: 'session',
+    doc: {
+      summary: "GET /api/stats for the signed-in session's shop",
+      description: 'The same parameters and answer as GET /api/stats (`groupBy=product`: the top recommended products), for the dashboard page.',
+      tag: 'dashboard',
+      query: 'StatsParams',
+      ok: { status: 200, description: 'Totals and groups.', schema: 'StatsAnswer' },
+      errors: ['invalid_query'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/dashboard/data/experiments',
+    handler: (deps) => getDashboardExperiments(deps, deps.experiments),
+    options: DASHBOARD_OPTIONS,
+    access: 'session',
+    doc: {
+      summary: "The signed-in session's shop's experiments with their results, newest first",
+      tag: 'dashboard',
+      ok: { status: 200, description: 'Every experiment, each variant compared with A.', schema: 'DashboardExperiments' },
+    },
+  },
+  {
+    method: 'post',
+    path: '/dashboard/data/experiments',
+    handler: (deps) => postDashboardExperiment(deps, deps.experiments),
+    options: DASHBOARD_FORM_OPTIONS,
+    access: 'session',
+    doc: {
+      summary: 'Create an experiment from the dashboard (as POST /api/experiments)',
+      description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
+      tag: 'dashboard',
+      body: { schema: 'WireExperiment', maxBytes: MAX_EXPERIMENT_BODY_BYTES },
+      ok: { status: 201, description: 'The experiment, created.', schema: 'ExperimentView' },
+      errors: ['forbidden', 'invalid_experiment', 'experiment_conflict'],
+    },
+  },
+  {
+    method: 'post',
+    path: '/dashboard/data/experiments/{id}/start',
+    handler: (deps) => postDashboardExperimentAction(deps, deps.experiments, 'start'),
+    options: DASHBOARD_FORM_OPTIONS,
+    access: 'session',
+    doc: {
+      summary: 'Start an experiment from the dashboard (as POST /api/experiments/{id}/start)',
+      description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
+      tag: 'dashboard',
+      params: { id: 'The experiment (exp_<n>).' },
+      ok: { status: 200, description: 'The experiment as it is now, with its results.', schema: 'ExperimentWithResults' },
+      errors: ['forbidden', 'not_found', 'experiment_conflict'],
+    },
+  },
+  {
+    method: 'post',
+    path: '/dashboard/data/experiments/{id}/stop',
+    handler: (deps) => postDashboardExperimentAction(deps, deps.experiments, 'stop'),
+    options: DASHBOARD_FORM_OPTIONS,
+    access: 'session',
+    doc: {
+      summary: 'Stop an experiment from the dashboard',
+      description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
+      tag: 'dashboard',
+      params: { id: 'The experiment (exp_<n>).' },
+      ok: { status: 200, description: 'The experiment as it is now, with its results.', schema: 'ExperimentWithResults' },
+      errors: ['forbidden', 'not_found', 'experiment_conflict'],
+    },
+  },
+  {
+    method: 'post',
+    path: '/dashboard/data/experiments/{id}/conclude',
+    handler: (deps) => postDashboardExperimentAction(deps, deps.experiments, 'conclude'),
+    options: DASHBOARD_FORM_OPTIONS,
+    access: 'session',
+    doc: {
+      summary: 'Conclude an experiment from the dashboard',
+      description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
+      tag: 'dashboard',
+      params: { id: 'The experiment (exp_<n>).' },
+      ok: { status: 200, description: 'The experiment as it is now, with its results.', schema: 'ExperimentWithResults' },
+      errors: ['forbidden', 'not_found', 'experiment_conflict'],
     },
   },
   {

@@ -22,6 +22,16 @@ function cellsOf(model: Attribution): ReferenceCells {
   return cells;
 }
 
+/** The compact model's per-product cells in the reference's form (`day|productId`). */
+function productCellsOf(model: Attribution): ReferenceCells {
+  const cells: ReferenceCells = new Map();
+  const rows = model.products.cells.rows;
+  model.products.cells.forEach(-Infinity, Infinity, (day, index, row) => {
+    cells.set(`${day}|${model.products.names[index]}`, Array.from(rows.subarray(row * FIELDS, row * FIELDS + FIELDS)));
+  });
+  return cells;
+}
+
 function sorted(cells: ReferenceCells): [string, number[]][] {
   return [...cells].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
@@ -70,6 +80,7 @@ describe('Attribution against the reference', () => {
           reference.apply(event, priceOf);
         }
         expect(sorted(cellsOf(model))).toEqual(sorted(reference.cells));
+        expect(sorted(productCellsOf(model))).toEqual(sorted(reference.products));
       }),
       { numRuns: 300 },
     );
@@ -88,6 +99,7 @@ describe('Attribution against the reference', () => {
           restored.apply(event, priceOf);
         }
         expect(sorted(cellsOf(restored))).toEqual(sorted(cellsOf(model)));
+        expect(sorted(productCellsOf(restored))).toEqual(sorted(productCellsOf(model)));
       }),
       { numRuns: 150 },
     );

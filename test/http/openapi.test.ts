@@ -91,6 +91,7 @@ describe('the OpenAPI document', () => {
       '/api/events/batch': config.maxBatchBodyBytes,
       '/api/products': config.maxCatalogBodyBytes,
       '/api/experiments': MAX_EXPERIMENT_BODY_BYTES,
+      '/dashboard/data/experiments': MAX_EXPERIMENT_BODY_BYTES,
     });
   });
 });

@@ -108,6 +108,14 @@ const BY_DAY = [
   { key: '2025-06-02', ...expected(0, 0, 0, 0, 0) },
   { key: '2025-06-03', ...expected(0, 0, 0, 1, 24) },
 ];
+/**
+ * The top products, by revenue then clicks (impressions are not counted per product): p3 was never
+ * clicked from a recommendation (its purchase in order o2 earns nothing), so it is not there.
+ */
+const BY_PRODUCT = [
+  { key: 'p1', title: 'Product p1', ...expected(0, 3, 1, 3, 44) },
+  { key: 'p2', title: 'Product p2', ...expected(0, 1, 0, 0, 0) },
+];
 const RANGE = 'from=2025-06-01&to=2025-06-03';
 
 async function expectScriptNumbers(t: TestService): Promise<void> {
@@ -116,6 +124,7 @@ async function expectScriptNumbers(t: TestService): Promise<void> {
   expect(byStrategy.body).toEqual({ from: '2025-06-01', to: '2025-06-03', groupBy: 'strategy', totals: TOTALS, groups: BY_STRATEGY });
   expect((await stats(t, `${RANGE}&groupBy=widget`)).body.groups).toEqual(BY_WIDGET);
   expect((await stats(t, `${RANGE}&groupBy=day`)).body.groups).toEqual(BY_DAY);
+  expect((await stats(t, `${RANGE}&groupBy=product`)).body).toEqual({ from: '2025-06-01', to: '2025-06-03', groupBy: 'product', totals: TOTALS, groups: BY_PRODUCT });
   // Carol's late purchase is on 2025-06-09: outside the window, so no day shows it.
   expect((await stats(t, 'from=2025-06-01&to=2025-06-10&groupBy=strategy')).body.totals).toEqual(TOTALS);
   expect((await stats(t, 'from=2025-06-02&to=2025-06-03')).body.totals).toEqual(expected(0, 0, 0, 1, 24));

@@ -1,6 +1,6 @@
 // The attribution rules (src/analytics/attribution.ts) written the obvious way, in plain Maps and
 // arrays with string keys: the compact model must count exactly what this counts. No day or cell
-// bounds and no order memory bound (streams in tests stay below them); the shopper table is the
+// bounds, no product bounds and no order memory bound (streams in tests stay below them); the shopper table is the
 // same LRU bound as the compact one's, so eviction is compared too.
 import { parseRecId } from '../../src/analytics/rec-id.js';
 import { orderIdOf } from '../../src/engine/event.js';
@@ -24,8 +24,12 @@ interface Shopper {
 /** Counters by `day|strategy|widget|experiment|variant`: impressions, clicks, add-to-carts, orders, revenue. */
 export type ReferenceCells = Map<string, number[]>;
 
+/** Counters by `day|productId`, the same five but impressions (not counted per product): what each product earned per day. */
+export type ReferenceProductCells = Map<string, number[]>;
+
 export class ReferenceAttribution {
   readonly cells: ReferenceCells = new Map();
+  readonly products: ReferenceProductCells = new Map();
   readonly shoppers: ReferenceLru<Shopper>;
   readonly widgets: string[] = [];
   readonly orders = new Set<string>();
@@ -46,7 +50,7 @@ export class ReferenceAttribution {
     const day = Math.floor(t / DAY);
     if (type === 'impression') {
       if (!key) return;
-      this.#count(day, key, 0, 1);
+      this.#count(day, key, product, 0, 1);
       const shown = this.shoppers.touch('s:' + event.sessionId).shown;
       shown.push({ product, key });
       if (shown.length > 32) shown.shift();
@@ -56,7 +60,7 @@ export class ReferenceAttribution {
       const session = this.shoppers.entries.get('s:' + event.sessionId);
       const clickKey = key ?? session?.shown.findLast((s) => s.product === product)?.key;
       if (!clickKey) return;
-      this.#count(day, clickKey, 1, 1);
+      this.#count(day, clickKey, product, 1, 1);
       this.#remember(event, clickKey);
       return;
     }
@@ -72,14 +76,14 @@ export class ReferenceAttribution {
       converted = best.key;
     }
     if (type === 'add_to_cart') {
-      this.#count(day, converted, 2, 1);
+      this.#count(day, converted, product, 2, 1);
       return;
     }
     const orderId = orderIdOf(event);
     const entry = `${orderId}|${cellName(day, converted)}`;
-    if (orderId === undefined || !this.orders.has(entry)) this.#count(day, converted, 3, 1);
+    if (orderId === undefined || !this.orders.has(entry)) this.#count(day, converted, product, 3, 1);
     if (orderId !== undefined) this.orders.add(entry);
-    this.#count(day, converted, 4, revenueOf(event, priceOf));
+    this.#count(day, converted, product, 4, revenueOf(event, priceOf));
   }
 
   #widget(widgetId: string | undefined): string {
@@ -101,11 +105,13 @@ export class ReferenceAttribution {
     }
   }
 
-  #count(day: number, key: ReferenceKey, field: number, amount: number): void {
-    const name = cellName(day, key);
-    let cell = this.cells.get(name);
-    if (cell === undefined) this.cells.set(name, (cell = [0, 0, 0, 0, 0]));
-    cell[field]! += amount;
+  #count(day: number, key: ReferenceKey, product: string, field: number, amount: number): void {
+    const perProduct = field === 0 ? [] : ([[this.products, `${day}|${product}`]] as const);
+    for (const [cells, name] of [[this.cells, cellName(day, key)] as const, ...perProduct]) {
+      let cell = cells.get(name);
+      if (cell === undefined) cells.set(name, (cell = [0, 0, 0, 0, 0]));
+      cell[field]! += amount;
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 // The dashboard's page frame: one stylesheet inline (no external requests), readable on a laptop
-// and a phone.
+// and a phone. Referrer policy same-origin, not no-referrer: under no-referrer Chrome sends
+// `Origin: null` on the page's own form posts, which the same-origin check must refuse.
 import { html, raw, type Html } from '../../demo/pages/html.js';
 
 const STYLES = raw(`
@@ -23,7 +24,7 @@ export function dashboardLayout(title: string, body: Html, head?: Html): Html {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${title} · Pairwise</title>
 <style>${STYLES}</style>
 ${head ?? ''}

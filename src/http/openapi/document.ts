@@ -38,6 +38,12 @@ const SECURITY_SCHEMES: Record<string, OpenApiV3_1.ISecurityScheme> = {
     bearerFormat: 'sk_…',
     description: "The shop's secret (admin) key: everything. Server-side only: refused (403) on a request with an Origin header.",
   },
+  dashboardSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'pairwise_dashboard',
+    description: 'The dashboard session POST /dashboard/sign-in sets (HttpOnly, SameSite=Strict, Path=/dashboard): the page never holds the key.',
+  },
   publicKeyQuery: {
     type: 'apiKey',
     in: 'query',
@@ -50,12 +56,14 @@ const SECURITY: Readonly<Record<Access, Record<string, string[]>[]>> = {
   none: [],
   public: [{ publicKey: [] }, { publicKeyQuery: [] }, { secretKey: [] }],
   secret: [{ secretKey: [] }],
+  session: [{ dashboardSession: [] }],
 };
 
 const ACCESS_ERRORS: Readonly<Record<Access, readonly ErrorCode[]>> = {
   none: [],
   public: ['unauthorized', 'forbidden', 'rate_limited'],
   secret: ['unauthorized', 'forbidden', 'rate_limited'],
+  session: ['unauthorized', 'rate_limited'],
 };
 const BODY_ERRORS: readonly ErrorCode[] = ['invalid_json', 'payload_too_large', 'unsupported_media_type'];
 /** Every route: refused while the service shuts down, and writes the storage cannot commit. */

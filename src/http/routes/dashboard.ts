@@ -1,64 +1,28 @@
 // /dashboard: the merchant's pages. Sign-in exchanges the secret key (typed into a form, posted once
 // to the same origin) for an HttpOnly, SameSite=Strict session cookie scoped to /dashboard; requests
 // that change state must come from this origin and carry the session's CSRF token.
-import { csrfMatches, type DashboardSession } from '../../dashboard/sessions.js';
 import { homePage } from '../../dashboard/pages/home-page.js';
 import { signInPage } from '../../dashboard/pages/sign-in-page.js';
 import { AppError } from '../../errors.js';
 import { readBody } from '../body.js';
+import { checkCsrf, checkSameOrigin, cookieToken, DASHBOARD_COOKIE, DASHBOARD_HEADERS, signedIn } from '../dashboard-auth.js';
 import type { HttpDeps } from '../deps.js';
 import type { Exchange } from '../exchange.js';
 import type { Handler } from '../route.js';
 
-export const DASHBOARD_COOKIE = 'pairwise_dashboard';
 const HTML = 'text/html; charset=utf-8';
 /** Pages show the shop's data: never cached, never framed by another site. */
 const PAGE_HEADERS = {
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
-  'content-security-policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; form-action 'self'",
+  'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; form-action 'self'",
 } as const;
 /** A sign-in or sign-out form: a key and a token, far below this. */
 const MAX_FORM_BYTES = 4096;
 
-export const DASHBOARD_OPTIONS = { headers: ['cookie', 'host', 'x-forwarded-proto', 'x-csrf-token'] } as const;
+export const DASHBOARD_OPTIONS = { headers: DASHBOARD_HEADERS } as const;
 export const DASHBOARD_FORM_OPTIONS = { ...DASHBOARD_OPTIONS, async: true } as const;
-
-function cookieToken(exchange: Exchange): string | undefined {
-  for (const part of (exchange.request.headers?.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === DASHBOARD_COOKIE) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
-/** The signed-in session, its key still valid (a revoked key ends it); undefined when signed out. */
-function signedIn(deps: HttpDeps, exchange: Exchange): { session: DashboardSession; shopId: string } | undefined {
-  const token = cookieToken(exchange);
-  const session = deps.dashboardSessions.use(token, deps.clock());
-  if (session === undefined) return undefined;
-  const principal = deps.resolveKey(session.key);
-  if (principal === undefined || principal.kind !== 'secret') {
-    deps.dashboardSessions.close(token);
-    return undefined;
-  }
-  return { session, shopId: principal.shopId };
-}
-
-/** Browsers send Origin on every POST: one that is not this host is another site's form. */
-function checkSameOrigin(exchange: Exchange): void {
-  const origin = exchange.request.origin;
-  const host = exchange.request.headers?.host ?? '';
-  if (origin === '' || origin === 'null' || host === '') throw new AppError('forbidden', 'dashboard forms are accepted only from the dashboard itself');
-  let originHost: string;
-  try {
-    originHost = new URL(origin).host;
-  } catch {
-    originHost = '';
-  }
-  if (originHost !== host) throw new AppError('forbidden', 'dashboard forms are accepted only from the dashboard itself');
-}
 
 async function readForm(exchange: Exchange): Promise<URLSearchParams> {
   const type = exchange.request.contentType.split(';', 1)[0]!.trim().toLowerCase();
@@ -122,9 +86,7 @@ export function postDashboardSignOut(deps: HttpDeps): Handler {
     const current = signedIn(deps, exchange);
     if (current !== undefined) {
       const header = exchange.request.headers?.['x-csrf-token'] ?? ''; // '' when absent (uWS)
-      if (!csrfMatches(current.session, header !== '' ? header : (form.get('csrf') ?? undefined))) {
-        throw new AppError('forbidden', 'the request lacks this session\'s CSRF token');
-      }
+      checkCsrf(current.session, header !== '' ? header : (form.get('csrf') ?? undefined));
       deps.dashboardSessions.close(cookieToken(exchange));
     }
     exchange.send(303, HTML, '<a href="/dashboard">Continue</a>', { ...PAGE_HEADERS, location: '/dashboard', 'set-cookie': sessionCookie(exchange, '', 0) });
