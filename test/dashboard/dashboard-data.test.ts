@@ -67,6 +67,7 @@ describe('dashboard data routes', () => {
         const res = await data(path, { method, cookie: sessionCookie, body: method === 'POST' ? EXPERIMENT : undefined });
         expect(res.status, `${method} ${path}`).toBe(401);
         expect(res.headers.get('content-type')).toBe('application/problem+json');
+        expect(res.headers.get('www-authenticate'), 'no Bearer challenge: a session, not a key, is missing').toBeNull();
         expect(await res.json()).toMatchObject({ code: 'unauthorized' });
       }
     }

@@ -76,6 +76,12 @@ describe('the OpenAPI document', () => {
       const templated = [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => name).sort();
       const declared = (op.parameters ?? []).flatMap((p) => ('in' in p && p.in === 'path' ? [p.name] : [])).sort();
       expect(declared, where).toEqual(templated);
+      // A 401 documents the Bearer challenge exactly where an API key is taken (a dashboard session's 401 has none).
+      const unauthorized = op.responses?.['401'];
+      if (unauthorized !== undefined) {
+        const bearer = (op.security ?? []).some((requirement) => 'publicKey' in requirement || 'secretKey' in requirement);
+        expect('headers' in unauthorized && unauthorized.headers !== undefined && 'WWW-Authenticate' in unauthorized.headers, `${where} 401 challenge`).toBe(bearer);
+      }
       // Every error answer is problem+json (but the demo catch-all's page, which is its answer).
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         if (Number(status) >= 400 && !catchAll) expect(Object.keys(('content' in response ? response.content : undefined) ?? {}), `${where} ${status}`).toEqual(['application/problem+json']);

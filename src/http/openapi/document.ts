@@ -96,7 +96,8 @@ const REASONS: Readonly<Record<number, string>> = {
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
 /** The problem+json answers of these codes, one per status, each saying which codes it may carry. */
-function problemResponses(codes: readonly ErrorCode[]): Record<string, Response> {
+/** `bearer`: the operation takes an API key, so its 401 carries the Bearer challenge (a dashboard session's does not). */
+function problemResponses(codes: readonly ErrorCode[], bearer: boolean): Record<string, Response> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set(codes)) {
     const status = ERROR_CODES[code];
@@ -108,7 +109,7 @@ function problemResponses(codes: readonly ErrorCode[]): Record<string, Response>
     responses[String(status)] = {
       description: `${REASONS[status] ?? 'Error'}: ${statusCodes.map((c) => '`' + c + '`').join(', ')}.`,
       content: { 'application/problem+json': { schema } },
-      ...(PROBLEM_HEADERS[status] ? { headers: PROBLEM_HEADERS[status] } : {}),
+      ...(PROBLEM_HEADERS[status] && (status !== 401 || bearer) ? { headers: PROBLEM_HEADERS[status] } : {}),
     };
   }
   return responses;
@@ -152,7 +153,7 @@ function operation(route: Route): Operation {
     tags: [doc.tag],
     security: SECURITY[route.access],
     ...(parameters.length > 0 ? { parameters } : {}),
-    responses: { [String(doc.ok.status)]: ok, ...problemResponses(errors) },
+    responses: { [String(doc.ok.status)]: ok, ...problemResponses(errors, route.access === 'public' || route.access === 'secret') },
   };
   if (doc.body) {
     const content: Record<string, OpenApiV3_1.IOperation.IMediaType> = { 'application/json': { schema: ref(doc.body.schema) } };
