@@ -72,6 +72,41 @@ const demoPage = (summary: string, handler: (deps: HttpDeps) => Handler, path: s
   doc: { summary, tag: 'demo', ...(params ? { params } : {}), ok: { status: 200, description: 'An HTML page.', contentType: 'text/html; charset=utf-8' }, errors: params ? ['not_found'] : [] },
 });
 
+type ExperimentActionName = 'start' | 'stop' | 'conclude';
+
+/** POST /api/experiments/{id}/start|stop|conclude. */
+const experimentAction = (action: ExperimentActionName, summary: string): Route => ({
+  method: 'post',
+  path: `/api/experiments/{id}/${action}`,
+  handler: (deps) => postExperimentAction(deps, deps.experiments, action),
+  options: { async: true },
+  access: 'secret',
+  doc: {
+    summary,
+    tag: 'analytics',
+    params: { id: 'The experiment (exp_<n>).' },
+    ok: { status: 200, description: 'The experiment as it is now.', schema: 'ExperimentView' },
+    errors: ['not_found', 'experiment_conflict'],
+  },
+});
+
+/** The same action from the signed-in dashboard: same origin and the session's CSRF token. */
+const dashboardExperimentAction = (action: ExperimentActionName, summary: string): Route => ({
+  method: 'post',
+  path: `/dashboard/data/experiments/{id}/${action}`,
+  handler: (deps) => postDashboardExperimentAction(deps, deps.experiments, action),
+  options: DASHBOARD_FORM_OPTIONS,
+  access: 'session',
+  doc: {
+    summary,
+    description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
+    tag: 'dashboard',
+    params: { id: 'The experiment (exp_<n>).' },
+    ok: { status: 200, description: 'The experiment as it is now, with its results.', schema: 'ExperimentWithResults' },
+    errors: ['forbidden', 'not_found', 'experiment_conflict'],
+  },
+});
+
 export const ROUTES: readonly Route[] = [
   {
     method: 'get',
@@ -268,48 +303,9 @@ export const ROUTES: readonly Route[] = [
       errors: ['not_found'],
     },
   },
-  {
-    method: 'post',
-    path: '/api/experiments/{id}/start',
-    handler: (deps) => postExperimentAction(deps, deps.experiments, 'start'),
-    options: { async: true },
-    access: 'secret',
-    doc: {
-      summary: "Start an experiment: its placement's shoppers are assigned to variants from now on",
-      tag: 'analytics',
-      params: { id: 'The experiment (exp_<n>).' },
-      ok: { status: 200, description: 'The experiment as it is now.', schema: 'ExperimentView' },
-      errors: ['not_found', 'experiment_conflict'],
-    },
-  },
-  {
-    method: 'post',
-    path: '/api/experiments/{id}/stop',
-    handler: (deps) => postExperimentAction(deps, deps.experiments, 'stop'),
-    options: { async: true },
-    access: 'secret',
-    doc: {
-      summary: "Stop an experiment: assignment ends, results are kept",
-      tag: 'analytics',
-      params: { id: 'The experiment (exp_<n>).' },
-      ok: { status: 200, description: 'The experiment as it is now.', schema: 'ExperimentView' },
-      errors: ['not_found', 'experiment_conflict'],
-    },
-  },
-  {
-    method: 'post',
-    path: '/api/experiments/{id}/conclude',
-    handler: (deps) => postExperimentAction(deps, deps.experiments, 'conclude'),
-    options: { async: true },
-    access: 'secret',
-    doc: {
-      summary: "Conclude an experiment: it keeps its results and never runs again",
-      tag: 'analytics',
-      params: { id: 'The experiment (exp_<n>).' },
-      ok: { status: 200, description: 'The experiment as it is now.', schema: 'ExperimentView' },
-      errors: ['not_found', 'experiment_conflict'],
-    },
-  },
+  experimentAction('start', "Start an experiment: its placement's shoppers are assigned to variants from now on"),
+  experimentAction('stop', "Stop an experiment: assignment ends, results are kept"),
+  experimentAction('conclude', "Conclude an experiment: it keeps its results and never runs again"),
   {
     method: 'get',
     path: '/healthz',
@@ -462,51 +458,9 @@ export const ROUTES: readonly Route[] = [
       errors: ['forbidden', 'invalid_experiment', 'experiment_conflict'],
     },
   },
-  {
-    method: 'post',
-    path: '/dashboard/data/experiments/{id}/start',
-    handler: (deps) => postDashboardExperimentAction(deps, deps.experiments, 'start'),
-    options: DASHBOARD_FORM_OPTIONS,
-    access: 'session',
-    doc: {
-      summary: 'Start an experiment from the dashboard (as POST /api/experiments/{id}/start)',
-      description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
-      tag: 'dashboard',
-      params: { id: 'The experiment (exp_<n>).' },
-      ok: { status: 200, description: 'The experiment as it is now, with its results.', schema: 'ExperimentWithResults' },
-      errors: ['forbidden', 'not_found', 'experiment_conflict'],
-    },
-  },
-  {
-    method: 'post',
-    path: '/dashboard/data/experiments/{id}/stop',
-    handler: (deps) => postDashboardExperimentAction(deps, deps.experiments, 'stop'),
-    options: DASHBOARD_FORM_OPTIONS,
-    access: 'session',
-    doc: {
-      summary: 'Stop an experiment from the dashboard',
-      description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
-      tag: 'dashboard',
-      params: { id: 'The experiment (exp_<n>).' },
-      ok: { status: 200, description: 'The experiment as it is now, with its results.', schema: 'ExperimentWithResults' },
-      errors: ['forbidden', 'not_found', 'experiment_conflict'],
-    },
-  },
-  {
-    method: 'post',
-    path: '/dashboard/data/experiments/{id}/conclude',
-    handler: (deps) => postDashboardExperimentAction(deps, deps.experiments, 'conclude'),
-    options: DASHBOARD_FORM_OPTIONS,
-    access: 'session',
-    doc: {
-      summary: 'Conclude an experiment from the dashboard',
-      description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
-      tag: 'dashboard',
-      params: { id: 'The experiment (exp_<n>).' },
-      ok: { status: 200, description: 'The experiment as it is now, with its results.', schema: 'ExperimentWithResults' },
-      errors: ['forbidden', 'not_found', 'experiment_conflict'],
-    },
-  },
+  dashboardExperimentAction('start', 'Start an experiment from the dashboard (as POST /api/experiments/{id}/start)'),
+  dashboardExperimentAction('stop', 'Stop an experiment from the dashboard'),
+  dashboardExperimentAction('conclude', 'Conclude an experiment from the dashboard'),
   {
     method: 'get',
     path: '/demo/images/{file}',
