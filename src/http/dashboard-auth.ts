@@ -51,6 +51,12 @@ export function checkSameOrigin(exchange: Exchange): void {
   if (originHost !== host) throw new AppError('forbidden', 'dashboard forms are accepted only from the dashboard itself');
 }
 
+/** The `x-csrf-token` header; undefined when absent (uWS reads a missing header as ''). */
+export function csrfHeader(exchange: Exchange): string | undefined {
+  const header = exchange.request.headers?.['x-csrf-token'] ?? '';
+  return header === '' ? undefined : header;
+}
+
 /** Throws forbidden unless `token` is the session's CSRF token. */
 export function checkCsrf(session: DashboardSession, token: string | undefined): void {
   if (!csrfMatches(session, token)) throw new AppError('forbidden', "the request lacks this session's CSRF token");
@@ -73,7 +79,6 @@ export function requireSession(deps: HttpDeps, exchange: Exchange): SignedIn {
 export function requireSessionForChange(deps: HttpDeps, exchange: Exchange): SignedIn {
   const current = requireSession(deps, exchange);
   checkSameOrigin(exchange);
-  const header = exchange.request.headers?.['x-csrf-token'] ?? '';
-  checkCsrf(current.session, header === '' ? undefined : header);
+  checkCsrf(current.session, csrfHeader(exchange));
   return current;
 }

@@ -5,7 +5,7 @@ import { homePage } from '../../dashboard/pages/home-page.js';
 import { signInPage } from '../../dashboard/pages/sign-in-page.js';
 import { AppError } from '../../errors.js';
 import { readBody } from '../body.js';
-import { checkCsrf, checkSameOrigin, cookieToken, DASHBOARD_COOKIE, DASHBOARD_HEADERS, signedIn } from '../dashboard-auth.js';
+import { checkCsrf, checkSameOrigin, cookieToken, csrfHeader, DASHBOARD_COOKIE, DASHBOARD_HEADERS, signedIn } from '../dashboard-auth.js';
 import type { HttpDeps } from '../deps.js';
 import type { Exchange } from '../exchange.js';
 import type { Handler } from '../route.js';
@@ -85,8 +85,7 @@ export function postDashboardSignOut(deps: HttpDeps): Handler {
     const form = await readForm(exchange);
     const current = signedIn(deps, exchange);
     if (current !== undefined) {
-      const header = exchange.request.headers?.['x-csrf-token'] ?? ''; // '' when absent (uWS)
-      checkCsrf(current.session, header !== '' ? header : (form.get('csrf') ?? undefined));
+      checkCsrf(current.session, csrfHeader(exchange) ?? form.get('csrf') ?? undefined);
       deps.dashboardSessions.close(cookieToken(exchange));
     }
     exchange.send(303, HTML, '<a href="/dashboard">Continue</a>', { ...PAGE_HEADERS, location: '/dashboard', 'set-cookie': sessionCookie(exchange, '', 0) });
