@@ -77,7 +77,7 @@ export interface EaseRefitConfig {
   intervalMs: number;
   /** ... and as soon as this many events arrived since its last refit (0: never on a count). */
   afterEvents: number;
-  /** Products in a fit, the most popular first (the inverse is n³/2 multiply-adds, 8n² bytes). */
+  /** Products in a fit, the most popular first (the inverse is n³/2 multiply-adds, 4n² bytes). */
   maxItems: number;
   /** Neighbours kept per product row (1-255). */
   neighbors: number;

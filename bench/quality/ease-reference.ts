@@ -2,7 +2,7 @@
 // on the binary customer × item matrix of every training item, answers from the full dense B
 // (Σ of the customer's rows over their training purchases), bought items skipped, ties by product
 // order. λ is chosen on the validation split (train cut at VALIDATION_TIME), never on test.
-import { easeWeights, gramMatrix, type Histories } from '../../src/engine/ease/solver.js';
+import { easeWeights, gramMatrix, type Histories, type Matrix } from '../../src/engine/ease/solver.js';
 import type { OrderLine } from './online-retail.js';
 import { Scoreboard } from './metrics.js';
 import type { CustomerCase } from './protocol.js';
@@ -11,7 +11,7 @@ export interface EaseReference {
   codes: string[];
   index: Map<string, number>;
   /** n×n, row i: what buying codes[i] adds to each item. */
-  b: Float64Array;
+  b: Matrix;
 }
 
 /** Fits B on the lines' customers (binary: bought at least once); undefined if λ is not enough. */
@@ -26,7 +26,7 @@ export function fitReference(lines: readonly OrderLine[], lambda: number): EaseR
     set.add(item);
   }
   const n = index.size;
-  const b = gramMatrix(n, histories([...byCustomer.values()]));
+  const b = gramMatrix(n, histories([...byCustomer.values()]), 'double');
   if (!easeWeights(b, n, lambda)) return undefined;
   return { codes: [...index.keys()], index, b };
 }

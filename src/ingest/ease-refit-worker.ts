@@ -1,6 +1,6 @@
 // The EASE refit's thread: receives one fit's input (shopper histories, their buffers transferred),
 // solves it at the lowest CPU priority, and posts back the top-K rows (buffers transferred). One
-// thread per refit, ended after it: its n×n matrix (8n² bytes, 200 MB at n = 5,000) is freed with it.
+// thread per refit, ended after it: its n×n matrix (4n² bytes, 100 MB at n = 5,000) is freed with it.
 import { parentPort } from 'node:worker_threads';
 import { fitEase, type EaseRows, type Histories } from '../engine/ease/solver.js';
 import { lowerThreadPriority } from '../thread-priority.js';

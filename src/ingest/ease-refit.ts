@@ -21,7 +21,7 @@ export interface RefitResult {
   /** Solve time in the worker, and the whole refit (input, thread start, solve, swap), in ms. */
   solveMs: number;
   totalMs: number;
-  /** Bytes of the worker's dense matrix (8n²): the refit's peak beyond its input and output. */
+  /** Bytes of the worker's dense matrix (4n²: single precision): the refit's peak beyond its input and output. */
   matrixBytes: number;
 }
 
@@ -52,7 +52,7 @@ export function refitEase(engine: ShopEngine, config: FitConfig = DEFAULT_FIT, s
       if ('error' in reply) return finish(new Error(`EASE refit failed: ${reply.error}`));
       if (signal?.aborted) return finish(undefined, undefined);
       engine.installEase({ items: input.items, rows: reply.rows });
-      finish(undefined, { items: n, shoppers, solveMs: reply.ms, totalMs: performance.now() - started, matrixBytes: 8 * n * n });
+      finish(undefined, { items: n, shoppers, solveMs: reply.ms, totalMs: performance.now() - started, matrixBytes: Float32Array.BYTES_PER_ELEMENT * n * n });
     });
     worker.once('error', finish);
     signal?.addEventListener('abort', onAbort, { once: true });

@@ -1,6 +1,6 @@
 // Schedules shops' EASE refits (ease-refit.ts): a shop is due when `afterEvents` events arrived
 // since its last refit, or `intervalMs` passed with any event since. Shops are refitted one at a
-// time, so at most one fit's matrix (8n² bytes) exists at once; stop() ends a refit under way.
+// time, so at most one fit's matrix (4n² bytes) exists at once; stop() ends a refit under way.
 import type { EaseRefitConfig } from '../config.js';
 import { refitEase } from './ease-refit.js';
 import type { ShopEngines } from './shop-engines.js';

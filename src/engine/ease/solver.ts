@@ -2,9 +2,16 @@
 // regularized inverse P = (G + λI)⁻¹, the weights B = I − P·diag(1/diag(P)) (zero diagonal), and
 // each item's strongest positive weights as a compact top-K row. Pure and synchronous: meant to
 // run in a worker (the inverse is n³/2 multiply-adds, tens of seconds at n = 5,000).
-// Matrices are dense row-major Float64Array n×n (8n² bytes: 200 MB at n = 5,000), changed in place
-// so one matrix is all the memory a fit needs besides its output rows.
+// Matrices are dense row-major Float32Array n×n (4n² bytes: 100 MB at n = 5,000), changed in place
+// so one matrix is all the memory a fit needs besides its output rows. Only storage is single
+// precision: every product and sum is a JavaScript double, each stored value rounded once (relative
+// error ~6e-8; G's counts are exact below 2²⁴). Half the bytes of Float64 storage, so half the
+// memory a refit holds and half the memory traffic of its inner loops; the rows it yields keep
+// Float32 weights anyway.
 import { TopK } from '../top-k.js';
+
+/** A dense row-major n×n matrix: single precision in the refit; double for a reference (bench:quality). */
+export type Matrix = Float32Array | Float64Array;
 
 /**
  * Shopper histories as compressed rows: shopper s holds items[starts[s] .. starts[s + 1]) (each
@@ -17,9 +24,9 @@ export interface Histories {
 }
 
 /** G = XᵀX (n×n, symmetric, full): Σ over shoppers of value_i · value_j for each pair of their items. O(Σ history²). */
-export function gramMatrix(n: number, histories: Histories): Float64Array {
+export function gramMatrix(n: number, histories: Histories, precision: 'single' | 'double' = 'single'): Matrix {
   const { starts, items, values } = histories;
-  const g = new Float64Array(n * n);
+  const g = precision === 'single' ? new Float32Array(n * n) : new Float64Array(n * n);
   for (let s = 0; s + 1 < starts.length; s++) {
     const end = starts[s + 1]!;
     for (let a = starts[s]!; a < end; a++) {
@@ -32,7 +39,7 @@ export function gramMatrix(n: number, histories: Histories): Float64Array {
 }
 
 /** Σ_{k=from}^{to-1} a[i0 + k] · a[j0 + k], with four partial sums (independent chains). */
-function dot(a: Float64Array, i0: number, j0: number, from: number, to: number): number {
+function dot(a: Matrix, i0: number, j0: number, from: number, to: number): number {
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
@@ -55,7 +62,7 @@ const BLOCK = 4;
  * out[x] = Σ_{k=from}^{to-1} a[r + x·n + k] · a[j0 + k] for x < 4: four rows (from r) against one row,
  * sharing each load of a[j0 + k].
  */
-function dot4(a: Float64Array, r: number, n: number, j0: number, from: number, to: number, out: Float64Array): void {
+function dot4(a: Matrix, r: number, n: number, j0: number, from: number, to: number, out: Float64Array): void {
   const r1 = r + n;
   const r2 = r1 + n;
   const r3 = r2 + n;
@@ -85,7 +92,7 @@ function dot4(a: Float64Array, r: number, n: number, j0: number, from: number, t
  * diagonal aside, then A⁻¹ written into the lower triangle and diagonal (L is no longer needed)
  * and mirrored to the upper one.
  */
-export function invertSpd(a: Float64Array, n: number): boolean {
+export function invertSpd(a: Matrix, n: number): boolean {
   const lDiag = new Float64Array(n);
   const uDiag = new Float64Array(n);
   const sums = new Float64Array(BLOCK);
@@ -161,7 +168,7 @@ export function invertSpd(a: Float64Array, n: number): boolean {
  * Turns G (n×n, changed in place) into EASE's B: B_ij = −P_ij / P_jj, B_ii = 0, with
  * P = (G + λI)⁻¹. Returns false when G + λI is not positive definite (λ ≤ 0 on a singular G).
  */
-export function easeWeights(g: Float64Array, n: number, lambda: number): boolean {
+export function easeWeights(g: Matrix, n: number, lambda: number): boolean {
   for (let i = 0; i < n; i++) g[i * n + i] += lambda;
   if (!invertSpd(g, n)) return false;
   const diag = new Float64Array(n);
@@ -186,7 +193,7 @@ export interface EaseRows {
  * The k entries of each row of B that weigh most (ties: lower index first); k ≤ 255. O(n² log k).
  * `signed`: by magnitude, negative weights kept (they push a candidate down); else positive only.
  */
-export function topRows(b: Float64Array, n: number, k: number, signed = false): EaseRows {
+export function topRows(b: Matrix, n: number, k: number, signed = false): EaseRows {
   if (!Number.isInteger(k) || k < 1 || k > 255) throw new RangeError(`EASE neighbours must be an integer from 1 to 255, got ${k}`);
   const rows: EaseRows = { n, k, sizes: new Uint8Array(n), ids: new Int32Array(n * k), weights: new Float32Array(n * k) };
   const top = new TopK((x, y) => x - y);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { easeWeights, fitEase, gramMatrix, invertSpd, topRows, type Histories } from '../../../src/engine/ease/solver.js';
+import { easeWeights, fitEase, gramMatrix, invertSpd, topRows, type Histories, type Matrix } from '../../../src/engine/ease/solver.js';
 import { referenceEase, referenceInverse } from '../../reference/matrix-inverse.js';
 
 function histories(shoppers: readonly (readonly number[])[]): Histories {
@@ -13,7 +13,7 @@ function histories(shoppers: readonly (readonly number[])[]): Histories {
   return { starts, items: Int32Array.from(items), values: new Float32Array(items.length).fill(1) };
 }
 
-function square(a: Float64Array, n: number): number[][] {
+function square(a: Matrix, n: number): number[][] {
   return Array.from({ length: n }, (_, i) => Array.from(a.subarray(i * n, (i + 1) * n)));
 }
 
@@ -44,7 +44,7 @@ describe('EASE solver', () => {
     const cases = fc.integer({ min: 1, max: 12 }).chain((n) => fc.tuple(fc.constant(n), shopperLists(n), fc.integer({ min: 1, max: 50 })));
     fc.assert(
       fc.property(cases, ([n, shoppers, lambda]) => {
-        const g = gramMatrix(n, histories(shoppers));
+        const g = gramMatrix(n, histories(shoppers), 'double');
         const gl = square(g, n).map((row, i) => row.map((v, j) => (i === j ? v + lambda : v)));
         const inverse = Float64Array.from(gl.flat());
         expect(invertSpd(inverse, n)).toBe(true);
@@ -55,6 +55,20 @@ describe('EASE solver', () => {
         square(g, n).forEach((row, i) => row.forEach((v, j) => expect(v).toBeCloseTo(b[i]![j]!, 9)));
       }),
       { numRuns: 200 },
+    );
+  });
+
+  test('When the matrix is single precision (the refit), then B matches the double-precision reference to within 1e-5', () => {
+    const cases = fc.integer({ min: 1, max: 40 }).chain((n) => fc.tuple(fc.constant(n), shopperLists(n), fc.integer({ min: 1, max: 500 })));
+    fc.assert(
+      fc.property(cases, ([n, shoppers, lambda]) => {
+        const g = gramMatrix(n, histories(shoppers));
+        expect(g).toBeInstanceOf(Float32Array);
+        expect(easeWeights(g, n, lambda)).toBe(true);
+        const b = referenceEase(n, shoppers, lambda);
+        square(g, n).forEach((row, i) => row.forEach((v, j) => expect(Math.abs(v - b[i]![j]!)).toBeLessThan(1e-5)));
+      }),
+      { numRuns: 100 },
     );
   });
 
