@@ -7,6 +7,7 @@ import type { Product } from '../engine/product.js';
 import type { TrackedEvent } from '../api/event.js';
 import type { ExperimentRecord } from '../api/experiment.js';
 import type { EngineSnapshot } from '../engine/shop-engine.js';
+import type { LogEntry } from './log-entry.js';
 import { handleUnclaimedCommitFailures, lmdbCommitter, type Committer } from './durable-commit.js';
 
 export type KeyKind = 'public' | 'secret';
@@ -57,12 +58,12 @@ export interface Databases {
    */
   events: Database<TrackedEvent, [string, string]>;
   /**
-   * [shopId, first position] → the eventIds of one append, at positions first, first + 1, …: the
+   * [shopId, first position] → the eventIds of one append (as runs: see log-entry.ts), at positions first, first + 1, …: the
    * shop's log in commit order. Positions are 1, 2, 3… per shop, taken from `logHeads` in the
    * transaction that stores the events (see LmdbEventLog.append), so they follow commit order
    * whichever process wrote them. One entry per append, not per event, keeps the commit cheap.
    */
-  log: Database<string[], [string, number]>;
+  log: Database<LogEntry, [string, number]>;
   /** shopId → the shop's last log position. */
   logHeads: Database<number, string>;
   /** [shopId, messageId] → the first eventId with that messageId. */
@@ -102,6 +103,15 @@ function checkRoomToCreate(path: string): void {
 /** The top-level fields of a stored event (TrackedEvent): the shapes worth a shared structure. */
 const EVENT_FIELDS: ReadonlySet<string> = new Set(['type', 'productId', 'sessionId', 'customerId', 'widgetId', 'recId', 'metadata', 'messageId', 'timestamp'] satisfies (keyof TrackedEvent)[]);
 
+/** Where the events database keeps its shared structures: an entry beside the events. */
+const EVENT_STRUCTURES_KEY = Symbol.for('structures');
+
+/** Events stored, all shops together (the shared structures' entry is not one). */
+export function storedEventCount(dbs: Databases): number {
+  const entries = (dbs.events.getStats() as { entryCount: number }).entryCount;
+  return dbs.events.getBinary(EVENT_STRUCTURES_KEY as unknown as [string, string]) === undefined ? entries : entries - 1;
+}
+
 /**
  * Events as msgpack records whose field names are stored once per database (msgpackr's shared
  * structures, kept under a symbol key that no [shopId, eventId] range reaches), not once per
@@ -112,7 +122,7 @@ const EVENT_FIELDS: ReadonlySet<string> = new Set(['type', 'productId', 'session
  */
 const EVENT_ENCODING = {
   encoding: 'msgpack',
-  sharedStructuresKey: Symbol.for('structures'),
+  sharedStructuresKey: EVENT_STRUCTURES_KEY,
   shouldShareStructure: (keys: string[]) => keys.every((key) => EVENT_FIELDS.has(key)),
 } as const;
 

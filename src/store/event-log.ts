@@ -6,6 +6,7 @@
 import type { TrackedEvent } from '../api/event.js';
 import { LAST_POSITION, shopIdsOf, shopRange, type Databases } from './database.js';
 import { commitDurably } from './durable-commit.js';
+import { entryIds, toLogEntry } from './log-entry.js';
 
 export interface LoggedEvent {
   shopId: string;
@@ -50,7 +51,7 @@ export class LmdbEventLog implements EventLog {
         eventIds.push(eventId);
         if (event.messageId !== undefined) dedup.put([shopId, event.messageId], { eventId, at: receivedAt });
       }
-      log.put([shopId, first], eventIds);
+      log.put([shopId, first], toLogEntry(eventIds));
       logHeads.put(shopId, first + eventIds.length - 1);
       return first;
     });
@@ -72,7 +73,8 @@ export class LmdbEventLog implements EventLog {
     let cursor: Iterator<EventEntry> | undefined;
     let next: EventEntry | undefined;
     try {
-      for (const { key, value: eventIds } of log.getRange({ start: [shopId, entryAt(this.dbs, shopId, after + 1)], end: [shopId, through + 1] })) {
+      for (const { key, value } of log.getRange({ start: [shopId, entryAt(this.dbs, shopId, after + 1)], end: [shopId, through + 1] })) {
+        const eventIds = entryIds(value);
         for (let i = Math.max(0, after + 1 - key[1]); i < eventIds.length && key[1] + i <= through; i++) {
           const eventId = eventIds[i]!;
           if (next === undefined || next.key[1] < eventId) {

@@ -2,8 +2,9 @@
 // an older build beside a newer one) get positions, in eventId order after the shop's last one.
 // Idempotent: an event that has a position keeps it, so running it again, or after a crash in the
 // middle (it is one transaction: all or nothing), changes nothing.
-import { LAST_POSITION, shopIdsOf, shopRange, type Databases } from './database.js';
+import { LAST_POSITION, shopIdsOf, shopRange, storedEventCount, type Databases } from './database.js';
 import { commitDurably } from './durable-commit.js';
+import { entryIds, toLogEntry } from './log-entry.js';
 
 /** Log entries the backfill writes hold at most this many eventIds (as a CLI import's chunks do). */
 const ENTRY_EVENTS = 1000;
@@ -15,18 +16,18 @@ export async function backfillPositions(dbs: Databases): Promise<number> {
   // means there is nothing to do.
   let positioned = 0;
   for (const { value } of dbs.logHeads.getRange()) positioned += value;
-  if ((dbs.events.getStats() as { entryCount: number }).entryCount === positioned) return 0;
+  if (storedEventCount(dbs) === positioned) return 0;
   return commitDurably(dbs, () => {
     let added = 0;
     for (const shopId of shopIdsOf(dbs.events)) {
       const placed = new Set<string>();
-      for (const { value } of dbs.log.getRange({ start: [shopId, 1], end: [shopId, LAST_POSITION] })) for (const id of value) placed.add(id);
+      for (const { value } of dbs.log.getRange({ start: [shopId, 1], end: [shopId, LAST_POSITION] })) for (const id of entryIds(value)) placed.add(id);
       const head = dbs.logHeads.get(shopId) ?? 0;
       let last = head;
       let entry: string[] = [];
       const flush = () => {
         if (entry.length === 0) return;
-        dbs.log.put([shopId, last + 1], entry);
+        dbs.log.put([shopId, last + 1], toLogEntry(entry));
         last += entry.length;
         added += entry.length;
         entry = [];
