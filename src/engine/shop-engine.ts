@@ -166,26 +166,52 @@ export class ShopEngine {
   }
 
   snapshot(): EngineSnapshot {
+    const snapshot = this.#snapshotHead();
+    for (const take of this.#snapshotSteps(snapshot)) take();
+    return snapshot as EngineSnapshot;
+  }
+
+  /**
+   * The same snapshot, one model per turn of the event loop (`pause` awaited between them): at
+   * 100k products one model's snapshot takes up to ~10 ms, all of them ~40 ms. The caller keeps
+   * the models unchanged until it resolves (ShopEngines.hold), as it does while it copies them.
+   */
+  async snapshotInTurns(pause: () => Promise<void>): Promise<EngineSnapshot> {
+    const snapshot = this.#snapshotHead();
+    for (const take of this.#snapshotSteps(snapshot)) {
+      take();
+      await pause();
+    }
+    return snapshot as EngineSnapshot;
+  }
+
+  #snapshotHead(): Partial<EngineSnapshot> {
     return {
       version: 9,
       config: JSON.stringify(this.config),
       ids: this.catalog.internedIds(), // live, like every part: the snapshot store copies it
       eventCount: this.#eventCount,
       changes: this.clock.now,
-      trending: this.trending.snapshot(),
-      popularity: this.popularity.snapshot(),
-      shoppers: this.shoppers.snapshot(),
-      basketSlots: this.basketSlots.snapshot(),
-      recentViews: this.recentViews.snapshot(),
-      dismissals: this.dismissals.snapshot(),
-      affinities: this.affinities.snapshot(),
-      baskets: this.baskets.snapshot(),
-      shopperItems: this.shopperItems.snapshot(),
-      coViews: this.coViews.snapshot(),
-      pending: this.pending.snapshot(),
-      ease: this.ease.snapshot(),
-      attribution: this.attribution.snapshot(),
     };
+  }
+
+  /** One step per model, each filling its field of `into` (in the order a snapshot lists them). */
+  #snapshotSteps(into: Partial<EngineSnapshot>): (() => void)[] {
+    return [
+      () => (into.trending = this.trending.snapshot()),
+      () => (into.popularity = this.popularity.snapshot()),
+      () => (into.shoppers = this.shoppers.snapshot()),
+      () => (into.basketSlots = this.basketSlots.snapshot()),
+      () => (into.recentViews = this.recentViews.snapshot()),
+      () => (into.dismissals = this.dismissals.snapshot()),
+      () => (into.affinities = this.affinities.snapshot()),
+      () => (into.baskets = this.baskets.snapshot()),
+      () => (into.shopperItems = this.shopperItems.snapshot()),
+      () => (into.coViews = this.coViews.snapshot()),
+      () => (into.pending = this.pending.snapshot()),
+      () => (into.ease = this.ease.snapshot()),
+      () => (into.attribution = this.attribution.snapshot()),
+    ];
   }
 
   /** An engine rebuilt from a snapshot, before its catalog is upserted; undefined if the config differs. */

@@ -45,7 +45,9 @@ export class SnapshotScheduler {
       try {
         let copy;
         try {
-          copy = await this.store.copy({ position, takenAt: this.clock(), state: engine.snapshot() }, this.sliceBytes);
+          const takenAt = this.clock();
+          const state = await engine.snapshotInTurns(this.store.pause);
+          copy = await this.store.copy({ position, takenAt, state }, this.sliceBytes);
         } finally {
           release();
         }

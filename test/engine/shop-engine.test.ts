@@ -71,6 +71,19 @@ describe('ShopEngine', () => {
     expect(idsOf(ask(engine, { strategy: 'recently-viewed', sessionId: 'viewer', limit: 1 }, T0))).toEqual(['late']);
   });
 
+  test('When a snapshot is taken a model per turn, then it is the snapshot taken at once, with the thread given back between models', async () => {
+    const engine = engineWith(['a', 'b', 'c', 'd']);
+    for (let i = 0; i < 300; i++) {
+      const type = (['view', 'add_to_cart', 'purchase', 'dismiss', 'click'] as const)[i % 5]!;
+      engine.apply(event(type, ['a', 'b', 'c', 'd', 'gone'][i % 5]!, T0 + i * 60_000, { sessionId: `s${i % 11}`, ...(i % 3 ? { customerId: `c${i % 4}` } : {}) }));
+    }
+    let pauses = 0;
+    const inTurns = await engine.snapshotInTurns(async () => void pauses++);
+    expect(structuredClone(inTurns)).toEqual(structuredClone(engine.snapshot()));
+    expect(Object.keys(inTurns)).toEqual(Object.keys(engine.snapshot()));
+    expect(pauses).toBe(13); // one per model
+  });
+
   test('When an engine holding events for a missing product is snapshotted and restored, then the restored one holds them too and counts them when the product comes', () => {
     const original = engineWith(['a']);
     for (let i = 0; i < 200; i++) original.apply(event(i % 3 ? 'view' : 'purchase', `late-${i % 20}`, T0 - i * 60_000, { sessionId: `s${i % 7}`, ...(i % 2 ? { customerId: 'c1' } : {}) }));

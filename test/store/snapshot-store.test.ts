@@ -87,6 +87,18 @@ describe('snapshot parts', () => {
     expect(joinParts({ $strings: 0 }, () => copy)).toEqual(list);
   });
 
+  test('When a long list of strings holds nulls, then it is a string part and reads back with its nulls; when it holds anything else, then the copy fails and says where', async () => {
+    const withNulls = Array.from({ length: 3000 }, (_, i) => (i % 7 === 3 ? null : `k:${i}`));
+    const split = splitParts({ customers: withNulls });
+    expect(split.parts).toHaveLength(1);
+    const copies = await copyParts(split.parts, async () => {});
+    expect(joinParts(split.header, (i) => copies[i])).toEqual({ customers: withNulls });
+    const mixed: unknown[] = Array.from({ length: 3000 }, (_, i) => `k:${i}`);
+    mixed[2500] = 42;
+    const bad = splitParts({ ids: mixed });
+    await expect(copyParts(bad.parts, async () => {})).rejects.toThrow(/holds a number at 2500/);
+  });
+
   test('When a part is missing, then joining fails instead of returning a state with a hole', () => {
     const { header } = splitParts({ a: new Uint8Array(SPLIT_BYTES) });
     expect(() => joinParts(header, () => undefined)).toThrow(/part 0 is missing/);
