@@ -1,17 +1,20 @@
-// Refits a shop's EASE model off the event loop: the input is copied from the engine at one
-// instant (fitInput, milliseconds), solved in a worker thread (ease-refit-worker.ts, tens of
+// Refits a shop's EASE model off the event loop: the input is copied from the engine a step per
+// turn (fitInputInTurns: a few ms each), solved in a worker thread (ease-refit-worker.ts, tens of
 // seconds at 5,000 products), and the finished rows are installed in one synchronous swap on the
 // event loop. Events applied meanwhile change the shopper side of the very next answer (it reads
 // live histories); only B waits for the next refit.
 import { Worker } from 'node:worker_threads';
 import { compiledModuleUrl } from '../compiled-module.js';
-import { fitInput } from '../engine/ease/fit-input.js';
+import { fitInputInTurns } from '../engine/ease/fit-input.js';
 import type { EaseRefitConfig } from '../config.js';
 import type { ShopEngine } from '../engine/shop-engine.js';
 import type { RefitReply, RefitRequest } from './ease-refit-worker.js';
 
 /** What one fit needs of the refit configuration. */
 export type FitConfig = Pick<EaseRefitConfig, 'maxItems' | 'neighbors' | 'lambda'>;
+
+/** Lets the event loop serve requests between steps of reading the input. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export const DEFAULT_FIT: Readonly<FitConfig> = Object.freeze({ maxItems: 5000, neighbors: 100, lambda: 500 });
 
@@ -30,10 +33,10 @@ export interface RefitResult {
  * than two popular products) or `signal` aborted it (the thread is ended, nothing installed).
  * Rejects when the worker fails; the installed fit is then kept.
  */
-export function refitEase(engine: ShopEngine, config: FitConfig = DEFAULT_FIT, signal?: AbortSignal): Promise<RefitResult | undefined> {
+export async function refitEase(engine: ShopEngine, config: FitConfig = DEFAULT_FIT, signal?: AbortSignal): Promise<RefitResult | undefined> {
   const started = performance.now();
-  const input = signal?.aborted ? undefined : fitInput(engine, config.maxItems);
-  if (input === undefined) return Promise.resolve(undefined);
+  const input = signal?.aborted ? undefined : await fitInputInTurns(engine, config.maxItems, nextTurn);
+  if (input === undefined || signal?.aborted) return undefined;
   const n = input.items.length;
   const shoppers = input.histories.starts.length - 1;
   return new Promise((resolve, reject) => {
