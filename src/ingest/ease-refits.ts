@@ -1,5 +1,6 @@
 // Schedules shops' EASE refits (ease-refit.ts): a shop is due when `afterEvents` events arrived
-// since its last refit, or `intervalMs` passed with any event since. Shops are refitted one at a
+// since its last refit, or `intervalMs` passed with any event since, and it has rested REST_FACTOR
+// times as long as its last refit took. Shops are refitted one at a
 // time, so at most one fit's matrix (4n² bytes) exists at once; stop() ends a refit under way.
 import type { EaseRefitConfig } from '../config.js';
 import { refitEase } from './ease-refit.js';
@@ -8,10 +9,21 @@ import type { ShopEngines } from './shop-engines.js';
 /** How often due shops are looked for, in ms. */
 const CHECK_MS = 10_000;
 
+/**
+ * After a refit that took d, the shop rests at least REST_FACTOR × d before the next one, so
+ * refits take at most a quarter of the time whatever the event rate: on a busy machine a fit of
+ * 5,000 products takes minutes at the lowest priority, and refitting every `afterEvents` would
+ * hold its matrix (4n² bytes) and the core's leftover CPU without pause.
+ */
+export const REST_FACTOR = 3;
+
 interface Last {
   /** engine.eventCount at the last refit's input. */
   events: number;
   at: number;
+  /** When the last refit ended, and how long it took (clock ms). */
+  endedAt: number;
+  took: number;
 }
 
 export class EaseRefits {
@@ -47,9 +59,9 @@ export class EaseRefits {
   }
 
   #due(shopId: string, events: number, now: number): boolean {
-    const last = this.#last.get(shopId) ?? { events: 0, at: -Infinity };
+    const last = this.#last.get(shopId) ?? { events: 0, at: -Infinity, endedAt: -Infinity, took: 0 };
     const fresh = events - last.events;
-    if (fresh <= 0) return false;
+    if (fresh <= 0 || now - last.endedAt < REST_FACTOR * last.took) return false;
     if (this.config.afterEvents > 0 && fresh >= this.config.afterEvents) return true;
     return this.config.intervalMs > 0 && now - last.at >= this.config.intervalMs;
   }
@@ -60,9 +72,13 @@ export class EaseRefits {
       if (this.#abort.signal.aborted) break;
       const events = engine.eventCount;
       if (!this.#due(shopId, events, this.clock())) continue;
-      this.#last.set(shopId, { events, at: this.clock() });
+      const last: Last = { events, at: this.clock(), endedAt: Infinity, took: 0 };
+      this.#last.set(shopId, last);
       try {
-        const result = await refitEase(engine, this.config, this.#abort.signal);
+        const result = await refitEase(engine, this.config, this.#abort.signal).finally(() => {
+          last.endedAt = this.clock();
+          last.took = last.endedAt - last.at;
+        });
         if (result === undefined) continue;
         installed++;
         this.log(`EASE refit of shop "${shopId}": ${result.items} products, ${result.shoppers} shoppers, solved in ${(result.solveMs / 1000).toFixed(1)} s (${(result.matrixBytes / 2 ** 20).toFixed(0)} MiB matrix)`);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { EaseRefitConfig } from '../../src/config.js';
 import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
-import { EaseRefits } from '../../src/ingest/ease-refits.js';
+import { EaseRefits, REST_FACTOR } from '../../src/ingest/ease-refits.js';
 import { ShopEngines } from '../../src/ingest/shop-engines.js';
 import { DAY, product, T0 } from '../engine/fixtures.js';
 
@@ -46,6 +46,20 @@ describe('EASE refit schedule', () => {
     now = 30_000;
     expect(await refits.refitDue()).toBe(0);
     now = 60_000;
+    expect(await refits.refitDue()).toBe(1);
+  });
+
+  test('When a refit took a while, then the next waits REST_FACTOR times as long after it, however many events arrive', async () => {
+    const engines = shops();
+    let now = 0;
+    const refits = new EaseRefits(engines, config(), () => now, () => {});
+    const first = refits.refitDue();
+    now = 10_000; // the refit ends 10 s after it began
+    expect(await first).toBe(1);
+    buy(engines, 50, 5);
+    now = 10_000 + REST_FACTOR * 10_000 - 1;
+    expect(await refits.refitDue()).toBe(0);
+    now = 10_000 + REST_FACTOR * 10_000;
     expect(await refits.refitDue()).toBe(1);
   });
 
