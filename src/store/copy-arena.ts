@@ -8,7 +8,7 @@
 // The cost is resident memory the size of the largest shop's byte parts, held between snapshots.
 
 /** Room for growth taken when the arena is replaced, so a growing store does not replace it at every snapshot. */
-const HEADROOM = 1.1;
+export const HEADROOM = 1.1;
 /** Each part starts on an 8-byte boundary, so any typed array can view it in place. */
 const ALIGN = 8;
 
