@@ -102,6 +102,13 @@ function checkRoomToCreate(path: string): void {
 
 /** The top-level fields of a stored event (TrackedEvent): the shapes worth a shared structure. */
 const EVENT_FIELDS: ReadonlySet<string> = new Set(['type', 'productId', 'sessionId', 'customerId', 'widgetId', 'recId', 'metadata', 'messageId', 'timestamp'] satisfies (keyof TrackedEvent)[]);
+/** Fields every stored event has: with the five optional ones, 32 shapes, the shared slots msgpackr keeps. */
+const REQUIRED_EVENT_FIELDS = ['type', 'productId', 'sessionId', 'timestamp'] satisfies (keyof TrackedEvent)[];
+
+/** Whether a record's keys are an event's (not a metadata object's, which shoppers choose). */
+function isEventShape(keys: readonly string[]): boolean {
+  return keys.every((key) => EVENT_FIELDS.has(key)) && REQUIRED_EVENT_FIELDS.every((key) => keys.includes(key));
+}
 
 /** Where the events database keeps its shared structures: an entry beside the events. */
 const EVENT_STRUCTURES_KEY = Symbol.for('structures');
@@ -118,12 +125,12 @@ export function storedEventCount(dbs: Databases): number {
  * event: 101 → 43 bytes for a typical event, and the log's pages are what the server keeps
  * resident (every leaf is copied from the map while it is the log's tail). Only event shapes are
  * shared: metadata's keys come from shoppers, and a flood of invented ones would fill the 32
- * shared slots (they are then written inline, as every event was before; both decode alike).
+ * shared slots. Any other shape is written inline, as every record was before; both decode alike.
  */
 const EVENT_ENCODING = {
   encoding: 'msgpack',
   sharedStructuresKey: EVENT_STRUCTURES_KEY,
-  shouldShareStructure: (keys: string[]) => keys.every((key) => EVENT_FIELDS.has(key)),
+  shouldShareStructure: isEventShape,
 } as const;
 
 export function openDatabases(path: string, committer: Committer = lmdbCommitter): Databases {
