@@ -49,6 +49,12 @@ export interface EngineConfig {
   shopperNeighbors: number;
   /** Half-life of basket pair weights (bought-together), in ms. */
   pairHalfLifeMs: number;
+  /**
+   * What two products added to one session's cart count as a pair, next to 1 for two bought in one
+   * order (bought-together): a cart is a weaker sign than an order (most carts are abandoned), and a
+   * pair both carted and bought counts both.
+   */
+  cartPairWeight: number;
   /** Shoppers whose histories and dismissals are kept per shop; the least recently active go first. */
   maxShoppers: number;
   /** Open baskets (orders, carts) kept per shop for pairing; the least recently added-to go first. */
@@ -178,6 +184,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   coViewNeighbors: 32,
   shopperNeighbors: 16,
   pairHalfLifeMs: 120 * DAY_MS,
+  cartPairWeight: 0.5,
   affinityHalfLifeMs: 30 * DAY_MS,
   historyPerShopper: 64,
   purchasesPerShopper: 500,

@@ -47,6 +47,32 @@ describe('bought-together', () => {
     expect(idsOf(result)).toEqual(['b']);
   });
 
+  test('When one pair is in three carts and another in two orders, then the ordered pair ranks first: a cart counts cartPairWeight (0.5) of an order', () => {
+    const engine = engineWith(['a', 'carted', 'ordered']);
+    for (let i = 0; i < 3; i++) {
+      engine.apply({ type: 'add_to_cart', productId: 'a', sessionId: `cart${i}`, timestamp: T0 });
+      engine.apply({ type: 'add_to_cart', productId: 'carted', sessionId: `cart${i}`, timestamp: T0 });
+    }
+    order(engine, 'o1', ['a', 'ordered'], T0);
+    order(engine, 'o2', ['a', 'ordered'], T0);
+    const dense = (id: string) => engine.catalog.denseOf(id)!;
+    const decayed = (id: string) => engine.baskets.together(dense('a'), dense(id)) * engine.baskets.scaleAt(T0);
+    expect(decayed('carted')).toBeCloseTo(1.5, 6);
+    expect(decayed('ordered')).toBeCloseTo(2, 6);
+    expect(engine.baskets.groupsOf(dense('carted'))).toBe(1.5);
+    expect(idsOf(ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0))).toEqual(['ordered', 'carted']);
+  });
+
+  test('When two items are carted and then bought in one session, then the pair counts as a cart and as an order (no order id: the session is the order)', () => {
+    const engine = engineWith(['a', 'b'], { cartPairWeight: 0.25 });
+    for (const type of ['add_to_cart', 'purchase'] as const) {
+      for (const productId of ['a', 'b']) engine.apply({ type, productId, sessionId: 's1', timestamp: T0 });
+    }
+    const [a, b] = [engine.catalog.denseOf('a')!, engine.catalog.denseOf('b')!];
+    expect(engine.baskets.together(a, b) * engine.baskets.scaleAt(T0)).toBeCloseTo(1.25, 6);
+    expect([...engine.basketSlots.oldestFirst()].map((slot) => engine.basketSlots.keyOf(slot))).toEqual(['c:s1', 'p:s1']);
+  });
+
   test('When an item is added to the same basket twice, then the pair counts once', () => {
     const { model: baskets, add } = keyedModel(10, 100, 100);
     add('o1', 1, T0);
