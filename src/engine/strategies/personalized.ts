@@ -8,8 +8,9 @@
 // Work per answer: ≤ 50 seeds × (a shopper-history row of ≤ 2·shopperNeighbors entries and a
 // basket row of ≤ 2·maxNeighbors) on a score board, then a top-k heap over the candidates touched.
 // With an EASE fit installed (engine.ease, refitted in the background), that real-time score is
-// blended with the shopper's live history × B (offerBlended): 0.1085 on the same protocol, next to
-// 0.1077 for the dense EASE reference. EASE adds ≤ (64 + 500) history rows of K entries per answer.
+// blended with the shopper's live history × B (offerBlended): 0.1061 on the same protocol with the
+// blend chosen on validation (0.1081 with the history exponent at 0), next to 0.1077 for the dense
+// EASE reference. EASE adds ≤ (64 + 500) history rows of K entries per answer.
 import type { CoOccurrence } from '../co-occurrence.js';
 import type { PickList } from '../pick-list.js';
 import type { ScoreBoard } from '../score-board.js';
