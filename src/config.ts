@@ -78,6 +78,8 @@ export interface EngineConfig {
   dismissTtlMs: number;
   /** Platform segment of output gids when a product was given as a bare id. */
   gidPlatform: string;
+  /** How long after a click on a recommended product an add_to_cart or purchase of it counts for the recommendation, in ms. */
+  attributionWindowMs: number;
 }
 
 /** The EASE model behind personalized: refitted in a worker thread, one shop at a time. */
@@ -164,6 +166,11 @@ export interface Config {
   dedupTtlMs: number;
   /** How often shops with new events get a snapshot of their models (plus one at shutdown). */
   snapshotIntervalMs: number;
+  /**
+   * Keep the buffers a snapshot is copied into for the next one (store/copy-arena.ts): resident
+   * memory the size of the largest shop's snapshot, traded for no GC pauses from fresh buffers.
+   */
+  snapshotKeepBuffers: boolean;
   /** Longest a graceful shutdown waits for requests and WebSocket acks in flight, in ms. */
   shutdownDrainMs: number;
   /** Finished recommendation answers kept for repeated requests (see http/answers.ts). */
@@ -197,6 +204,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   recentViewsPerShopper: 30,
   dismissTtlMs: 30 * DAY_MS,
   gidPlatform: 'shopify',
+  attributionWindowMs: 7 * DAY_MS,
 });
 
 export class ConfigError extends Error {}
@@ -314,6 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxCatalogBodyBytes: 8 * 1024 * 1024,
     dedupTtlMs: 7 * DAY_MS,
     snapshotIntervalMs: integer(env, 'PAIRWISE_SNAPSHOT_MINUTES', 5, 1, 24 * 60) * 60_000,
+    snapshotKeepBuffers: integer(env, 'PAIRWISE_SNAPSHOT_KEEP_BUFFERS', 1, 0, 1) === 1,
     shutdownDrainMs: integer(env, 'PAIRWISE_SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 3600) * 1000,
     answerCache: Object.freeze({
       maxBytes: integer(env, 'PAIRWISE_ANSWER_CACHE_MB', 64, 0, 64 * 1024) * 1024 * 1024,
@@ -325,6 +334,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPendingEvents: integer(env, 'PAIRWISE_PENDING_EVENTS', DEFAULT_ENGINE_CONFIG.maxPendingEvents, 0, 10_000_000),
       pairHalfLifeMs: integer(env, 'PAIRWISE_BASKET_HALF_LIFE_DAYS', DEFAULT_ENGINE_CONFIG.pairHalfLifeMs / DAY_MS, 1, 10 * 365) * DAY_MS,
       cartPairWeight: fraction(env, 'PAIRWISE_CART_PAIR_WEIGHT', DEFAULT_ENGINE_CONFIG.cartPairWeight),
+      attributionWindowMs: integer(env, 'PAIRWISE_ATTRIBUTION_WINDOW_DAYS', 7, 1, 90) * DAY_MS,
     }),
     easeRefit: Object.freeze({
       intervalMs: integer(env, 'PAIRWISE_EASE_REFIT_MINUTES', 60, 0, 7 * 24 * 60) * 60_000,

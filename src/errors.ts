@@ -13,12 +13,18 @@ export const ERROR_CODES = {
   invalid_batch: 400,
   batch_too_large: 400,
   invalid_product: 400,
+  /** GET /api/products: a cursor this service did not hand out (or mangled). */
+  invalid_cursor: 400,
+  /** POST /api/experiments: a body that is not a valid experiment (every field error listed). */
+  invalid_experiment: 400,
   /** WebSocket: a frame that is not one of the protocol's messages (unknown op, wrong fields). */
   invalid_message: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  /** An experiment change its state does not allow (start a concluded one, a second running one on a widget). */
+  experiment_conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   /** GET /api/stream without a WebSocket upgrade. */
@@ -67,6 +73,7 @@ const STATUS_TITLES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  409: 'Conflict',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   426: 'Upgrade Required',
@@ -75,16 +82,29 @@ const STATUS_TITLES: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
+/** The body of every error answer (RFC 9457 problem+json, with our stable `code`). */
+export interface ProblemBody {
+  type: 'about:blank';
+  /** The HTTP status's reason phrase. */
+  title: string;
+  status: number;
+  code: ErrorCode;
+  detail: string;
+  /** Each problem inside the request, located by a JSON pointer (RFC 6901). */
+  errors?: readonly FieldError[];
+}
+
 /** The RFC 9457 problem+json body of an error. */
 export function problemBody(error: AppError): string {
-  return JSON.stringify({
+  const body: ProblemBody = {
     type: 'about:blank',
     title: STATUS_TITLES[error.status] ?? 'Error',
     status: error.status,
     code: error.code,
     detail: error.detail,
     ...(error.errors && error.errors.length > 0 ? { errors: error.errors } : {}),
-  });
+  };
+  return JSON.stringify(body);
 }
 
 /**

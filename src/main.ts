@@ -2,17 +2,19 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { StartupError } from './errors.js';
 import { startService, type RunningService } from './service.js';
+import { startupSummary } from './startup-summary.js';
 
 function banner(config: Config, service: RunningService): string {
   const base = `http://${config.host}:${service.port}`;
   const lines = [
     `Pairwise listening on ${base}${config.basePath ? ` (also under ${config.basePath}/api)` : ''}`,
-    `  data: ${config.dbPath} (${service.replayed.snapshots} shops from snapshots, then replayed ${service.replayed.products} products and ${service.replayed.events} events in ${service.replayed.ms} ms)`,
+    `  ${startupSummary(config.dbPath, service.replayed, service.demoSeeded)}`,
   ];
   if (service.demoKeys) {
     const { publicKey, secretKey } = service.demoKeys;
     lines.push(
       `  demo storefront: ${base}/demo`,
+      `  dashboard: ${base}/dashboard (sign in with the secret key below)`,
       '  demo store "demo":',
       `    public key (storefront): ${publicKey}`,
       `    secret key (admin):      ${secretKey}`,

@@ -5,15 +5,17 @@ import path from 'node:path';
 import type { Config } from './config.js';
 import { defaultDemoDir } from './demo/demo-files.js';
 import { createDemoStorefront } from './demo/demo-storefront.js';
-import { seedDemoStore, type DemoKeys } from './demo/seed-demo-store.js';
+import { seedDemoStore, type DemoKeys, type DemoSeeded } from './demo/seed-demo-store.js';
 import { Answers } from './http/answers.js';
 import { cachedResolver, type KeyResolver } from './http/auth.js';
+import type { ShopRecordView } from './http/deps.js';
 import { RateLimits } from './http/rate-limits.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { CatalogUpdates } from './ingest/catalog-updates.js';
 import { ContentWarmer } from './ingest/content-warmer.js';
 import { EaseRefits } from './ingest/ease-refits.js';
 import { EventPipeline } from './ingest/event-pipeline.js';
+import { Experiments } from './ingest/experiments.js';
 import { replay, type ReplayStats } from './ingest/replay.js';
 import { ShopEngines } from './ingest/shop-engines.js';
 import { mintCustomerToken, signingKey } from './api/customer-token.js';
@@ -24,9 +26,11 @@ import { lockDataDir, type DataDirLock } from './store/data-dir-lock.js';
 import { openDatabases, type Databases } from './store/database.js';
 import { closeDatabases, type Committer } from './store/durable-commit.js';
 import { LmdbEventLog } from './store/event-log.js';
+import { ExperimentStore } from './store/experiment-store.js';
 import { backfillPositions } from './store/position-backfill.js';
 import { ShopStore } from './store/shop-store.js';
 import { SnapshotStore } from './store/snapshot-store.js';
+import { DashboardSessions } from './dashboard/sessions.js';
 import { StreamServer } from './ws/stream-server.js';
 
 export interface ServiceOptions {
@@ -51,8 +55,11 @@ export interface RunningService {
   readonly pipeline: EventPipeline;
   readonly shops: ShopStore;
   readonly limits: RateLimits;
+  /** What the start found in the data dir and rebuilt the models from. */
   readonly replayed: ReplayStats;
   readonly demoKeys?: DemoKeys;
+  /** What this start seeded into a new demo store. */
+  readonly demoSeeded?: DemoSeeded;
   /** Snapshots every shop with events since its last snapshot now (as the interval timer does); resolves with how many. */
   snapshot(): Promise<number>;
   /**
@@ -89,6 +96,22 @@ function keyResolver(shops: ShopStore): KeyResolver {
   });
   shops.onChanged(() => cached.clear()); // revocations, origins and signing secrets apply at once here
   return cached.resolve;
+}
+
+/** What GET /api/shop shows of a shop's record: settings and how many secrets and keys, never one of them. */
+function shopRecordView(shops: ShopStore, shopId: string): ShopRecordView | undefined {
+  const shop = shops.getShop(shopId);
+  if (shop === undefined) return undefined;
+  const keys = { public: 0, secret: 0 };
+  for (const key of shops.listKeys(shopId)) keys[key.kind]++;
+  return {
+    createdAt: shop.createdAt,
+    demo: shop.demo === true,
+    allowedOrigins: shop.allowedOrigins,
+    customerTokenSecrets: shop.signingSecrets?.length ?? 0,
+    appProxy: shop.appProxySecret !== undefined,
+    keys,
+  };
 }
 
 /** Resolves true once `work` is done, false when `ms` passed first (the work goes on, unawaited). */
@@ -130,18 +153,21 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const catalogStore = new CatalogStore(dbs);
   const eventLog = new LmdbEventLog(dbs);
   const engines = new ShopEngines(config.engine);
-  const snapshotStore = new SnapshotStore(dbs);
+  const snapshotStore = new SnapshotStore(dbs, undefined, config.snapshotKeepBuffers);
   const replayed = replay(catalogStore, eventLog, snapshotStore, engines);
   const pipeline = new EventPipeline(eventLog, engines, config.dedupTtlMs);
   const catalog = new CatalogUpdates(catalogStore, engines);
 
+  const experiments = new Experiments(new ExperimentStore(dbs));
+
   await bootstrapShop(config, shops, log);
   let demoKeys: DemoKeys | undefined;
+  let demoSeeded: DemoSeeded | undefined;
   let demo: ReturnType<typeof createDemoStorefront> | undefined;
   if (config.demo) {
     const demoDir = options.demoDir ?? defaultDemoDir();
-    const seedDeps = { shops, catalog, pipeline, gidPlatform: config.engine.gidPlatform };
-    demoKeys = await seedDemoStore(seedDeps, demoDir, path.join(config.dataDir, 'demo-keys.json'), clock(), log);
+    const seedDeps = { shops, catalog, pipeline, experiments, gidPlatform: config.engine.gidPlatform };
+    ({ keys: demoKeys, seeded: demoSeeded } = await seedDemoStore(seedDeps, demoDir, path.join(config.dataDir, 'demo-keys.json'), clock(), log));
     const { shopId } = demoKeys;
     const signingSecret = shops.getShop(shopId)?.signingSecrets?.[0] ?? (await shops.rotateSigningSecret(shopId));
     // Tokens for an hour, minted per page as a merchant's theme would (the page is rendered per visit).
@@ -150,10 +176,12 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const resolveKey = keyResolver(shops);
   const identity = new CustomerIdentity();
   const limits = new RateLimits(config.rateLimits, config.host, options.monotonic);
-  const answers = new Answers(engines, config.answerCache, identity);
+  const answers = new Answers(engines, config.answerCache, identity, experiments);
   const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock });
   shops.onChanged(() => stream.recheckKeys()); // after the key cache is cleared (listeners run in order)
-  const http = await startHttpServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock, demo }, stream.routes).catch(async (error: unknown) => {
+  const dashboardSessions = new DashboardSessions();
+  const shopRecord = (shopId: string) => shopRecordView(shops, shopId);
+  const http = await startHttpServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, shopRecord, clock, demo, experiments, dashboardSessions }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     throw error;
   });
@@ -181,6 +209,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     limits,
     replayed,
     demoKeys,
+    ...(demoSeeded === undefined ? {} : { demoSeeded }),
     snapshot: () => snapshots.takeAll(),
     stop() {
       stopping ??= (async () => {

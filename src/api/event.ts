@@ -20,6 +20,11 @@ export interface WireEvent {
   messageId?: (string & tags.MinLength<1> & tags.MaxLength<64>) | null;
   /** ISO 8601 or epoch milliseconds; defaults to the server's clock. */
   timestamp?: (string & tags.MaxLength<40>) | number | null;
+  /**
+   * The meta.recId of the recommendation answer the event came from (analytics/rec-id.ts). Stored as
+   * sent; one that does not parse leaves the event unattributed (it is never refused for it).
+   */
+  recId?: (string & tags.MaxLength<64>) | null;
   /** Proof of customerId for a public key (see customer-token.ts); never stored. */
   customerToken?: (string & tags.MaxLength<400>) | null;
 }
@@ -31,6 +36,7 @@ export interface TrackedEvent {
   sessionId: string;
   customerId?: string;
   widgetId?: string;
+  recId?: string;
   metadata?: Record<string, unknown>;
   messageId?: string;
   timestamp: number;
@@ -134,12 +140,21 @@ export function parseEvent(input: unknown, now: number, pointer = ''): EventPars
   const event: TrackedEvent = { type: input.type, productId: productId!, sessionId: input.sessionId, timestamp };
   if (input.customerId) event.customerId = input.customerId;
   if (input.widgetId) event.widgetId = input.widgetId;
+  if (input.recId) event.recId = input.recId;
   if (metadata !== undefined) event.metadata = metadata;
   if (input.messageId) event.messageId = input.messageId;
   return input.customerToken ? { ok: true, event, customerToken: input.customerToken } : { ok: true, event };
 }
 
 export const MAX_BATCH_EVENTS = 100;
+
+/**
+ * POST /api/events/batch, as documented: parseBatchEnvelope checks the envelope (all or nothing),
+ * then each event is judged alone by parseEvent, so one bad event does not refuse the rest.
+ */
+export interface WireBatch {
+  events: WireEvent[] & tags.MinItems<1> & tags.MaxItems<100>;
+}
 
 export type BatchShape = { ok: true; events: unknown[] } | { ok: false; code: 'invalid_batch' | 'batch_too_large'; detail: string };
 

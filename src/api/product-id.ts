@@ -18,6 +18,11 @@ export function parseId(raw: string, resource: 'Product' | 'Collection'): Parsed
   return { id: match[3]!, platform: match[1] };
 }
 
+/** Whether `raw` is a bare id (no gid form): what every id is inside Pairwise. */
+export function isBareId(raw: string): boolean {
+  return BARE_ID.test(raw);
+}
+
 export function normalizeProductId(raw: string): string | undefined {
   return parseId(raw, 'Product')?.id;
 }

@@ -1,4 +1,5 @@
 // GET /api/recommendations query string → a validated RecommendationQuery, or the error to answer with.
+import type { tags } from 'typia';
 import { AppError, type FieldError } from '../errors.js';
 import type { RecommendationRequest } from '../engine/recommend.js';
 import { isStrategy, STRATEGIES, type Strategy } from '../engine/strategy.js';
@@ -8,13 +9,41 @@ import { normalizeCollectionId, normalizeProductId } from './product-id.js';
  * The validated query is the engine's request (bare ids, a limit in range, context present), plus
  * the proof of its customerId, which the caller checks (http/customer-identity.ts) before use.
  */
-export type RecommendationQuery = RecommendationRequest & { exclude: string[]; customerToken?: string };
+export type RecommendationQuery = RecommendationRequest & { exclude: string[]; customerToken?: string; widgetId?: string };
+
+type ProductIdParam = string & tags.Pattern<'^([A-Za-z0-9][A-Za-z0-9._-]{0,63}|gid://[A-Za-z0-9][A-Za-z0-9-]{0,31}/Product/[A-Za-z0-9][A-Za-z0-9._-]{0,63})$'>;
+type CollectionIdParam = string & tags.Pattern<'^([A-Za-z0-9][A-Za-z0-9._-]{0,63}|gid://[A-Za-z0-9][A-Za-z0-9-]{0,31}/Collection/[A-Za-z0-9][A-Za-z0-9._-]{0,63})$'>;
+
+/**
+ * The query parameters parseRecommendationQuery reads, as the OpenAPI document shows them (its
+ * parameters are generated from this type). The parser is hand-written (it runs per request and
+ * answers with specific codes); test/api/recommendation-params.test.ts holds the two together.
+ */
+export interface RecommendationParams {
+  /** Omitted: chosen from the context given (productId → bought-together, collectionId → collection-popular, a shopper with history → personalized, else trending). */
+  strategy?: Strategy;
+  /** The context product, bare (123) or gid://shopify/Product/123; needed by bought-together and similar. */
+  productId?: ProductIdParam;
+  /** The context collection, bare or gid; needed by collection-popular. */
+  collectionId?: CollectionIdParam;
+  /** The logged-in shopper; needed by personalized and recently-viewed. With a public key it counts only with customerToken or an app-proxy signature. */
+  customerId?: string & tags.MaxLength<128>;
+  /** Proof of customerId minted by the merchant's server; alone, it names the customer. */
+  customerToken?: string & tags.MaxLength<400>;
+  /** (Extension) the browser session; stands in for customerId for anonymous shoppers. */
+  sessionId?: string & tags.MaxLength<128>;
+  limit?: number & tags.Type<'uint32'> & tags.Minimum<1> & tags.Maximum<24> & tags.Default<8>;
+  /** Comma-separated product ids (bare or gid, at most 100) never to return. */
+  exclude?: string;
+}
 
 export const DEFAULT_LIMIT = 8;
 export const MAX_LIMIT = 24;
 export const MAX_EXCLUDE = 100;
 const MAX_SHOPPER_ID = 128;
 const MAX_CUSTOMER_TOKEN = 400;
+/** As an event's widgetId (and an experiment's): the placement asking. */
+const MAX_WIDGET_ID = 64;
 
 export type QueryParse = { ok: true; query: RecommendationQuery } | { ok: false; error: AppError };
 
@@ -85,6 +114,11 @@ export function parseRecommendationQuery(raw: string): QueryParse {
     if (token.length > MAX_CUSTOMER_TOKEN) return fail('invalid_query', `customerToken must be at most ${MAX_CUSTOMER_TOKEN} characters`, '/customerToken');
     query.customerToken = token;
   }
+  const widgetId = params.get('widgetId');
+  if (widgetId !== undefined) {
+    if (widgetId.length > MAX_WIDGET_ID) return fail('invalid_query', `widgetId must be at most ${MAX_WIDGET_ID} characters`, '/widgetId');
+    query.widgetId = widgetId;
+  }
   const excludeRaw = params.get('exclude');
   if (excludeRaw !== undefined) {
     const ids = excludeRaw.split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -107,7 +141,10 @@ export function parseRecommendationQuery(raw: string): QueryParse {
   return { ok: true, query };
 }
 
-/** Equal for queries the engine answers identically (ids already normalized; exclude as a set). */
+/**
+ * Equal for queries the engine answers identically (ids already normalized; exclude as a set).
+ * widgetId is left out: it changes an answer only through an experiment, whose arm is keyed apart.
+ */
 export function queryKey(query: RecommendationQuery): string {
   return JSON.stringify([
     query.strategy ?? '',

@@ -8,6 +8,10 @@ export interface EngineEvent {
   readonly productId: string;
   readonly sessionId: string;
   readonly customerId?: string;
+  /** The placement that showed the product (attribution keys by it). */
+  readonly widgetId?: string;
+  /** The recommendation answer (meta.recId) the event came from; any string, parsed by attribution. */
+  readonly recId?: string;
   readonly metadata?: Readonly<Record<string, unknown>>;
   /** Event time, epoch ms: the engine never reads a clock. */
   readonly timestamp: number;

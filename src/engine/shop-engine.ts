@@ -4,6 +4,7 @@
 // table of at most maxShoppers shoppers (customers and sessions, least recently active dropped
 // first) holding their affinities, recent views, pairing windows and dismissals, and at most
 // maxPendingEvents events naming ids the catalog never had. Only catalog products get dense ids.
+import { Attribution, type AttributionSnapshot } from '../analytics/attribution.js';
 import type { EngineConfig } from '../config.js';
 import { Catalog } from './catalog.js';
 import { AnswerReads } from './answer-reads.js';
@@ -33,7 +34,7 @@ import { TopList } from './top-list.js';
  * loop): copy it before the models change again (SnapshotStore.copy, with the shop held).
  */
 export interface EngineSnapshot {
-  version: 9;
+  version: 10;
   /** JSON of the engine config it was taken with: a snapshot of another config is not used. */
   config: string;
   /** Every id with a dense id, by dense id: catalog products, present and removed. */
@@ -54,6 +55,8 @@ export interface EngineSnapshot {
   pending: PendingEventsSnapshot;
   /** The installed EASE fit, so a restart does not wait for a refit; null when none. */
   ease: EaseSnapshot | null;
+  /** What recommendations earned (analytics/attribution.ts). */
+  attribution: AttributionSnapshot;
 }
 
 /** Scratch space of one answer, reused by every answer of the shop (answers are computed one at a time). */
@@ -122,6 +125,8 @@ export class ShopEngine {
   readonly pending: PendingEvents;
   /** The latest batch fit behind personalized (none until one is installed). */
   readonly ease = new EaseModel();
+  /** Impressions, clicks and conversions per recommendation key and day (pure, like the models). */
+  readonly attribution: Attribution;
   readonly scratch: AnswerScratch;
   #eventCount = 0;
 
@@ -141,8 +146,17 @@ export class ShopEngine {
     this.shopperItems = new CoOccurrence(this.clock, new GroupTable(this.shoppers, config.pairingWindow), config.shopperNeighbors, true);
     this.coViews = new CoOccurrence(this.clock, new GroupTable(this.shoppers, SESSION_VIEW_WINDOW), config.coViewNeighbors, true);
     this.pending = new PendingEvents(config.maxPendingEvents, config.pendingPerProduct);
+    this.attribution = new Attribution(config.attributionWindowMs);
     this.scratch = { board: new ScoreBoard(), top: new TopK(this.compareIds), seeds: new TopK(this.compareIds), easeBoard: new ScoreBoard(), history: new DenseSet(), blocked: new DenseSet(), reads: new AnswerReads() };
   }
+
+  /** The catalog price of a product as a number (attribution's revenue fallback). */
+  readonly #priceOf = (productId: string): number | undefined => {
+    const dense = this.catalog.denseOf(productId);
+    const price = dense === undefined ? undefined : this.catalog.product(dense)?.price;
+    const value = price == null ? NaN : Number(price);
+    return Number.isFinite(value) ? value : undefined;
+  };
 
   /** Tie order of every ranking: by product id, whatever order things arrived in. */
   readonly compareIds = (a: number, b: number): number => this.catalog.compareIds(a, b);
@@ -153,7 +167,7 @@ export class ShopEngine {
 
   snapshot(): EngineSnapshot {
     return {
-      version: 9,
+      version: 10,
       config: JSON.stringify(this.config),
       ids: this.catalog.internedIds(), // live, like every part: the snapshot store copies it
       eventCount: this.#eventCount,
@@ -170,12 +184,13 @@ export class ShopEngine {
       coViews: this.coViews.snapshot(),
       pending: this.pending.snapshot(),
       ease: this.ease.snapshot(),
+      attribution: this.attribution.snapshot(),
     };
   }
 
   /** An engine rebuilt from a snapshot, before its catalog is upserted; undefined if the config differs. */
   static restore(config: EngineConfig, snapshot: EngineSnapshot): ShopEngine | undefined {
-    if (snapshot.version !== 9 || snapshot.config !== JSON.stringify(config)) return undefined;
+    if (snapshot.version !== 10 || snapshot.config !== JSON.stringify(config)) return undefined;
     const engine = new ShopEngine(config);
     engine.catalog.restoreIds(snapshot.ids);
     engine.#eventCount = snapshot.eventCount;
@@ -193,11 +208,14 @@ export class ShopEngine {
     engine.coViews.restore(snapshot.coViews);
     engine.pending.restore(snapshot.pending);
     engine.ease.restore(snapshot.ease);
+    engine.attribution.restore(snapshot.attribution);
     return engine;
   }
 
   apply(event: EngineEvent): void {
     this.#eventCount++;
+    // Before the catalog check: a conversion counts whether or not its product is listed yet.
+    this.attribution.apply(event, this.#priceOf);
     const id = this.catalog.denseOf(event.productId);
     // An id the catalog never had waits for its product, within a bound: a flood of invented ids
     // (anyone with the public key can send one) creates no dense id, shopper or basket.

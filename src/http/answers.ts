@@ -1,9 +1,14 @@
 // Answers to recommendation queries, REST and WebSocket alike: the engine's result and its JSON body,
 // from the answer cache while nothing the answer read has changed (engine/answer-cache.ts).
+// Every delivery of an answer gets its own meta.recId (analytics/rec-id.ts), spliced in after the
+// cached body's bytes rather than rendered again: a cache hit stays a lookup and one write.
 import { parseRecommendationQuery, queryKey, type RecommendationQuery } from '../api/recommendation-query.js';
 import type { AnswerCacheConfig } from '../config.js';
 import { AnswerCache } from '../engine/answer-cache.js';
+import { recIdPrefix, RecIdIssuer } from '../analytics/rec-id.js';
+import { experimentId, variantName } from '../analytics/statistics.js';
 import { recommend, type Recommendation } from '../engine/recommend.js';
+import type { Arm, Experiments } from '../ingest/experiments.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
 import type { Principal } from './auth.js';
 import { queryAs, type CustomerIdentity } from './customer-identity.js';
@@ -12,10 +17,12 @@ import { recommendationJson } from './render.js';
 export interface Answer {
   /** Shared by every request the cache serves it to: never changed after it is made. */
   readonly result: Recommendation;
-  /** The GET /api/recommendations body. */
+  /** The GET /api/recommendations body without its recId (deliveries add one: see Answers.body/json). */
   readonly json: string;
-  /** The same body in UTF-8, as it goes on the wire (encoded once, not per request). */
-  readonly body: Buffer;
+  /** That body in UTF-8 less its closing `}}`, as it goes on the wire (encoded once, not per request). */
+  readonly head: Buffer;
+  /** `,"recId":"rec_<strategy>_<experiment>_<variant>_`: the recId's fixed part, before its serial. */
+  readonly recPrefix: string;
 }
 
 /** A query string already parsed for a shop, and its key in the answer cache. */
@@ -33,17 +40,22 @@ const MAX_PARSED_QUERY_LENGTH = 512;
 
 /** An answer's size in the cache: its body (UTF-16) and the result objects beside it. */
 function answerBytes(answer: Answer): number {
-  return answer.json.length * 2 + answer.body.length + 64 + answer.result.items.length * 48;
+  return answer.json.length * 2 + answer.head.length + answer.recPrefix.length * 2 + 64 + answer.result.items.length * 48;
 }
 
 export class Answers {
   readonly cache: AnswerCache<Answer>;
   readonly #parsed = new Map<string, ParsedQuery>();
+  readonly #recIds = new RecIdIssuer();
+  /** Where REST bodies are assembled (head + recId); grown to the largest body, reused by every request. */
+  #scratch = Buffer.allocUnsafe(16 * 1024);
 
   constructor(
     readonly engines: ShopEngines,
     options: AnswerCacheConfig,
     readonly identity: CustomerIdentity,
+    /** Running experiments by placement: a request naming one gets its variant's strategy. */
+    readonly experiments?: Experiments,
   ) {
     this.cache = new AnswerCache(options.maxBytes, options.maxAgeMs, answerBytes);
   }
@@ -79,20 +91,52 @@ export class Answers {
     return this.#answer(shopId, resolved.query, resolved.key, now);
   }
 
+  /**
+   * The answer's body with a fresh recId, in a scratch buffer shared by every call: valid until the
+   * next call, so hand it to a synchronous write at once (uWS copies what it cannot send right away).
+   */
+  body(answer: Answer): Uint8Array {
+    const head = answer.head;
+    const tail = answer.recPrefix + this.#recIds.next() + '"}}';
+    const length = head.length + tail.length; // the tail is ASCII: one byte per character
+    if (this.#scratch.length < length) this.#scratch = Buffer.allocUnsafe(Math.max(length, this.#scratch.length * 2));
+    head.copy(this.#scratch, 0);
+    this.#scratch.write(tail, head.length, 'latin1');
+    return this.#scratch.subarray(0, length);
+  }
+
+  /** The answer's body with a fresh recId, as a string (WebSocket frames). */
+  json(answer: Answer): string {
+    return answer.json.slice(0, -2) + answer.recPrefix + this.#recIds.next() + '"}}';
+  }
+
   answer(shopId: string, query: RecommendationQuery, now: number): Answer {
     return this.#answer(shopId, query, cacheKey(shopId, query), now);
   }
 
   #answer(shopId: string, query: RecommendationQuery, key: string, now: number): Answer {
+    const arm = this.experiments?.arm(shopId, query.widgetId, query.customerId ?? query.sessionId);
+    if (arm !== undefined) {
+      // The variant's strategy in place of the request's; its answers are cached apart.
+      query = { ...query, strategy: arm.strategy };
+      key += `\u0000${arm.experiment}/${arm.variant}`;
+    }
     const engine = this.engines.get(shopId);
     const cached = this.cache.get(engine, key, now);
     if (cached !== undefined) return cached;
     const result = recommend(engine, query, now);
-    const json = recommendationJson(result);
-    const answer: Answer = { result, json, body: Buffer.from(json) };
+    const answer = render(result, arm);
     this.cache.set(engine, key, now, answer, engine.scratch.reads);
     return answer;
   }
+}
+
+/** The answer's body (meta naming the experiment and variant, if any) and its recId's fixed part. */
+function render(result: Recommendation, arm: Arm | undefined): Answer {
+  let json = recommendationJson(result);
+  if (arm !== undefined) json = json.slice(0, -2) + `,"experiment":"${experimentId(arm.experiment)}","variant":"${variantName(arm.variant)}"}}`;
+  const recPrefix = `,"recId":"${recIdPrefix(result.strategy, arm?.experiment, arm?.variant)}`;
+  return { result, json, head: Buffer.from(json.slice(0, -2)), recPrefix };
 }
 
 function cacheKey(shopId: string, query: RecommendationQuery): string {

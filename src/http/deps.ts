@@ -1,13 +1,27 @@
 // What the HTTP routes may use: use cases and read models, never storage directly.
 import type { Config } from '../config.js';
+import type { DashboardSessions } from '../dashboard/sessions.js';
 import type { DemoStorefront } from '../demo/demo-storefront.js';
 import type { CatalogUpdates } from '../ingest/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
+import type { Experiments } from '../ingest/experiments.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
 import type { Answers } from './answers.js';
 import type { KeyResolver } from './auth.js';
 import type { CustomerIdentity } from './customer-identity.js';
 import type { RateLimits } from './rate-limits.js';
+
+/** A shop's own record as GET /api/shop shows it: settings and counts of keys, never a secret. */
+export interface ShopRecordView {
+  /** Epoch ms. */
+  createdAt: number;
+  demo: boolean;
+  allowedOrigins: readonly string[];
+  /** Customer-token signing secrets the shop accepts (0-2). */
+  customerTokenSecrets: number;
+  appProxy: boolean;
+  keys: { public: number; secret: number };
+}
 
 export interface HttpDeps {
   config: Config;
@@ -20,8 +34,14 @@ export interface HttpDeps {
   answers: Answers;
   pipeline: EventPipeline;
   catalog: CatalogUpdates;
+  /** A shop's record; undefined for a shop that has none (its keys outlived it). */
+  shopRecord: (shopId: string) => ShopRecordView | undefined;
+  /** Signed-in dashboard sessions (/dashboard). */
+  dashboardSessions: DashboardSessions;
   /** Epoch ms; tests may pin it. */
   clock: () => number;
+  /** A/B experiments on placements (the /api/experiments routes). */
+  experiments: Experiments;
   /** The demo storefront's pages (/demo), when the demo store is on. */
   demo?: DemoStorefront;
 }

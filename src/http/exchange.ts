@@ -55,13 +55,16 @@ export type Headers = Readonly<Record<string, string>>;
 
 const STATUS_LINES: Record<number, string> = {
   200: '200 OK',
+  201: '201 Created',
   204: '204 No Content',
+  302: '302 Found',
   303: '303 See Other',
   400: '400 Bad Request',
   401: '401 Unauthorized',
   403: '403 Forbidden',
   404: '404 Not Found',
   405: '405 Method Not Allowed',
+  409: '409 Conflict',
   413: '413 Content Too Large',
   415: '415 Unsupported Media Type',
   426: '426 Upgrade Required',

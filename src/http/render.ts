@@ -1,13 +1,14 @@
 // JSON bodies of the hot paths, assembled from pre-serialized product fragments: a product is
 // stringified once per version (it is immutable; an update makes a new object) and reused.
 import { productGid } from '../api/product-id.js';
+import type { CatalogProduct, ProductCard } from '../api/responses.js';
 import type { Product } from '../engine/product.js';
 import type { Recommendation } from '../engine/recommend.js';
 
 const fragments = new WeakMap<Product, string>();
 
 /** The spec's "recommended product" fields, less score and strategy. */
-function cardFields(product: Product) {
+function cardFields(product: Product): ProductCard {
   return {
     id: productGid(product.platform, product.id),
     title: product.title,
@@ -34,6 +35,7 @@ function score(value: number): string {
   return value === 0 ? '0' : String(Number(value.toPrecision(6)));
 }
 
+/** The RecommendationResponse body, assembled as text (the hot path); tests check real answers against the type. */
 export function recommendationJson(result: Recommendation): string {
   let body = '{"products":[';
   let fallback = false;
@@ -51,7 +53,7 @@ export function recommendationJson(result: Recommendation): string {
 
 /** A catalog product as GET /api/products/:id shows it (all stored fields, gid id). */
 export function productJson(product: Product): string {
-  return JSON.stringify({
+  const body: CatalogProduct = {
     ...cardFields(product),
     productType: product.productType,
     tags: product.tags,
@@ -59,5 +61,6 @@ export function productJson(product: Product): string {
     available: product.available,
     repurchasable: product.repurchasable === true,
     updatedAt: new Date(product.updatedAt).toISOString(),
-  });
+  };
+  return JSON.stringify(body);
 }

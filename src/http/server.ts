@@ -1,4 +1,4 @@
-// The uWS app: every route under /api (and BASE_PATH/api), 405 for known paths with another
+// The uWS app: every route of the route table (those under /api also under BASE_PATH/api), 405 for known paths with another
 // method, 404 for the rest, and a shutdown that stops listening, lets requests finish, then closes.
 import uWS from 'uWebSockets.js';
 import { AppError, StartupError } from '../errors.js';
@@ -6,77 +6,57 @@ import { PREFLIGHT_HEADERS } from './cors.js';
 import type { HttpDeps } from './deps.js';
 import { Exchange, readRequest } from './exchange.js';
 import { Lifecycle } from './lifecycle.js';
-import { refuseAmbiguousLength, route, type Handler, type RouteOptions } from './route.js';
-import { getDemoImage } from './routes/demo-images.js';
-import { DEMO_PAGE_OPTIONS, getDemoCollection, getDemoHome, getDemoProduct, getDemoSignIn } from './routes/demo-pages.js';
-import { getHealth, getMetrics } from './routes/operations.js';
-import { postEvent, postEventBatch } from './routes/events.js';
-import { deleteProduct, getProduct, putProducts } from './routes/products.js';
-import { getRecommendations } from './routes/recommendations.js';
-import { getWidget } from './routes/widget.js';
+import { recordingApp, type RegisteredRoute } from './registered-routes.js';
+import { refuseAmbiguousLength, route } from './route.js';
+import { ROUTES, type HttpMethod, type Route } from './route-table.js';
 
-type Method = 'get' | 'post' | 'put' | 'del';
+const UWS_METHODS = { get: 'get', post: 'post', put: 'put', delete: 'del' } as const satisfies Record<HttpMethod, keyof uWS.TemplatedApp>;
 
-interface PathSpec {
-  /** Relative to /api, or absolute when `root` is set. */
-  path: string;
-  root?: boolean;
-  /** A storefront path answers CORS preflights. */
-  storefront?: boolean;
-  methods: Partial<Record<Method, { handler: Handler; options?: RouteOptions }>>;
+/** A route table path as uWS writes it: '/api/products/{id}' → '/api/products/:id'. */
+export function uwsPattern(path: string, wildcard = false): string {
+  const pattern = path.replace(/\{([^}]+)\}/g, ':$1');
+  return wildcard ? pattern.replace(/:[^/]+$/, '*') : pattern;
 }
 
-function demoPaths(deps: HttpDeps): PathSpec[] {
-  const demo = deps.demo;
-  if (demo === undefined) return [];
-  const page = (handler: Handler, params = 0) => ({ get: { handler, options: { ...DEMO_PAGE_OPTIONS, params } } });
-  return [
-    { path: '/demo', root: true, methods: page(getDemoHome(deps, demo)) },
-    { path: '/demo/collections/:handle', root: true, methods: page(getDemoCollection(deps, demo), 1) },
-    { path: '/demo/products/:handle', root: true, methods: page(getDemoProduct(deps, demo), 1) },
-    { path: '/demo/sign-in', root: true, methods: { get: { handler: getDemoSignIn(demo) } } },
-  ];
+/** URL parameters the handler gets: a wildcard's last segment is none. */
+function paramCount(entry: Route): number {
+  let count = 0;
+  for (let i = 0; i < entry.path.length; i++) if (entry.path.charCodeAt(i) === 123 /* { */) count++;
+  return entry.wildcard ? count - 1 : count;
 }
 
-function paths(deps: HttpDeps): PathSpec[] {
-  return [
-    { path: '/recommendations', storefront: true, methods: { get: { handler: getRecommendations(deps) } } },
-    { path: '/events', storefront: true, methods: { post: { handler: postEvent(deps), options: { async: true } } } },
-    { path: '/events/batch', storefront: true, methods: { post: { handler: postEventBatch(deps), options: { async: true } } } },
-    { path: '/products', methods: { put: { handler: putProducts(deps), options: { async: true } } } },
-    {
-      path: '/products/:id',
-      methods: {
-        get: { handler: getProduct(deps), options: { params: 1 } },
-        del: { handler: deleteProduct(deps), options: { params: 1, async: true } },
-      },
-    },
-    { path: '/healthz', root: true, methods: { get: { handler: getHealth() } } },
-    { path: '/metrics', root: true, methods: { get: { handler: getMetrics(deps) } } },
-    { path: '/demo/images/:file', root: true, methods: { get: { handler: getDemoImage(deps), options: { params: 1 } } } },
-    { path: '/widget.js', root: true, methods: { get: { handler: getWidget(), options: { headers: ['accept-encoding'] } } } },
-    ...demoPaths(deps),
-  ];
+/** The table's routes this server answers, by path (the demo pages only with the demo store on). */
+function routesByPath(deps: HttpDeps): Map<string, Route[]> {
+  const byPath = new Map<string, Route[]>();
+  for (const entry of ROUTES) {
+    if (entry.demo && deps.demo === undefined) continue;
+    if (entry.handler === undefined) continue; // registered by its own server (GET /api/stream)
+    const routes = byPath.get(entry.path);
+    if (routes === undefined) byPath.set(entry.path, [entry]);
+    else routes.push(entry);
+  }
+  return byPath;
 }
-
-const METHOD_NAMES: Record<Method, string> = { get: 'GET', post: 'POST', put: 'PUT', del: 'DELETE' };
 
 export interface HttpServer {
   readonly port: number;
   readonly app: uWS.TemplatedApp;
   readonly lifecycle: Lifecycle;
+  /** Every method and pattern registered on the app, in order (the WebSocket server's included). */
+  readonly routes: readonly RegisteredRoute[];
   /** Stops listening, waits (≤ drainMs) for requests in flight, closes every connection. */
   close(drainMs?: number): Promise<void>;
 }
 
-function register(app: uWS.TemplatedApp, lifecycle: Lifecycle, prefix: string, spec: PathSpec): void {
-  const pattern = (spec.root ? '' : prefix + '/api') + spec.path;
-  const allowed = Object.keys(spec.methods).map((m) => METHOD_NAMES[m as Method]);
-  if (spec.storefront) allowed.push('OPTIONS');
-  for (const [method, { handler, options }] of Object.entries(spec.methods)) {
-    app[method as Method](pattern, route(lifecycle, handler, options));
+function register(app: uWS.TemplatedApp, lifecycle: Lifecycle, deps: HttpDeps, pattern: string, routes: readonly Route[]): void {
+  const allowed = routes.map((entry) => entry.method.toUpperCase());
+  const storefront = routes.some((entry) => entry.storefront);
+  if (storefront) allowed.push('OPTIONS');
+  for (const entry of routes) {
+    const handler = route(lifecycle, entry.handler!(deps), { ...entry.options, params: paramCount(entry) });
+    app[UWS_METHODS[entry.method]](pattern, handler);
   }
-  if (spec.storefront) {
+  if (storefront) {
     app.options(pattern, route(lifecycle, (exchange) => {
       const origin = exchange.request.origin;
       exchange.noContent(origin === '' ? PREFLIGHT_HEADERS : { ...PREFLIGHT_HEADERS, 'access-control-allow-origin': origin, vary: 'Origin' });
@@ -104,13 +84,14 @@ function listenExclusively(app: uWS.TemplatedApp, host: string, port: number, cb
 }
 
 export function startHttpServer(deps: HttpDeps, extraRoutes?: (app: uWS.TemplatedApp, lifecycle: Lifecycle) => void): Promise<HttpServer> {
-  const app = uWS.App();
+  const uwsApp = uWS.App();
   const lifecycle = new Lifecycle();
+  const routes: RegisteredRoute[] = [];
+  const app = recordingApp(uwsApp, routes);
   const prefixes = deps.config.basePath === '' ? [''] : ['', deps.config.basePath];
-  for (const spec of paths(deps)) {
-    for (const prefix of prefixes) {
-      if (spec.root && prefix !== '') continue;
-      register(app, lifecycle, prefix, spec);
+  for (const [path, pathRoutes] of routesByPath(deps)) {
+    for (const prefix of path.startsWith('/api/') ? prefixes : ['']) {
+      register(app, lifecycle, deps, prefix + uwsPattern(path, pathRoutes.some((entry) => entry.wildcard)), pathRoutes);
     }
   }
   extraRoutes?.(app, lifecycle);
@@ -122,7 +103,7 @@ export function startHttpServer(deps: HttpDeps, extraRoutes?: (app: uWS.Template
 
   return new Promise((resolve, reject) => {
     const { host, port: wanted } = deps.config;
-    listenExclusively(app, host, wanted, (token) => {
+    listenExclusively(uwsApp, host, wanted, (token) => {
       if (token === false) {
         reject(new StartupError(`cannot listen on ${host}:${wanted}: the port is taken (another Pairwise server?) or ${host} is not an address of this machine`));
         return;
@@ -130,12 +111,13 @@ export function startHttpServer(deps: HttpDeps, extraRoutes?: (app: uWS.Template
       const port = uWS.us_socket_local_port(token);
       resolve({
         port,
-        app,
+        app: uwsApp,
         lifecycle,
+        routes,
         async close(drainMs = 10_000) {
           uWS.us_listen_socket_close(token);
           await lifecycle.drain(drainMs);
-          (app as unknown as { close(): void }).close();
+          (uwsApp as unknown as { close(): void }).close();
         },
       });
     });

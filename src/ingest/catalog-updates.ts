@@ -1,4 +1,5 @@
 // Catalog use cases: persist durably, then apply to the shop's engine, so reads after the answer see it.
+import { catalogPage, type CatalogPage } from '../engine/catalog-page.js';
 import type { Product } from '../engine/product.js';
 import { AppError } from '../errors.js';
 import type { CatalogStore } from '../store/catalog-store.js';
@@ -43,6 +44,11 @@ export class CatalogUpdates {
 
   get(shopId: string, productId: string): Product | undefined {
     return this.engines.get(shopId).catalog.get(productId);
+  }
+
+  /** Up to `limit` products after the id `after`, in product-id order (see engine/catalog-page.ts). */
+  page(shopId: string, after: string | undefined, limit: number): CatalogPage {
+    return catalogPage(this.engines.get(shopId).catalog, after, limit);
   }
 }
 

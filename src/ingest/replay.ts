@@ -9,6 +9,8 @@ import type { SnapshotStore } from '../store/snapshot-store.js';
 import type { ShopEngines } from './shop-engines.js';
 
 export interface ReplayStats {
+  /** Shops found in the data dir (with a catalog or events). */
+  shops: number;
   products: number;
   events: number;
   /** Shops restored from a snapshot. */
@@ -24,8 +26,9 @@ export function replay(
   clock: () => number = performance.now.bind(performance),
 ): ReplayStats {
   const started = clock();
-  const stats: ReplayStats = { products: 0, events: 0, snapshots: 0, ms: 0 };
+  const stats: ReplayStats = { shops: 0, products: 0, events: 0, snapshots: 0, ms: 0 };
   const shopIds = new Set([...catalog.shopIds(), ...log.shopIds()]);
+  stats.shops = shopIds.size;
   for (const shopId of shopIds) {
     const snapshot = snapshots.get(shopId);
     const restored = snapshot === undefined ? undefined : ShopEngine.restore(engines.config, snapshot.state);

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { Product } from '../engine/product.js';
 import type { TrackedEvent } from '../api/event.js';
+import type { ExperimentRecord } from '../api/experiment.js';
 import type { EngineSnapshot } from '../engine/shop-engine.js';
 import { handleUnclaimedCommitFailures, lmdbCommitter, type Committer } from './durable-commit.js';
 
@@ -76,6 +77,8 @@ export interface Databases {
   snapshots: Database<SnapshotRecord, string>;
   /** [shopId, part index] → the raw bytes of one part of the shop's latest snapshot. */
   snapshotParts: Database<Uint8Array, [string, number]>;
+  /** [shopId, experiment number] → the experiment (A/B tests of placements). */
+  experiments: Database<ExperimentRecord, [string, number]>;
 }
 
 /** The least free space a new environment is created on (its lock file, first pages and some room). */
@@ -117,6 +120,7 @@ export function openDatabases(path: string, committer: Committer = lmdbCommitter
     apiKeys: root.openDB({ name: 'api-keys', encoding: 'msgpack' }),
     snapshots: root.openDB({ name: 'snapshots', encoding: 'msgpack' }),
     snapshotParts: root.openDB({ name: 'snapshot-parts', encoding: 'binary' }),
+    experiments: root.openDB({ name: 'experiments', encoding: 'msgpack' }),
   };
 }
 

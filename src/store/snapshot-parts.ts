@@ -107,14 +107,30 @@ function decodeStrings(bytes: Uint8Array): string[] {
   return strings;
 }
 
+/** The byte lengths of the parts that are byte arrays, in order: what copyParts' `targets` must hold. */
+export function byteCopySizes(parts: readonly SourcePart[]): number[] {
+  const sizes: number[] = [];
+  for (const part of parts) if (part instanceof Uint8Array) sizes.push(part.byteLength);
+  return sizes;
+}
+
 /**
  * Copies of the parts as bytes, made at most `sliceBytes` at a time with `pause()` awaited between
  * slices (a string list: STRINGS_PER_STEP strings per step, counted at their encoded size).
+ * Byte arrays are copied into `targets` (one per byte part, of its length: see byteCopySizes) when
+ * given, else into fresh buffers; string lists always get fresh ones (their encoded size is known
+ * only once encoded, and they are a few MB at most).
  * The parts must not change until it resolves (the caller holds the models still meanwhile).
  */
-export async function copyParts(parts: readonly SourcePart[], pause: () => Promise<void>, sliceBytes = SLICE_BYTES): Promise<Uint8Array[]> {
+export async function copyParts(
+  parts: readonly SourcePart[],
+  pause: () => Promise<void>,
+  sliceBytes = SLICE_BYTES,
+  targets?: readonly Uint8Array[],
+): Promise<Uint8Array[]> {
   const copies: Uint8Array[] = [];
   let sliceLeft = sliceBytes;
+  let nextTarget = 0;
   for (const part of parts) {
     if (!(part instanceof Uint8Array)) {
       const lines: Uint8Array[] = [];
@@ -130,7 +146,8 @@ export async function copyParts(parts: readonly SourcePart[], pause: () => Promi
       copies.push(joinLines(lines));
       continue;
     }
-    const copy = new Uint8Array(part.byteLength);
+    const copy = targets === undefined ? new Uint8Array(part.byteLength) : targets[nextTarget++]!;
+    if (copy.byteLength !== part.byteLength) throw new Error('a copy target does not match its part');
     for (let offset = 0; offset < part.byteLength; ) {
       if (sliceLeft === 0) {
         await pause();

@@ -2,18 +2,22 @@
 // Taking one has two steps. `copy` copies the state out of the live models on the main thread, a
 // slice per turn of the event loop (the caller keeps the models unchanged until it resolves: see
 // ShopEngines.hold), so no request waits behind a copy of the whole store; `write` transfers the
-// copy (no second copy) to a worker thread (snapshot-worker.ts) that commits it durably.
+// copy to a worker thread (snapshot-worker.ts) that commits it durably. The copy's byte parts
+// live in a CopyArena kept between snapshots (see copy-arena.ts for why).
 import { Worker } from 'node:worker_threads';
 import { compiledModuleUrl } from '../compiled-module.js';
 import { handOver } from '../engine/typed-arrays.js';
 import type { Databases, SnapshotRecord } from './database.js';
-import { copyParts, joinParts, splitParts } from './snapshot-parts.js';
+import { CopyArena } from './copy-arena.js';
+import { byteCopySizes, copyParts, joinParts, splitParts } from './snapshot-parts.js';
 import type { WriterReply, WriterRequest } from './snapshot-worker.js';
 
 /** A snapshot copied out of the models: the header and its parts, owned by nobody else. */
 export interface SnapshotCopy {
   header: unknown;
   parts: Uint8Array[];
+  /** Hands the arena memory the parts live in back (once written or dropped); absent for fresh buffers. */
+  release?: () => void;
 }
 
 /** Lets the event loop run other work (requests, commits) before the next slice. */
@@ -29,12 +33,15 @@ export class SnapshotStore {
   #nextId = 0;
   readonly #pending = new Map<number, Pending>();
   readonly #inFlight = new Set<Promise<void>>();
+  readonly #arena = new CopyArena();
   #closing: Promise<void> | undefined;
 
   constructor(
     readonly dbs: Databases,
     /** What the copy awaits between slices: the next turn of the event loop (tests may hold it). */
     readonly pause: () => Promise<void> = nextTurn,
+    /** Copy into a CopyArena kept between snapshots; false: fresh buffers each time, freed after the write. */
+    readonly keepBuffers = true,
   ) {}
 
   /**
@@ -59,7 +66,19 @@ export class SnapshotStore {
   /** Copies the record a slice per turn; what it points to must not change until this resolves. */
   async copy(record: SnapshotRecord, sliceBytes?: number): Promise<SnapshotCopy> {
     const { header, parts } = splitParts(record);
-    return { header, parts: await copyParts(parts, this.pause, sliceBytes) };
+    // Lent unless an earlier copy is still being written: then this one gets fresh buffers.
+    const lease = this.keepBuffers && this.#closing === undefined ? this.#arena.lend(byteCopySizes(parts)) : undefined;
+    try {
+      return { header, parts: await copyParts(parts, this.pause, sliceBytes, lease?.views), release: lease?.release };
+    } catch (error) {
+      lease?.release();
+      throw error;
+    }
+  }
+
+  /** Bytes of copy buffers kept between snapshots. */
+  get arenaBytes(): number {
+    return this.#arena.byteLength;
   }
 
   /** Copies the record, then stores it: what it points to must not change until this resolves. */
@@ -73,7 +92,10 @@ export class SnapshotStore {
    * copy's parts are transferred to the writer thread: they are unusable here afterwards.
    */
   write(shopId: string, copy: SnapshotCopy): Promise<void> {
-    if (this.#closing !== undefined) return Promise.reject(new Error('the snapshot store is closed'));
+    if (this.#closing !== undefined) {
+      copy.release?.();
+      return Promise.reject(new Error('the snapshot store is closed'));
+    }
     return this.#tracked(this.#write(shopId, copy));
   }
 
@@ -81,9 +103,13 @@ export class SnapshotStore {
     const worker = this.#startedWorker();
     const id = this.#nextId++;
     const done = new Promise<void>((resolve, reject) => this.#pending.set(id, { resolve, reject }));
+    // The arena's memory is the writer's until it answers (or is gone).
+    if (copy.release !== undefined) done.then(copy.release, copy.release);
     worker.ref();
     const request: WriterRequest = { kind: 'put', id, shopId, header: copy.header, parts: copy.parts };
-    worker.postMessage(request, copy.parts.map((part) => part.buffer as ArrayBuffer));
+    // Fresh buffers are transferred; the arena's are shared, not moved.
+    const transfer = copy.parts.map((part) => part.buffer).filter((buffer): buffer is ArrayBuffer => buffer instanceof ArrayBuffer);
+    worker.postMessage(request, transfer);
     return done;
   }
 
@@ -99,6 +125,7 @@ export class SnapshotStore {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await Promise.allSettled(this.#inFlight);
+      this.#arena.clear();
       const worker = this.#worker;
       if (worker === undefined) return;
       const closed = new Promise<void>((resolve) => worker.once('exit', () => resolve()));

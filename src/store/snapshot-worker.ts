@@ -28,7 +28,9 @@ port.on('message', (request: WriterRequest) => {
   const { id, shopId, header, parts } = request;
   commitDurably(dbs, () => {
     for (const key of Array.from(dbs.snapshotParts.getKeys(snapshotPartRange(shopId)))) dbs.snapshotParts.remove(key);
-    parts.forEach((bytes, index) => dbs.snapshotParts.put([shopId, index], bytes));
+    // lmdb-js stores garbage for a view of a SharedArrayBuffer (the main thread's copy arena):
+    // those are copied into plain buffers here, off the main thread.
+    parts.forEach((bytes, index) => dbs.snapshotParts.put([shopId, index], bytes.buffer instanceof SharedArrayBuffer ? bytes.slice() : bytes));
     dbs.snapshots.put(shopId, header as SnapshotRecord);
   }).then(
     () => port.postMessage({ id } satisfies WriterReply),

@@ -22,6 +22,8 @@ interface CardEntry {
   node: HTMLLIElement;
   product: RecommendedProduct;
   signature: string;
+  /** meta.recId of the latest list that showed the card: sent back on the events it causes. */
+  recId?: string;
 }
 
 let instances = 0;
@@ -107,7 +109,8 @@ export class Carousel {
   /** The GET /api/recommendations query of this element's data attributes. */
   query(sessionId: string): RecommendationQuery {
     const data = this.host.dataset;
-    const query: RecommendationQuery = { limit: Math.min(24, Math.max(1, Number(data.limit) || 8)), sessionId };
+    // widgetId names the placement: an experiment running on it chooses this shopper's variant.
+    const query: RecommendationQuery = { limit: Math.min(24, Math.max(1, Number(data.limit) || 8)), sessionId, widgetId: this.widgetId };
     if (data.pairwise && data.pairwise !== 'auto') query.strategy = data.pairwise;
     if (data.productId) query.productId = data.productId;
     if (data.collectionId) query.collectionId = data.collectionId;
@@ -142,10 +145,10 @@ export class Carousel {
     delete this.#section.dataset.pwPending;
     // data-backfill="false": only what the strategy asked for produced (e.g. no trending filling in "Recently viewed").
     const only = this.host.dataset.backfill === 'false' ? list.meta.strategy : undefined;
-    this.#render(list.products.filter((product) => !hiddenProducts.has(bareId(product.id)) && (only === undefined || product.strategy === only)));
+    this.#render(list.products.filter((product) => !hiddenProducts.has(bareId(product.id)) && (only === undefined || product.strategy === only)), list.meta.recId);
   }
 
-  #render(products: RecommendedProduct[]): void {
+  #render(products: RecommendedProduct[], recId: string | undefined): void {
     const anchor = this.#anchor();
     const next: string[] = [];
     for (const product of products) {
@@ -156,6 +159,7 @@ export class Carousel {
       const entry = this.#cards.get(id);
       if (entry !== undefined && entry.signature === signature) {
         entry.product = product;
+        entry.recId = recId;
         continue;
       }
       const node = renderCard(product, this.#config);
@@ -163,7 +167,7 @@ export class Carousel {
         this.#tracker.unobserve(entry.node);
         entry.node.replaceWith(node);
       }
-      this.#cards.set(id, { node, product, signature });
+      this.#cards.set(id, { node, product, signature, recId });
       this.#tracker.observe(node, () => ({ productId: id, ...this.#context(id) }));
     }
     for (const [id, entry] of this.#cards) {
@@ -202,8 +206,10 @@ export class Carousel {
   }
 
   #context(id: string): EventContext {
-    const product = this.#cards.get(id)?.product;
-    return { widgetId: this.widgetId, metadata: { position: this.#order.indexOf(id) + 1, strategy: product?.strategy } };
+    const entry = this.#cards.get(id);
+    const context: EventContext = { widgetId: this.widgetId, metadata: { position: this.#order.indexOf(id) + 1, strategy: entry?.product.strategy } };
+    if (entry?.recId) context.recId = entry.recId;
+    return context;
   }
 
   #onClick(event: MouseEvent): void {

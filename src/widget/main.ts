@@ -9,7 +9,7 @@ import { Tracker, type EventContext } from './tracker.js';
 import { Transport } from './transport.js';
 import type { EventType } from './types.js';
 
-/** window.Pairwise: the hooks a theme can call (README "Storefront widget"). */
+/** window.Pairwise: the hooks a theme can call (docs/widget.md). */
 export interface PairwiseApi {
   readonly version: string;
   readonly sessionId: string;

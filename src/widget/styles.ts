@@ -1,5 +1,5 @@
 // The widget's stylesheet, injected once, first in <head>. Everything is themable with CSS custom
-// properties set on any ancestor (README "Storefront widget"). Selectors are single classes: they
+// properties set on any ancestor (docs/widget.md). Selectors are single classes: they
 // beat a theme's element rules (a{…}, button{…}) and lose to its class rules, which come later.
 
 export const STYLE_ID = 'pairwise-widget-style';

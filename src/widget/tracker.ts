@@ -10,6 +10,8 @@ const IMPRESSION_THRESHOLD = 0.5;
 
 export interface EventContext {
   widgetId?: string;
+  /** meta.recId of the recommendation that showed the product (attribution). */
+  recId?: string;
   metadata?: Record<string, unknown>;
 }
 
@@ -51,6 +53,7 @@ export class Tracker {
     if (this.#customerId !== undefined) event.customerId = this.#customerId;
     if (this.#customerToken !== undefined) event.customerToken = this.#customerToken;
     if (context.widgetId) event.widgetId = context.widgetId;
+    if (context.recId) event.recId = context.recId;
     if (context.metadata && Object.keys(context.metadata).length > 0) event.metadata = context.metadata;
     this.#transport.send(event);
     return event;

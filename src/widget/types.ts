@@ -11,6 +11,8 @@ export interface WireEvent {
   /** The merchant-signed proof of customerId: without it the service counts only the session. */
   customerToken?: string;
   widgetId?: string;
+  /** meta.recId of the recommendation the event came from. */
+  recId?: string;
   metadata?: Record<string, unknown>;
   /** Idempotency key: every retry of this event carries the same one, so it counts once. */
   messageId: string;
@@ -30,7 +32,7 @@ export interface RecommendedProduct {
 
 export interface RecommendationList {
   products: RecommendedProduct[];
-  meta: { strategy: string; modelLevel: number; count: number; fallback?: boolean };
+  meta: { strategy: string; modelLevel: number; count: number; fallback?: boolean; recId?: string; experiment?: string; variant?: string };
 }
 
 /** GET /api/recommendations parameters as an object (also the `query` of a subscribe op). */

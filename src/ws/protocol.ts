@@ -1,6 +1,7 @@
 // The WebSocket protocol of GET /api/stream (DESIGN.md §5): the client's messages, their typia
 // validator, and the server's messages. A decoded frame becomes a ClientMessage or an AppError.
 import typia, { type tags } from 'typia';
+import type { RecommendationResponse } from '../api/responses.js';
 import type { BatchResponse } from '../ingest/track-events.js';
 import { AppError, type ErrorCode, type FieldError } from '../errors.js';
 import { typiaPathToPointer } from '../api/json-pointer.js';
@@ -59,11 +60,25 @@ export interface ErrorBody {
   retryAfterMs?: number;
 }
 
+/** The answer to an events op: a POST /api/events/batch body beside op and ref. */
+export interface AcksMessage extends BatchResponse {
+  op: 'acks';
+  ref?: Ref;
+}
+
 export type ServerMessage =
   | { op: 'ack'; ref?: Ref; eventId: string; duplicate?: true }
-  | ({ op: 'acks'; ref?: Ref } & BatchResponse)
+  | AcksMessage
   | { op: 'error'; ref?: Ref; error: ErrorBody }
   | { op: 'pong'; ref?: Ref };
+
+/** A subscription's list: the GET /api/recommendations body beside op and sub (recommendation-frame.ts writes it as text). */
+export interface RecommendationsMessage extends RecommendationResponse {
+  op: 'recommendations';
+  /** Only on the answer to a subscribe. */
+  ref?: Ref;
+  sub: string;
+}
 
 /** The ref of a message that failed validation, when it has a usable one (to address the error). */
 export function refOf(input: unknown): Ref | undefined {

@@ -64,7 +64,8 @@ export class SubscriptionRegistry {
 
   /** Joins (or re-joins: idempotent) the query's topic; returns the reply frame with the list right now. */
   subscribe(conn: Connection, query: RecommendationQuery, binary: boolean, ref: Ref | undefined): Frame {
-    const key = `${conn.shopId}\u0000${binary ? 'b' : 't'}\u0000${queryKey(query)}`;
+    // widgetId too: an experiment on one placement must not answer another's subscribers.
+    const key = `${conn.shopId}\u0000${binary ? 'b' : 't'}\u0000${query.widgetId ?? ''}\u0000${queryKey(query)}`;
     let topic = this.#topics.get(key);
     if ((topic === undefined || !conn.subs.has(topic.id)) && conn.subs.size >= this.deps.maxSubscriptions) {
       throw new AppError('too_many_subscriptions', `a connection holds at most ${this.deps.maxSubscriptions} subscriptions; unsubscribe one first`);
@@ -78,7 +79,7 @@ export class SubscriptionRegistry {
       topic.members.add(conn);
       conn.join(topic);
     }
-    return recommendationFrame(topic.id, answer.json, binary, ref);
+    return recommendationFrame(topic.id, this.deps.answers.json(answer), binary, ref);
   }
 
   /** False when the connection has no such subscription. */
@@ -162,7 +163,8 @@ export class SubscriptionRegistry {
     const signature = listSignature(answer.result);
     if (signature === topic.signature) return;
     topic.signature = signature;
-    topic.frame = recommendationFrame(topic.id, answer.json, topic.binary);
+    // One recId per push: every member of the topic was shown the same answer.
+    topic.frame = recommendationFrame(topic.id, this.deps.answers.json(answer), topic.binary);
     const now = performance.now();
     for (const conn of topic.members) {
       if (!conn.behind && conn.policy.shouldSkip(conn.buffered)) conn.fallBehind(now);

@@ -55,6 +55,68 @@ describe('demo storefront', () => {
     await screenshot(page, 'demo-collection.png');
   });
 
+  test('When a collection page is laid out, then each grid image box is as tall as it is wide (not the 400 px of its height attribute)', async () => {
+    await page.goto(`${t.url}/demo/collections/christmas`);
+    const boxes = await page.locator('.grid img').evaluateAll((images) => images.map((image) => image.getBoundingClientRect()).map((r) => [r.width, r.height]));
+    expect(boxes.length).toBeGreaterThan(12);
+    for (const [width, height] of boxes) {
+      expect(width).toBeLessThan(400);
+      expect(Math.abs(height! - width!)).toBeLessThan(1);
+    }
+  });
+
+  test('When the window is narrow, then the collections scroll sideways inside their row and the page itself never does; when wide, every collection is in view', async () => {
+    const narrow = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    try {
+      const phone = await narrow.newPage();
+      await phone.goto(`${t.url}/demo`);
+      const before = await phone.evaluate(() => {
+        const nav = document.querySelector('nav.collections')!;
+        return { page: document.documentElement.scrollWidth, window: innerWidth, overflow: getComputedStyle(nav).overflowX, scroll: nav.scrollWidth, client: nav.clientWidth };
+      });
+      expect(before.page).toBeLessThanOrEqual(before.window);
+      expect(before.overflow).toBe('auto');
+      expect(before.scroll).toBeGreaterThan(before.client);
+      // The last collection can be scrolled into view, and ends inside the window.
+      const last = phone.locator('nav.collections a').last();
+      await last.scrollIntoViewIfNeeded();
+      const box = (await last.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(375);
+      expect(await phone.evaluate(() => document.querySelector('nav.collections')!.scrollLeft)).toBeGreaterThan(0);
+      await screenshot(phone, 'demo-narrow.png');
+    } finally {
+      await narrow.close();
+    }
+
+    await page.goto(`${t.url}/demo`);
+    const rights = await page.locator('nav.collections a').evaluateAll((links) => links.map((link) => link.getBoundingClientRect().right));
+    expect(rights).toHaveLength(12);
+    for (const right of rights) expect(right).toBeLessThanOrEqual(1280);
+  });
+
+  test.each([
+    ['an unknown product', '/demo/products/no-such-product'],
+    ['an unknown collection', '/demo/collections/no-such-collection'],
+    ['an unknown page', '/demo/no/such/page'],
+  ])('When a shopper opens %s, then a 404 page in the shop’s look offers a way back, with trending products', async (_what, path) => {
+    const response = await page.goto(`${t.url}${path}`);
+    expect(response!.status()).toBe(404);
+    expect(response!.headers()['content-type']).toBe('text/html; charset=utf-8');
+    expect(await page.locator('h1').textContent()).toBe('We couldn’t find that page');
+    expect(await page.locator('nav.collections a').count()).toBe(12);
+    expect(await page.locator('main a[href="/demo"]').count()).toBe(1);
+    await expect.poll(() => page.locator(`${widget('not-found-trending')} .pw-card`).count()).toBe(8);
+    if (path.includes('products')) await screenshot(page, 'demo-not-found.png');
+  });
+
+  test('When a browser opens the service’s root with the demo on, then it is sent to the demo storefront', async () => {
+    const res = await t.fetch('/', { key: null, redirect: 'manual' });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/demo');
+    await page.goto(t.url);
+    expect(new URL(page.url()).pathname).toBe('/demo');
+  });
+
   test('When a shopper views two products, then the views reach the API and the second page shows the first as recently viewed', async () => {
     const sent = recordSocketEvents(page);
     await page.goto(`${t.url}/demo/products/regency-cakestand-3-tier`);

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { encodeCursor } from '../../src/api/catalog-page-query.js';
 import { EVENT_TYPES } from '../../src/api/event.js';
 import { STRATEGIES } from '../../src/engine/strategy.js';
 import { jsonBody, nastyString, percentEncode } from './mutations.js';
@@ -185,6 +186,11 @@ const productId = fc.oneof(
 
 const sessionId = fc.oneof(fc.constantFrom('s1', 's2', 's3'), fc.uuid().map((u) => `solo-${u}`));
 
+const catalogPageParams: Record<string, fc.Arbitrary<string>> = {
+  limit: fc.oneof(fc.integer({ min: 1, max: 250 }).map(String), fc.constantFrom('0', '251', '-1', '1.5', '007', ' 3')),
+  cursor: fc.oneof(productId.map(encodeCursor), fc.constantFrom('MToxMj', 'Mjox', '=', 'MTox=')),
+};
+
 export const recommendationParams: Record<string, fc.Arbitrary<string>> = {
   productId,
   collectionId: fc.constantFrom('c1', 'c2', 'gid://shopify/Collection/c1', '501'),
@@ -273,6 +279,8 @@ const ROUTES: RouteModel[] = [
   { name: 'POST /api/events', method: 'POST', path: fc.constant('/api/events'), key: 'pk', body: jsonBody(eventSample), api: true },
   { name: 'POST /api/events/batch', method: 'POST', path: fc.constant('/api/events/batch'), key: 'pk', body: jsonBody(batchSample), api: true },
   { name: 'PUT /api/products', method: 'PUT', path: fc.constant('/api/products'), key: 'sk', body: jsonBody(catalogSample), api: true },
+  { name: 'GET /api/products', method: 'GET', path: fc.constant('/api/products'), key: 'sk', query: queryString(catalogPageParams), api: true },
+  { name: 'GET /api/shop', method: 'GET', path: fc.constant('/api/shop'), key: 'sk', api: true },
   { name: 'GET /api/products/:id', method: 'GET', path: pathParam(productId).map((id) => `/api/products/${id}`), key: 'sk', api: true },
   { name: 'DELETE /api/products/:id', method: 'DELETE', path: pathParam(fc.constantFrom(...FUZZ_PRODUCTS, 'missing')).map((id) => `/api/products/${id}`), key: 'sk', api: true },
   { name: 'GET /api/stream (no upgrade)', method: 'GET', path: fc.constant('/api/stream'), key: 'pk', api: true, headers: optionalHeader('Upgrade', fc.constantFrom('websocket', 'h2c'), 1) },

@@ -8,7 +8,7 @@ import { Packr } from 'msgpackr';
 import { eventSample, fill, recommendationParams, type Placeholders } from './http-requests.js';
 import { byteMutation, mutateBytes, mutateValue, nastyString, valueMutation, type ByteMutation, type ValueMutation } from './mutations.js';
 
-/** The server's cap (PAIRWISE_WS_MAX_PAYLOAD_BYTES default) and uWS's, 4× it (README, stream-server.ts). */
+/** The server's cap (PAIRWISE_WS_MAX_PAYLOAD_BYTES default) and uWS's, 4× it (docs/api.md, stream-server.ts). */
 export const MAX_PAYLOAD_BYTES = 64 * 1024;
 export const UWS_PAYLOAD_BYTES = 4 * MAX_PAYLOAD_BYTES;
 
@@ -121,7 +121,7 @@ export function frameOf(spec: FrameSpec, refValue: string, placeholders: Placeho
   }
 }
 
-/** How the server must close on this frame (README "Close codes"), or undefined when it must stay open. */
+/** How the server must close on this frame (docs/api.md "Close codes"), or undefined when it must stay open. */
 export function expectedClose(frame: Frame): { code: number; why: string } | undefined {
   if (frame.payload.length > UWS_PAYLOAD_BYTES) return { code: 1006, why: `past uWS's maxPayloadLength (${UWS_PAYLOAD_BYTES}): cut from its header` };
   // uWS checks UTF-8 before our code sees the frame (RFC 6455 would say 1007): the documented limitation.

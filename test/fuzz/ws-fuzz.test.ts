@@ -26,7 +26,7 @@ logSeed(FILE);
 /** A reply (or close) later than this is a hang (generous: the box is shared and slow). */
 const REPLY_MS = 10_000;
 const EVENT_ID = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/;
-/** Close codes the server sends (README "Close codes"): shutdown, policy violation, message too big. */
+/** Close codes the server sends (docs/api.md "Close codes"): shutdown, policy violation, message too big. */
 const DOCUMENTED_CLOSE_CODES = new Set([1001, 1008, 1009]);
 
 const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });

@@ -9,11 +9,11 @@ import { tempDataDir } from '../support/service.js';
 
 const opened: { dir: string; dbs: Databases; store: SnapshotStore }[] = [];
 
-function open(): { dbs: Databases; store: SnapshotStore } {
+function open(keepBuffers = true): { dbs: Databases; store: SnapshotStore } {
   const dir = tempDataDir();
   mkdirSync(path.join(dir, 'db'), { recursive: true });
   const dbs = openDatabases(path.join(dir, 'db'));
-  const store = new SnapshotStore(dbs);
+  const store = new SnapshotStore(dbs, undefined, keepBuffers);
   opened.push({ dir, dbs, store });
   return { dbs, store };
 }
@@ -115,6 +115,53 @@ describe('SnapshotStore', () => {
     const stored = store.get('shop')!.state as unknown as { live: Uint8Array; small: Uint8Array };
     expect(stored.live.every((b) => b === 1)).toBe(true);
     expect(Array.from(stored.small)).toEqual([1, 1]);
+  });
+
+  test('When snapshots follow each other, then each is copied into the memory the last one used and reads back as it was taken', async () => {
+    const { store } = open();
+    const live = Array.from({ length: 3 }, () => new Uint8Array(SPLIT_BYTES * 2));
+    let arenaBytes = 0;
+    for (let round = 1; round <= 4; round++) {
+      live.forEach((part, index) => part.fill(round * 10 + index));
+      await store.put('shop', { position: round, takenAt: round, state: { live } } as never);
+      if (round === 1) arenaBytes = store.arenaBytes;
+      expect(store.arenaBytes).toBe(arenaBytes); // kept, not replaced
+      const stored = store.get('shop')!.state as unknown as { live: Uint8Array[] };
+      stored.live.forEach((part, index) => expect(part.every((byte) => byte === round * 10 + index)).toBe(true));
+    }
+    expect(arenaBytes).toBeGreaterThanOrEqual(3 * SPLIT_BYTES * 2);
+  });
+
+  test('When a second copy is taken while the first is still unwritten, then it gets its own buffers and both are stored as copied', async () => {
+    const { store } = open();
+    const live = new Uint8Array(SPLIT_BYTES * 2).fill(1);
+    const first = await store.copy({ position: 1, takenAt: 1, state: { live } } as never);
+    live.fill(2);
+    const second = await store.copy({ position: 2, takenAt: 2, state: { live } } as never);
+    expect(second.parts[0]!.buffer).not.toBe(first.parts[0]!.buffer);
+    live.fill(3);
+    await store.write('a', first);
+    await store.write('b', second);
+    const read = (shopId: string) => (store.get(shopId)!.state as unknown as { live: Uint8Array }).live;
+    expect(read('a').every((byte) => byte === 1)).toBe(true);
+    expect(read('b').every((byte) => byte === 2)).toBe(true);
+    // The arena is free again: the next copy lands in it.
+    const third = await store.copy({ position: 3, takenAt: 3, state: { live } } as never);
+    expect(third.parts[0]!.buffer).toBe(first.parts[0]!.buffer);
+    third.release!();
+  });
+
+  test('When buffers are not kept, then every copy gets fresh ones and nothing is held between snapshots', async () => {
+    const { store } = open(false);
+    const live = new Uint8Array(SPLIT_BYTES * 2).fill(4);
+    const first = await store.copy({ position: 1, takenAt: 1, state: { live } } as never);
+    await store.write('shop', first);
+    const second = await store.copy({ position: 2, takenAt: 2, state: { live } } as never);
+    expect(second.parts[0]!.buffer).toBeInstanceOf(ArrayBuffer);
+    expect(second.release).toBeUndefined();
+    expect(store.arenaBytes).toBe(0);
+    await store.write('shop', second);
+    expect((store.get('shop')!.state as unknown as { live: Uint8Array }).live.every((byte) => byte === 4)).toBe(true);
   });
 
   test("When a snapshot's parts are gone, then there is no snapshot (the restart replays the whole log)", async () => {

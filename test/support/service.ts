@@ -124,10 +124,24 @@ export interface RecommendationBody {
   meta: { strategy: string; modelLevel: number; count: number; [k: string]: unknown };
 }
 
+/** A recId as the server mints them (analytics/rec-id.ts). */
+export const REC_ID = /^rec_[bstpcr]_(0_0|[1-9a-z][0-9a-z]{0,2}_[1-9a-f])_[0-9a-z]+$/;
+
+/**
+ * The answer's body with its meta.recId checked and taken out: every delivery gets a fresh one, so
+ * answers compared with each other (restarts, caches, pushes) are compared without it.
+ */
+export function withoutRecId<T extends { meta: Record<string, unknown> }>(body: T): T {
+  const { recId, ...meta } = body.meta;
+  if (typeof recId !== 'string' || !REC_ID.test(recId)) throw new Error(`meta.recId is not a recId: ${JSON.stringify(recId)}`);
+  return { ...body, meta };
+}
+
+/** GET /api/recommendations; the body without its recId (see withoutRecId). */
 export async function recommendations(t: TestService, query: string, key?: string): Promise<RecommendationBody> {
   const res = await t.fetch(`/api/recommendations?${query}`, key ? { key } : {});
   if (res.status !== 200) throw new Error(`GET /api/recommendations?${query} ${res.status}: ${await res.text()}`);
-  return (await res.json()) as RecommendationBody;
+  return withoutRecId((await res.json()) as RecommendationBody);
 }
 
 /** Bare ids of a recommendation answer, in order. */

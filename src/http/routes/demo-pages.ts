@@ -4,6 +4,7 @@ import { DEMO_SHOP } from '../../demo/seed-demo-store.js';
 import type { DemoStorefront } from '../../demo/demo-storefront.js';
 import { collectionPage } from '../../demo/pages/collection-page.js';
 import { homePage } from '../../demo/pages/home-page.js';
+import { notFoundPage } from '../../demo/pages/not-found-page.js';
 import { productPage } from '../../demo/pages/product-page.js';
 import { productByHandle, type PageContext } from '../../demo/pages/shop-view.js';
 import { AppError } from '../../errors.js';
@@ -49,11 +50,17 @@ export function getDemoHome(deps: HttpDeps, storefront: DemoStorefront): Handler
   return (exchange) => exchange.send(200, HTML, homePage(context(deps, storefront, exchange)), PAGE_HEADERS);
 }
 
+/** A shopper who follows a stale link gets a page of the shop (404), not the API's problem+json. */
+function notFound(exchange: Exchange, ctx: PageContext, what: string): void {
+  exchange.send(404, HTML, notFoundPage(ctx, what), PAGE_HEADERS);
+}
+
 export function getDemoCollection(deps: HttpDeps, storefront: DemoStorefront): Handler {
   return (exchange, [handle]) => {
+    const ctx = context(deps, storefront, exchange);
     const collection = storefront.collection(handle ?? '');
-    if (collection === undefined) throw new AppError('not_found', `no collection "${handle}" in the demo shop`);
-    exchange.send(200, HTML, collectionPage(context(deps, storefront, exchange), collection), PAGE_HEADERS);
+    if (collection === undefined) return notFound(exchange, ctx, 'This collection does not exist (any more).');
+    exchange.send(200, HTML, collectionPage(ctx, collection), PAGE_HEADERS);
   };
 }
 
@@ -61,9 +68,14 @@ export function getDemoProduct(deps: HttpDeps, storefront: DemoStorefront): Hand
   return (exchange, [handle]) => {
     const ctx = context(deps, storefront, exchange);
     const product = productByHandle(ctx.catalog, handle ?? '');
-    if (product === undefined) throw new AppError('not_found', `no product "${handle}" in the demo shop`);
+    if (product === undefined) return notFound(exchange, ctx, 'This product is not in the shop (any more).');
     exchange.send(200, HTML, productPage(ctx, product), PAGE_HEADERS);
   };
+}
+
+/** Any other path under /demo. */
+export function getDemoNotFound(deps: HttpDeps, storefront: DemoStorefront): Handler {
+  return (exchange) => notFound(exchange, context(deps, storefront, exchange), 'There is no such page in this shop.');
 }
 
 /** GET /demo/sign-in?shopper=<customerId>|''&back=/demo/… — sets (or clears) the cookie, then back. */

@@ -1,10 +1,13 @@
 // Operations: GET /healthz (no key) and GET /metrics (Prometheus text for the admin key's shop).
+import type { Health } from '../../api/responses.js';
 import type { HttpDeps } from '../deps.js';
 import { admit } from '../rate-limits.js';
 import type { Handler } from '../route.js';
 
+const HEALTHY = JSON.stringify({ status: 'ok' } satisfies Health);
+
 export function getHealth(): Handler {
-  return (exchange) => exchange.json('{"status":"ok"}');
+  return (exchange) => exchange.json(HEALTHY);
 }
 
 export function getMetrics(deps: HttpDeps): Handler {

@@ -1,6 +1,9 @@
-// The catalog routes (secret key): PUT /api/products, GET and DELETE /api/products/:id.
+// The catalog routes (secret key): GET (one page of the catalog) and PUT /api/products, GET and
+// DELETE /api/products/:id.
+import { encodeCursor, parseCatalogPageQuery } from '../../api/catalog-page-query.js';
 import { normalizeProductId } from '../../api/product-id.js';
 import { parseCatalog } from '../../api/product.js';
+import type { ProductDeleted, ProductsUpserted } from '../../api/responses.js';
 import { AppError } from '../../errors.js';
 import { checkJsonContentType, parseJson, readBody } from '../body.js';
 import type { HttpDeps } from '../deps.js';
@@ -14,6 +17,19 @@ function productIdParam(raw: string): string {
   return id;
 }
 
+/** GET /api/products?cursor=&limit= — `{products:[…], nextCursor}`, nextCursor null on the last page. */
+export function listProducts(deps: HttpDeps): Handler {
+  return (exchange) => {
+    const principal = admit(exchange, deps, 'catalog:write');
+    const parsed = parseCatalogPageQuery(exchange.request.query);
+    if (!parsed.ok) throw parsed.error;
+    const page = deps.catalog.page(principal.shopId, parsed.query.after, parsed.query.limit);
+    const last = page.products.at(-1);
+    const next = page.more && last !== undefined ? `"${encodeCursor(last.id)}"` : 'null';
+    exchange.json(`{"products":[${page.products.map(productJson).join(',')}],"nextCursor":${next}}`);
+  };
+}
+
 export function putProducts(deps: HttpDeps): Handler {
   return async (exchange) => {
     const principal = admit(exchange, deps, 'catalog:write');
@@ -25,7 +41,7 @@ export function putProducts(deps: HttpDeps): Handler {
       throw new AppError('invalid_product', `${first.pointer} ${first.detail}`, parsed.errors);
     }
     await deps.catalog.upsert(principal.shopId, parsed.products);
-    exchange.json(JSON.stringify({ success: true, upserted: parsed.products.length }));
+    exchange.json(JSON.stringify({ success: true, upserted: parsed.products.length } satisfies ProductsUpserted));
   };
 }
 
@@ -43,6 +59,6 @@ export function deleteProduct(deps: HttpDeps): Handler {
     const principal = admit(exchange, deps, 'catalog:write');
     const removed = await deps.catalog.remove(principal.shopId, productIdParam(raw!));
     if (!removed) throw new AppError('not_found', 'no such product');
-    exchange.json(JSON.stringify({ success: true, deleted: raw }));
+    exchange.json(JSON.stringify({ success: true, deleted: raw! } satisfies ProductDeleted));
   };
 }

@@ -8,6 +8,7 @@ export function getRecommendations(deps: HttpDeps): Handler {
   return (exchange) => {
     allowOrigin(exchange);
     const principal = admit(exchange, deps, 'recommendations:read');
-    exchange.json(deps.answers.forQueryString(principal, exchange.request.query, deps.clock()).body);
+    const answers = deps.answers;
+    exchange.json(answers.body(answers.forQueryString(principal, exchange.request.query, deps.clock())));
   };
 }

@@ -1,16 +1,10 @@
 // GET /widget.js — the storefront widget: dist/widget/widget.js (built by `npm run build`, see
 // scripts/build-widget.mjs), read once with its gzip form and kept in memory for the process.
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import { AppError } from '../../errors.js';
+import { acceptsGzip, distPath, loadBundle, type Bundle } from '../dist-bundle.js';
 import type { Handler } from '../route.js';
 
-interface Bundle {
-  plain: Buffer;
-  gzip: Buffer;
-}
+const WIDGET = 'widget/widget.js';
 
 /** A stable URL merchants paste once: short caching, so a new build reaches shops within minutes. */
 const HEADERS = {
@@ -24,28 +18,15 @@ const GZIP_HEADERS = { ...HEADERS, 'content-encoding': 'gzip' };
 
 /** dist/widget/widget.js of the package, from src/ (vitest) or dist/src/ (built). */
 export function widgetBundlePath(): string | undefined {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = path.join(dir, 'dist', 'widget', 'widget.js');
-    if (existsSync(candidate)) return candidate;
-    dir = path.dirname(dir);
-  }
-  return undefined;
-}
-
-function load(): Bundle | undefined {
-  const file = widgetBundlePath();
-  if (file === undefined) return undefined;
-  const plain = readFileSync(file);
-  return { plain, gzip: gzipSync(plain, { level: 9 }) };
+  return distPath(WIDGET);
 }
 
 export function getWidget(): Handler {
   let bundle: Bundle | undefined;
   return (exchange) => {
-    bundle ??= load();
+    bundle ??= loadBundle(WIDGET);
     if (bundle === undefined) throw new AppError('not_found', 'the widget is not built: run npm run build');
-    const gzip = /\bgzip\b/i.test(exchange.request.headers?.['accept-encoding'] ?? '');
+    const gzip = acceptsGzip(exchange.request.headers?.['accept-encoding']);
     exchange.send(200, 'application/javascript; charset=utf-8', gzip ? bundle.gzip : bundle.plain, gzip ? GZIP_HEADERS : HEADERS);
   };
 }

@@ -1,0 +1,168 @@
+// What attribution remembers per shopper, in typed arrays by slot of one bounded LRU of keys
+// ('s:' sessions, 'c:' customers; the least recently written dropped first):
+//   - shown: the last SHOWN_PER_SHOPPER products a recommendation showed the session (impressions
+//     with a recId), each with the attribution key it was shown under, newest last;
+//   - clicks: the last CLICKS_PER_SHOPPER distinct products the shopper clicked from a
+//     recommendation, each with its key and time (clicking a product again moves it to newest).
+// Products are held as 32-bit hashes of their bare ids (productHash), so the memory does not depend
+// on the catalog (a replay, catalog first, and the live service see the same thing); two of one
+// shopper's ≤ 48 remembered products sharing a hash is a chance of about 48² / 2^33.
+import { LruSlots, type LruSlotsSnapshot } from '../engine/lru-slots.js';
+import { bytesOf, fromBytes, grownTo } from '../engine/typed-arrays.js';
+
+export const SHOWN_PER_SHOPPER = 32;
+export const CLICKS_PER_SHOPPER = 16;
+
+/** FNV-1a over the id's UTF-16 code units, as a signed 32-bit integer. */
+export function productHash(id: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  return h | 0;
+}
+
+export interface ShopperMemorySnapshot {
+  slots: LruSlotsSnapshot;
+  shownCount: Uint8Array;
+  shownHead: Uint8Array;
+  shownProducts: Uint8Array;
+  shownKeys: Uint8Array;
+  clickCount: Uint8Array;
+  clickProducts: Uint8Array;
+  clickKeys: Uint8Array;
+  clickTimes: Uint8Array;
+}
+
+export class ShopperMemory {
+  readonly slots: LruSlots;
+  /** Per slot: entries in the shown ring, and where the next one goes. */
+  #shownCount = new Uint8Array(0);
+  #shownHead = new Uint8Array(0);
+  #shownProducts = new Int32Array(0);
+  #shownKeys = new Uint32Array(0);
+  /** Per slot: clicks held, oldest first in [slot * CLICKS_PER_SHOPPER, + count). */
+  #clickCount = new Uint8Array(0);
+  #clickProducts = new Int32Array(0);
+  #clickKeys = new Uint32Array(0);
+  #clickTimes = new Float64Array(0);
+
+  constructor(maxShoppers: number) {
+    this.slots = new LruSlots(maxShoppers);
+    this.slots.onReuse((slot) => {
+      this.#shownCount[slot] = 0;
+      this.#shownHead[slot] = 0;
+      this.#clickCount[slot] = 0;
+    });
+  }
+
+  /** The key's slot, created (and its arrays grown) if new, marked most recently written. */
+  touch(key: string): number {
+    const slot = this.slots.touch(key);
+    this.#reserve(slot + 1);
+    return slot;
+  }
+
+  /** The key's slot, or -1; reading does not count as a write. */
+  slotOf(key: string): number {
+    return this.slots.slotOf(key);
+  }
+
+  /** Remembers that a recommendation under `key` showed `product` to the shopper in `slot`. */
+  shown(slot: number, product: number, key: number): void {
+    const head = this.#shownHead[slot]!;
+    const at = slot * SHOWN_PER_SHOPPER + head;
+    this.#shownProducts[at] = product;
+    this.#shownKeys[at] = key;
+    this.#shownHead[slot] = (head + 1) % SHOWN_PER_SHOPPER;
+    if (this.#shownCount[slot]! < SHOWN_PER_SHOPPER) this.#shownCount[slot]!++;
+  }
+
+  /** The key of the newest showing of `product` to the shopper in `slot`; -1 when none is remembered. */
+  shownKey(slot: number, product: number): number {
+    const count = this.#shownCount[slot]!;
+    const base = slot * SHOWN_PER_SHOPPER;
+    let at = this.#shownHead[slot]!;
+    for (let i = 0; i < count; i++) {
+      at = at === 0 ? SHOWN_PER_SHOPPER - 1 : at - 1;
+      if (this.#shownProducts[base + at] === product) return this.#shownKeys[base + at]!;
+    }
+    return -1;
+  }
+
+  /** Remembers the shopper's click on `product` from `key` at `t` (replacing an older click on it). */
+  clicked(slot: number, product: number, key: number, t: number): void {
+    const base = slot * CLICKS_PER_SHOPPER;
+    let count = this.#clickCount[slot]!;
+    let i = 0;
+    while (i < count && this.#clickProducts[base + i] !== product) i++;
+    if (i === count && count === CLICKS_PER_SHOPPER) i = 0; // full: the oldest goes
+    else if (i === count) this.#clickCount[slot] = ++count;
+    // Shift the ones after it down, then write it as newest.
+    this.#clickProducts.copyWithin(base + i, base + i + 1, base + count);
+    this.#clickKeys.copyWithin(base + i, base + i + 1, base + count);
+    this.#clickTimes.copyWithin(base + i, base + i + 1, base + count);
+    const last = base + count - 1;
+    this.#clickProducts[last] = product;
+    this.#clickKeys[last] = key;
+    this.#clickTimes[last] = t;
+  }
+
+  /** Index (into clickKey/clickTime) of the shopper's remembered click on `product`; -1 when none. */
+  clickOf(slot: number, product: number): number {
+    const base = slot * CLICKS_PER_SHOPPER;
+    const count = this.#clickCount[slot]!;
+    for (let i = 0; i < count; i++) if (this.#clickProducts[base + i] === product) return base + i;
+    return -1;
+  }
+
+  clickKey(index: number): number {
+    return this.#clickKeys[index]!;
+  }
+
+  clickTime(index: number): number {
+    return this.#clickTimes[index]!;
+  }
+
+  snapshot(): ShopperMemorySnapshot {
+    const slots = this.slots.snapshot();
+    const n = slots.keys.length;
+    return {
+      slots,
+      shownCount: bytesOf(this.#shownCount.subarray(0, n)),
+      shownHead: bytesOf(this.#shownHead.subarray(0, n)),
+      shownProducts: bytesOf(this.#shownProducts.subarray(0, n * SHOWN_PER_SHOPPER)),
+      shownKeys: bytesOf(this.#shownKeys.subarray(0, n * SHOWN_PER_SHOPPER)),
+      clickCount: bytesOf(this.#clickCount.subarray(0, n)),
+      clickProducts: bytesOf(this.#clickProducts.subarray(0, n * CLICKS_PER_SHOPPER)),
+      clickKeys: bytesOf(this.#clickKeys.subarray(0, n * CLICKS_PER_SHOPPER)),
+      clickTimes: bytesOf(this.#clickTimes.subarray(0, n * CLICKS_PER_SHOPPER)),
+    };
+  }
+
+  restore(snapshot: ShopperMemorySnapshot): void {
+    this.slots.restore(snapshot.slots);
+    const n = snapshot.slots.keys.length;
+    this.#reserve(n);
+    this.#shownCount.set(fromBytes(Uint8Array, snapshot.shownCount));
+    this.#shownHead.set(fromBytes(Uint8Array, snapshot.shownHead));
+    this.#shownProducts.set(fromBytes(Int32Array, snapshot.shownProducts));
+    this.#shownKeys.set(fromBytes(Uint32Array, snapshot.shownKeys));
+    this.#clickCount.set(fromBytes(Uint8Array, snapshot.clickCount));
+    this.#clickProducts.set(fromBytes(Int32Array, snapshot.clickProducts));
+    this.#clickKeys.set(fromBytes(Uint32Array, snapshot.clickKeys));
+    this.#clickTimes.set(fromBytes(Float64Array, snapshot.clickTimes));
+  }
+
+  #reserve(slots: number): void {
+    if (this.#shownCount.length >= slots) return;
+    const max = this.slots.maxSlots;
+    this.#shownCount = grownTo(this.#shownCount, slots, max);
+    this.#shownHead = grownTo(this.#shownHead, slots, max);
+    this.#clickCount = grownTo(this.#clickCount, slots, max);
+    const capacity = this.#shownCount.length;
+    this.#shownProducts = grownTo(this.#shownProducts, capacity * SHOWN_PER_SHOPPER);
+    this.#shownKeys = grownTo(this.#shownKeys, capacity * SHOWN_PER_SHOPPER);
+    this.#clickProducts = grownTo(this.#clickProducts, capacity * CLICKS_PER_SHOPPER);
+    this.#clickKeys = grownTo(this.#clickKeys, capacity * CLICKS_PER_SHOPPER);
+    this.#clickTimes = grownTo(this.#clickTimes, capacity * CLICKS_PER_SHOPPER);
+  }
+}

@@ -1,0 +1,154 @@
+// The JSON bodies the REST routes answer with, as types: the OpenAPI document's response schemas
+// are generated from them (http/openapi/), and tests check real answers against them.
+import type { tags } from 'typia';
+import type { Comparison, GroupBy, Metrics } from '../analytics/statistics.js';
+import type { ExperimentStatus, VariantStrategy } from './experiment.js';
+import type { ModelLevel, Strategy } from '../engine/strategy.js';
+
+/** A product's global id, the form every output id takes: gid://<platform>/Product/<id>. */
+export type ProductGid = string & tags.Pattern<'^gid://[A-Za-z0-9][A-Za-z0-9-]{0,31}/Product/[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'>;
+
+/** The spec's "recommended product" fields a storefront needs to draw a card. */
+export interface ProductCard {
+  id: ProductGid;
+  title: string;
+  handle: string;
+  image: string | null;
+  /** A decimal amount such as "19.99", in the shop's currency. */
+  price: string | null;
+  compareAtPrice: string | null;
+  vendor: string | null;
+}
+
+export interface RecommendedProduct extends ProductCard {
+  /** The producing strategy's score, rounded to 6 significant digits; comparable only within one strategy. */
+  score: number;
+  /** The strategy that produced this item: the primary one, or one of its backfill chain. */
+  strategy: Strategy;
+}
+
+export interface RecommendationMeta {
+  /** The primary strategy: the one asked for, or the one chosen from the context. */
+  strategy: Strategy;
+  /** 0 no behavioural signal, 1 aggregate popularity, 2 item-to-item model, 3 this shopper's own history. */
+  modelLevel: ModelLevel;
+  count: number & tags.Type<'uint32'>;
+  /** True when some items came from the backfill chain rather than the primary strategy. */
+  fallback: boolean;
+  /** This answer's id: sent back as the `recId` of the events it causes, it attributes them (docs/analytics.md). */
+  recId: string & tags.Pattern<'^rec_'> & tags.MaxLength<64>;
+  /** Inside an A/B experiment on the request's widgetId: the experiment (exp_<n>) and this shopper's variant (A, B, …). */
+  experiment?: string;
+  variant?: string;
+}
+
+/** GET /api/recommendations (and a WebSocket subscription's pushes, beside op and sub). */
+export interface RecommendationResponse {
+  products: RecommendedProduct[];
+  meta: RecommendationMeta;
+}
+
+/** GET /api/products/{id}: every stored field of a catalog product. */
+export interface CatalogProduct extends ProductCard {
+  productType: string | null;
+  tags: readonly string[];
+  /** Bare collection ids. */
+  collections: readonly string[];
+  available: boolean;
+  repurchasable: boolean;
+  updatedAt: string & tags.Format<'date-time'>;
+}
+
+/** PUT /api/products. */
+export interface ProductsUpserted {
+  success: true;
+  upserted: number & tags.Type<'uint32'>;
+}
+
+/** DELETE /api/products/{id}: `deleted` is the id as the path gave it. */
+export interface ProductDeleted {
+  success: true;
+  deleted: string;
+}
+
+/** GET /healthz. */
+export interface Health {
+  status: 'ok';
+}
+
+/** GET /api/products: one page of the catalog in product-id order. */
+export interface CatalogPage {
+  products: CatalogProduct[];
+  /** Pass as `cursor` for the next page; null on the last one. */
+  nextCursor: string | null;
+}
+
+/** GET /api/products query parameters. */
+export interface CatalogPageParams {
+  /** The `nextCursor` of the page before; absent for the first page. */
+  cursor?: string;
+  /** Products per page, 1-250 (default 50). */
+  limit?: number & tags.Type<'uint32'> & tags.Minimum<1> & tags.Maximum<250> & tags.Default<50>;
+}
+
+/** GET /api/shop: the key's shop, what it holds and the settings it runs with (no secrets). */
+export interface ShopInfo {
+  shopId: string;
+  createdAt: string & tags.Format<'date-time'>;
+  demo: boolean;
+  counts: {
+    products: number;
+    collections: number;
+    events: number;
+    shoppers: number;
+    pendingEvents: number;
+    keys: { public: number; secret: number };
+  };
+  settings: {
+    allowedOrigins: string[];
+    /** Customer-token signing secrets the shop accepts (0-2). */
+    customerTokenSecrets: number;
+    appProxy: boolean;
+    eventWeights: Record<string, number>;
+    trendingHalfLifeHours: number;
+    maxShoppers: number;
+    maxPendingEvents: number;
+  };
+}
+
+/** GET /api/stats query parameters. */
+export interface StatsParams {
+  /** First UTC day, inclusive (default: 29 days before `to`). */
+  from?: string & tags.Format<'date'>;
+  /** Last UTC day, inclusive (default: today); at most 400 days after `from`. */
+  to?: string & tags.Format<'date'>;
+  groupBy?: GroupBy & tags.Default<'strategy'>;
+}
+
+/** An A/B experiment on a placement, as the experiment routes show it. */
+export interface ExperimentView {
+  id: string & tags.Pattern<'^exp_[0-9]+$'>;
+  name: string;
+  widgetId: string;
+  status: ExperimentStatus;
+  variants: { variant: string; strategy: VariantStrategy; share: number }[];
+  createdAt: string & tags.Format<'date-time'>;
+  startedAt?: string & tags.Format<'date-time'>;
+  stoppedAt?: string & tags.Format<'date-time'>;
+  concludedAt?: string & tags.Format<'date-time'>;
+}
+
+/** GET /api/experiments. */
+export interface ExperimentList {
+  experiments: ExperimentView[];
+}
+
+/** GET /api/experiments/{id}: the experiment with each variant's numbers so far, compared with A. */
+export interface ExperimentWithResults extends ExperimentView {
+  results: { variants: (Metrics & { variant: string })[]; comparisons: Comparison[] };
+}
+
+/** GET /dashboard/data/experiments: every experiment with its results so far, newest first. */
+export interface DashboardExperiments {
+  experiments: ExperimentWithResults[];
+}

@@ -1,0 +1,30 @@
+// The CLI's usage text, and the one error that shows it: a command line the CLI cannot run.
+
+export const USAGE = `usage: npm run cli -- <command> [options]
+
+  shop create <shopId> [--origins <origin,...>]   create a shop and print its first public and secret key
+  shop list                                       list shops
+  shop origins <shopId> [<origin,...>]            set the browser origins allowed for the shop (none = any)
+  key create <shopId> --kind public|secret [--label <text>]
+  key list <shopId>                               key fingerprints, kinds and labels (keys are never stored)
+  key revoke <fingerprint>                        revoke a key by the fingerprint shown by key list
+  token secret <shopId>                           add a customer-token signing secret (the previous one stays valid) and print it
+  token mint <shopId> <customerId> [--ttl <s>]    print a customer token (default 3600 s, at most 31 days) signed with the newest secret
+  token app-proxy <shopId> [<shared secret>]      set (or, without one, remove) the shop's Shopify app proxy secret
+  import catalog <shopId> <file>                  products: .json, .ndjson/.jsonl or .csv (optionally .gz)
+  import events <shopId> <file>                   events: .ndjson/.jsonl, .json or .csv (optionally .gz)
+  import catalog|events [<shopId>] <file> --url <url> --key <sk_…>
+                                                  the same through a running server's API: the key names the shop
+
+options:
+  --data-dir <dir>   data directory (default: PAIRWISE_DATA_DIR or ./data); LMDB lives in <dir>/db
+  --url <url>        import through a running server's API (live at once) instead of into LMDB
+                     (stored straight into LMDB, a running server's models get them at its next start)
+  --key <sk_…>       the shop's secret key, with --url
+
+Imports judge every record alone: each refused one is printed on stderr as <file>:<line>: <reason>,
+the rest are stored, and the exit status is 1 if any was refused.
+`;
+
+/** The command line is wrong: the message is printed with the usage, exit status 2. */
+export class UsageError extends Error {}

@@ -1,0 +1,56 @@
+// The overview's numbers and tables: totals, per strategy, per widget, and the top recommended
+// products, each rate with its 95 % Wilson interval.
+import { el, fill } from './dom';
+import { amount, count, withInterval } from './format';
+import type { Metrics, StatsAnswer } from './types';
+
+export function fillTotals(box: HTMLElement, totals: Metrics): void {
+  const card = (label: string, value: string, note: string, metric: string) =>
+    el('div', { class: 'kpi', 'data-kpi': metric }, el('span', { class: 'kpi-label' }, label), el('strong', {}, value), el('span', { class: 'kpi-note' }, note));
+  fill(
+    box,
+    card('Revenue attributed', amount(totals.revenue), `${count(totals.orders)} orders`, 'revenue'),
+    card('Click-through rate', withInterval(totals.ctr).split(' (')[0]!, `${count(totals.clicks)} clicks of ${count(totals.impressions)} impressions`, 'ctr'),
+    card('Conversion rate', withInterval(totals.conversionRate).split(' (')[0]!, 'attributed orders per click', 'conversion'),
+    card('Add-to-cart rate', withInterval(totals.addToCartRate).split(' (')[0]!, `${count(totals.addToCarts)} add-to-carts`, 'add-to-cart'),
+  );
+}
+
+const METRIC_HEADS = ['Impressions', 'Clicks', 'CTR (95 % interval)', 'Add-to-carts', 'Orders', 'Conversion (95 % interval)', 'Revenue'];
+
+function metricCells(m: Metrics): HTMLTableCellElement[] {
+  return [count(m.impressions), count(m.clicks), withInterval(m.ctr), count(m.addToCarts), count(m.orders), withInterval(m.conversionRate), amount(m.revenue)].map((text) =>
+    el('td', { class: 'num' }, text),
+  );
+}
+
+function table(caption: string, heads: string[], rows: HTMLTableRowElement[], empty: string): HTMLElement {
+  const head = el('tr', {}, ...heads.map((h, i) => el('th', { scope: 'col', class: i === 0 ? undefined : 'num' }, h)));
+  const body = rows.length > 0 ? rows : [el('tr', {}, el('td', { colspan: String(heads.length), class: 'empty' }, empty))];
+  return el('div', { class: 'scroll' }, el('table', {}, el('caption', {}, caption), el('thead', {}, head), el('tbody', {}, ...body)));
+}
+
+/** Per strategy or per widget. */
+export function fillGroups(box: HTMLElement, caption: string, keyHead: string, stats: StatsAnswer): void {
+  const rows = stats.groups.map((g) => el('tr', {}, el('th', { scope: 'row' }, g.key), ...metricCells(g)));
+  fill(box, table(caption, [keyHead, ...METRIC_HEADS], rows, 'No recommendation traffic in this range.'));
+}
+
+export function fillTopProducts(box: HTMLElement, stats: StatsAnswer, limit = 15): void {
+  const rows = stats.groups.slice(0, limit).map((g, i) =>
+    el(
+      'tr',
+      {},
+      el('td', { class: 'num' }, i + 1),
+      el('th', { scope: 'row' }, el('span', { class: 'title' }, g.title ?? g.key), el('span', { class: 'id' }, ` ${g.key}`)),
+      el('td', { class: 'num' }, count(g.clicks)),
+      el('td', { class: 'num' }, count(g.addToCarts)),
+      el('td', { class: 'num' }, count(g.orders)),
+      el('td', { class: 'num' }, withInterval(g.conversionRate)),
+      el('td', { class: 'num' }, amount(g.revenue)),
+    ),
+  );
+  const note = stats.productsFrom === undefined ? 'Top recommended products' : `Top recommended products (per-product numbers from ${stats.productsFrom})`;
+  // Per product only clicks and what they earned are counted (no impressions: see docs/analytics.md).
+  fill(box, table(note, ['#', 'Product', 'Clicks', 'Add-to-carts', 'Orders', 'Conversion (95 % interval)', 'Revenue'], rows, 'No recommended product was clicked in this range.'));
+}

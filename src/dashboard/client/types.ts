@@ -1,0 +1,66 @@
+// The JSON the dashboard page reads, as the server's response types define it (src/api/responses.ts,
+// src/analytics/statistics.ts); only the fields the page shows. Kept apart from the server's modules
+// so this browser bundle never pulls in Node code.
+
+export interface Interval {
+  rate: number | null;
+  low: number | null;
+  high: number | null;
+}
+
+export interface Metrics {
+  impressions: number;
+  clicks: number;
+  addToCarts: number;
+  orders: number;
+  revenue: number;
+  ctr: Interval;
+  addToCartRate: Interval;
+  conversionRate: Interval;
+}
+
+export type GroupBy = 'strategy' | 'widget' | 'variant' | 'day' | 'product';
+
+export interface StatsAnswer {
+  from: string;
+  to: string;
+  groupBy: GroupBy;
+  totals: Metrics;
+  groups: (Metrics & { key: string; title?: string })[];
+  productsFrom?: string;
+}
+
+export interface Comparison {
+  variant: string;
+  against: string;
+  difference: number | null;
+  low: number | null;
+  high: number | null;
+  verdict: string;
+  impressionsNeededPerVariant: number | null;
+  moreImpressionsNeeded: number | null;
+}
+
+export type ExperimentStatus = 'draft' | 'running' | 'stopped' | 'concluded';
+
+export interface Experiment {
+  id: string;
+  name: string;
+  widgetId: string;
+  status: ExperimentStatus;
+  variants: { variant: string; strategy: string; share: number }[];
+  createdAt: string;
+  startedAt?: string;
+  stoppedAt?: string;
+  concludedAt?: string;
+  results: { variants: (Metrics & { variant: string })[]; comparisons: Comparison[] };
+}
+
+export interface Problem {
+  status: number;
+  code: string;
+  detail: string;
+  errors?: { pointer: string; detail: string }[];
+}
+
+export const VARIANT_STRATEGIES = ['auto', 'trending', 'bought-together', 'similar', 'personalized', 'collection-popular', 'recently-viewed'] as const;

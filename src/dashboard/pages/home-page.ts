@@ -1,0 +1,87 @@
+// The signed-in dashboard: the page's frame, filled by its script (/dashboard/app.js) from the
+// cookie-authenticated data routes: totals, charts over a 7/30/90-day range, tables per strategy
+// and widget, the top recommended products and the experiments. The page's only secret is the
+// session's CSRF token (in a meta tag, for the requests that change state); the key never reaches it.
+import { html, type Html } from '../../demo/pages/html.js';
+import { dashboardLayout } from './layout.js';
+
+export interface ShopGlance {
+  shopId: string;
+  products: number;
+  eventsApplied: number;
+  shoppersTracked: number;
+}
+
+const count = new Intl.NumberFormat('en');
+const RANGES = [7, 30, 90] as const;
+const DEFAULT_RANGE = 30;
+
+function rangePicker(): Html {
+  return html`<div class="range" id="range" role="group" aria-label="Range">
+      ${RANGES.map((days) => html`<button type="button" data-days="${String(days)}" aria-pressed="${String(days === DEFAULT_RANGE)}">${String(days)} days</button>`)}
+      <span class="range-label" id="range-label"></span>
+    </div>`;
+}
+
+function experimentForm(): Html {
+  return html`<form id="new-experiment" class="panel" autocomplete="off">
+      <h3>New experiment</h3>
+      <label for="experiment-name">Name</label>
+      <input id="experiment-name" name="name" maxlength="120" placeholder="Similar vs automatic">
+      <label for="experiment-widget">Placement (widgetId)</label>
+      <input id="experiment-widget" name="widgetId" required maxlength="64" placeholder="product-similar">
+      <label>Variants (A is the control; shares are weights)</label>
+      <div id="variants"></div>
+      <div class="actions">
+        <button type="button" class="secondary" id="add-variant">Add a variant</button>
+        <button type="submit">Create</button>
+      </div>
+    </form>`;
+}
+
+export function homePage(glance: ShopGlance, csrf: string): Html {
+  return dashboardLayout(
+    glance.shopId,
+    html`<header>
+        <strong>Pairwise · ${glance.shopId}</strong>
+        <form method="post" action="/dashboard/sign-out">
+          <input type="hidden" name="csrf" value="${csrf}">
+          <button type="submit">Sign out</button>
+        </form>
+      </header>
+      <main>
+        <h1>Overview</h1>
+        <dl class="glance">
+          <dt>Products in the catalog</dt> <dd data-metric="products">${count.format(glance.products)}</dd>
+          <dt>Events applied since start</dt> <dd data-metric="events">${count.format(glance.eventsApplied)}</dd>
+          <dt>Shoppers tracked</dt> <dd data-metric="shoppers">${count.format(glance.shoppersTracked)}</dd>
+        </dl>
+        ${rangePicker()}
+        <div class="kpis" id="totals" aria-live="polite"></div>
+        <div class="panels two">
+          <div class="panel"><h2>Revenue attributed per day</h2><div class="chart" id="chart-revenue"></div></div>
+          <div class="panel"><h2>Click-through and conversion per day</h2><div class="chart" id="chart-rates"></div></div>
+        </div>
+        <section>
+          <h2>Strategies and placements</h2>
+          <div class="panels">
+            <div class="panel" id="by-strategy"></div>
+            <div class="panel" id="by-widget"></div>
+          </div>
+        </section>
+        <section>
+          <h2>Top recommended products</h2>
+          <div class="panel" id="top-products"></div>
+        </section>
+        <section>
+          <h2>Experiments</h2>
+          <p class="form-status" id="experiment-status" role="status"></p>
+          <div id="experiments"></div>
+          ${experimentForm()}
+        </section>
+      </main>`,
+    html`<meta name="csrf-token" content="${csrf}">
+<link rel="stylesheet" href="/dashboard/app.css">
+<script src="/dashboard/app.js" defer></script>`,
+  );
+}

@@ -1,0 +1,58 @@
+// The JSON schemas of every body the API takes and gives, generated at compile time by typia from
+// the same types that validate requests and type responses: nothing here is written by hand.
+import typia from 'typia';
+import type { WireBatch, WireEvent } from '../../api/event.js';
+import type { WireCatalog } from '../../api/product.js';
+import type { RecommendationParams } from '../../api/recommendation-query.js';
+import type { StatsAnswer } from '../../analytics/statistics.js';
+import type { WireExperiment } from '../../api/experiment.js';
+import type {
+  CatalogPage,
+  CatalogPageParams,
+  CatalogProduct,
+  DashboardExperiments,
+  ExperimentList,
+  ExperimentView,
+  ExperimentWithResults,
+  Health,
+  ProductDeleted,
+  ProductsUpserted,
+  RecommendationResponse,
+  ShopInfo,
+  StatsParams,
+} from '../../api/responses.js';
+import type { ProblemBody } from '../../errors.js';
+import type { BatchResponse, EventAck } from '../../ingest/track-events.js';
+// The WebSocket channel's messages are documented beside the HTTP ones (the document covers the API).
+import type { ClientMessage, RecommendationsMessage, ServerMessage } from '../../ws/protocol.js';
+
+export const SCHEMAS = typia.json.schemas<
+  [
+    RecommendationParams,
+    RecommendationResponse,
+    WireEvent,
+    EventAck,
+    WireBatch,
+    BatchResponse,
+    WireCatalog,
+    ProductsUpserted,
+    CatalogProduct,
+    CatalogPageParams,
+    CatalogPage,
+    ShopInfo,
+    StatsParams,
+    StatsAnswer,
+    WireExperiment,
+    ExperimentView,
+    ExperimentList,
+    ExperimentWithResults,
+    DashboardExperiments,
+    ProductDeleted,
+    Health,
+    ProblemBody,
+    ClientMessage,
+    ServerMessage,
+    RecommendationsMessage,
+  ],
+  '3.1'
+>();

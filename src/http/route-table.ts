@@ -1,0 +1,511 @@
+// Every HTTP route of the service in one table: the server registers from it (server.ts) and the
+// OpenAPI document is generated from it (openapi/document.ts), so no route is served undocumented.
+// Adding a route is adding one entry here.
+import type { ErrorCode } from '../errors.js';
+import type { HttpDeps } from './deps.js';
+import type { Handler, RouteOptions } from './route.js';
+import { DASHBOARD_FORM_OPTIONS, DASHBOARD_OPTIONS, getDashboard, postDashboardSignIn, postDashboardSignOut } from './routes/dashboard.js';
+import { DASHBOARD_ASSET_OPTIONS, getDashboardScript, getDashboardStyles } from './routes/dashboard-assets.js';
+import { getDashboardExperiments, getDashboardStats, postDashboardExperiment, postDashboardExperimentAction } from './routes/dashboard-data.js';
+import { getDemoImage } from './routes/demo-images.js';
+import { DEMO_PAGE_OPTIONS, getDemoCollection, getDemoHome, getDemoNotFound, getDemoProduct, getDemoSignIn } from './routes/demo-pages.js';
+import { postEvent, postEventBatch } from './routes/events.js';
+import { getOpenApi } from './routes/openapi.js';
+import { getHealth, getMetrics } from './routes/operations.js';
+import { deleteProduct, getProduct, listProducts, putProducts } from './routes/products.js';
+import { getRecommendations } from './routes/recommendations.js';
+import { getExperiment, listExperiments, MAX_EXPERIMENT_BODY_BYTES, postExperiment, postExperimentAction } from './routes/experiments.js';
+import { getRoot } from './routes/root.js';
+import { getStats } from './routes/stats.js';
+import { getShop } from './routes/shop.js';
+import { getWidget } from './routes/widget.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+
+/** Who may call: anyone, a public key (a secret one too), a secret key only, or a signed-in dashboard session (its cookie). */
+export type Access = 'none' | 'public' | 'secret' | 'session';
+
+export type Tag = 'recommendations' | 'events' | 'catalog' | 'analytics' | 'stream' | 'operations' | 'dashboard' | 'demo';
+
+export interface OperationDoc {
+  summary: string;
+  description?: string;
+  tag: Tag;
+  /** A schema (component name) whose properties are the query parameters. */
+  query?: string;
+  /** Each path parameter ({name} in the path), described. */
+  params?: Readonly<Record<string, string>>;
+  /** The JSON request body: a schema, and whether text/plain carrying JSON is taken too (beacons). */
+  body?: { schema: string; textPlain?: boolean; maxBytes: number };
+  /** The success answer: its status, media type and (for JSON) schema. */
+  ok: { status: number; description: string; contentType?: string; schema?: string };
+  /** Error codes of this operation beyond those its access, body and every route bring (openapi/document.ts). */
+  errors?: readonly ErrorCode[];
+}
+
+export interface Route {
+  method: HttpMethod;
+  /** In OpenAPI form ('/api/products/{id}'); a path under /api is served under BASE_PATH/api too. */
+  path: string;
+  /** Undefined for GET /api/stream: the WebSocket server registers it (ws/stream-server.ts). */
+  handler?: (deps: HttpDeps) => Handler;
+  options?: Omit<RouteOptions, 'params'>;
+  access: Access;
+  /** Called by browsers cross-origin: the path answers CORS preflights (OPTIONS). */
+  storefront?: true;
+  /** The last `{param}` is registered as uWS's `*`: every deeper path too, after any other pattern. */
+  wildcard?: true;
+  /** Served only while the demo store is on (PAIRWISE_DEMO). */
+  demo?: true;
+  doc: OperationDoc;
+}
+
+const KIB = 1024;
+
+const demoPage = (summary: string, handler: (deps: HttpDeps) => Handler, path: string, params?: Record<string, string>): Route => ({
+  method: 'get',
+  path,
+  handler,
+  options: DEMO_PAGE_OPTIONS,
+  access: 'none',
+  demo: true,
+  doc: { summary, tag: 'demo', ...(params ? { params } : {}), ok: { status: 200, description: 'An HTML page.', contentType: 'text/html; charset=utf-8' }, errors: params ? ['not_found'] : [] },
+});
+
+type ExperimentActionName = 'start' | 'stop' | 'conclude';
+
+/** POST /api/experiments/{id}/start|stop|conclude. */
+const experimentAction = (action: ExperimentActionName, summary: string): Route => ({
+  method: 'post',
+  path: `/api/experiments/{id}/${action}`,
+  handler: (deps) => postExperimentAction(deps, deps.experiments, action),
+  options: { async: true },
+  access: 'secret',
+  doc: {
+    summary,
+    tag: 'analytics',
+    params: { id: 'The experiment (exp_<n>).' },
+    ok: { status: 200, description: 'The experiment as it is now.', schema: 'ExperimentView' },
+    errors: ['not_found', 'experiment_conflict'],
+  },
+});
+
+/** The same action from the signed-in dashboard: same origin and the session's CSRF token. */
+const dashboardExperimentAction = (action: ExperimentActionName, summary: string): Route => ({
+  method: 'post',
+  path: `/dashboard/data/experiments/{id}/${action}`,
+  handler: (deps) => postDashboardExperimentAction(deps, deps.experiments, action),
+  options: DASHBOARD_FORM_OPTIONS,
+  access: 'session',
+  doc: {
+    summary,
+    description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
+    tag: 'dashboard',
+    params: { id: 'The experiment (exp_<n>).' },
+    ok: { status: 200, description: 'The experiment as it is now, with its results.', schema: 'ExperimentWithResults' },
+    errors: ['forbidden', 'not_found', 'experiment_conflict'],
+  },
+});
+
+export const ROUTES: readonly Route[] = [
+  {
+    method: 'get',
+    path: '/api/recommendations',
+    handler: getRecommendations,
+    access: 'public',
+    storefront: true,
+    doc: {
+      summary: 'Recommended products for a context',
+      description:
+        'When the strategy has fewer than `limit` items, the rest come from its backfill chain; each item names the strategy that produced it. ' +
+        'Never returned: the context product, `exclude`d ids, unavailable products, products this shopper dismissed in the last 30 days.',
+      tag: 'recommendations',
+      query: 'RecommendationParams',
+      ok: { status: 200, description: 'The recommended products and how they were chosen.', schema: 'RecommendationResponse' },
+      errors: ['invalid_strategy', 'invalid_limit', 'missing_context', 'invalid_query'],
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/events',
+    handler: postEvent,
+    options: { async: true },
+    access: 'public',
+    storefront: true,
+    doc: {
+      summary: 'Record one shopper event',
+      description: 'Answered only after the event is committed and flushed to disk. A repeated `messageId` within 7 days returns the first `eventId` with `duplicate: true` and changes nothing.',
+      tag: 'events',
+      body: { schema: 'WireEvent', textPlain: true, maxBytes: 64 * KIB },
+      ok: { status: 200, description: 'The event is stored (or was already).', schema: 'EventAck' },
+      errors: ['invalid_event'],
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/events/batch',
+    handler: postEventBatch,
+    options: { async: true },
+    access: 'public',
+    storefront: true,
+    doc: {
+      summary: 'Record up to 100 events in one commit',
+      description: 'A body that is not `{events: [...]}` with 1-100 events is refused whole. Otherwise each event is judged alone: the valid ones are stored, the invalid ones reported by index.',
+      tag: 'events',
+      body: { schema: 'WireBatch', textPlain: true, maxBytes: 512 * KIB },
+      ok: { status: 200, description: "Each event's fate, by its index in the batch.", schema: 'BatchResponse' },
+      errors: ['invalid_batch', 'batch_too_large'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/products',
+    handler: listProducts,
+    access: 'secret',
+    doc: {
+      summary: 'The catalog, a page at a time',
+      description: 'In product-id order; the cursor names the last product of the page before, so paging stays exact while products are added or removed.',
+      tag: 'catalog',
+      query: 'CatalogPageParams',
+      ok: { status: 200, description: 'One page of products.', schema: 'CatalogPage' },
+      errors: ['invalid_cursor', 'invalid_limit'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/shop',
+    handler: getShop,
+    access: 'secret',
+    doc: {
+      summary: "The key's shop: counts and settings",
+      tag: 'catalog',
+      ok: { status: 200, description: 'The shop (no secrets).', schema: 'ShopInfo' },
+      errors: ['not_found'],
+    },
+  },
+  {
+    method: 'put',
+    path: '/api/products',
+    handler: putProducts,
+    options: { async: true },
+    access: 'secret',
+    doc: {
+      summary: 'Upsert up to 1000 catalog products',
+      description: 'All or nothing: every invalid field is listed with its JSON pointer.',
+      tag: 'catalog',
+      body: { schema: 'WireCatalog', maxBytes: 8 * KIB * KIB },
+      ok: { status: 200, description: 'Every product is stored.', schema: 'ProductsUpserted' },
+      errors: ['invalid_product'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/products/{id}',
+    handler: getProduct,
+    access: 'secret',
+    doc: {
+      summary: 'One catalog product',
+      tag: 'catalog',
+      params: { id: 'Product id, bare (123) or gid://shopify/Product/123.' },
+      ok: { status: 200, description: 'The product as stored.', schema: 'CatalogProduct' },
+      errors: ['not_found'],
+    },
+  },
+  {
+    method: 'delete',
+    path: '/api/products/{id}',
+    handler: deleteProduct,
+    options: { async: true },
+    access: 'secret',
+    doc: {
+      summary: 'Remove a catalog product',
+      tag: 'catalog',
+      params: { id: 'Product id, bare (123) or gid://shopify/Product/123.' },
+      ok: { status: 200, description: 'The product is gone.', schema: 'ProductDeleted' },
+      errors: ['not_found'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/stream',
+    access: 'public',
+    doc: {
+      summary: 'WebSocket channel: events in, live recommendation lists out',
+      description:
+        'Upgrade to a WebSocket (the key as `?key=pk_…`, or a Bearer header from a server). Text frames are JSON, binary frames msgpack; a reply uses the encoding of the frame it answers. ' +
+        'The messages are in `x-pairwise-websocket`.',
+      tag: 'stream',
+      ok: { status: 101, description: 'Switching Protocols: the WebSocket is open.' },
+      errors: ['upgrade_required'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/openapi.json',
+    handler: () => getOpenApi(ROUTES),
+    access: 'none',
+    doc: {
+      summary: 'This document',
+      tag: 'operations',
+      ok: { status: 200, description: 'The OpenAPI 3.1 document of the whole API.', contentType: 'application/json' },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/stats',
+    handler: getStats,
+    access: 'secret',
+    doc: {
+      summary: 'What recommendations earned over a day range',
+      description:
+        'Impressions, clicks, attributed add-to-carts, orders and revenue, with 95 % Wilson intervals on CTR, add-to-cart and conversion rates; grouped by strategy, widget, experiment variant (each experiment compared with its control) or day. Read from per-day aggregates only: see docs/analytics.md.',
+      tag: 'analytics',
+      query: 'StatsParams',
+      ok: { status: 200, description: 'Totals and groups.', schema: 'StatsAnswer' },
+      errors: ['invalid_query'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/experiments',
+    handler: (deps) => listExperiments(deps, deps.experiments),
+    access: 'secret',
+    doc: {
+      summary: "The shop's A/B experiments",
+      tag: 'analytics',
+      ok: { status: 200, description: 'Every experiment.', schema: 'ExperimentList' },
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/experiments',
+    handler: (deps) => postExperiment(deps, deps.experiments),
+    options: { async: true },
+    access: 'secret',
+    doc: {
+      summary: 'Create an A/B experiment on a placement (a draft until started)',
+      tag: 'analytics',
+      body: { schema: 'WireExperiment', maxBytes: MAX_EXPERIMENT_BODY_BYTES },
+      ok: { status: 201, description: 'The experiment, created.', schema: 'ExperimentView' },
+      errors: ['invalid_experiment', 'experiment_conflict'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/experiments/{id}',
+    handler: (deps) => getExperiment(deps, deps.experiments),
+    access: 'secret',
+    doc: {
+      summary: 'One experiment with its results so far',
+      tag: 'analytics',
+      params: { id: 'The experiment (exp_<n>).' },
+      ok: { status: 200, description: 'The experiment and each variant compared with A.', schema: 'ExperimentWithResults' },
+      errors: ['not_found'],
+    },
+  },
+  experimentAction('start', "Start an experiment: its placement's shoppers are assigned to variants from now on"),
+  experimentAction('stop', "Stop an experiment: assignment ends, results are kept"),
+  experimentAction('conclude', "Conclude an experiment: it keeps its results and never runs again"),
+  {
+    method: 'get',
+    path: '/healthz',
+    handler: getHealth,
+    access: 'none',
+    doc: { summary: 'Liveness', tag: 'operations', ok: { status: 200, description: 'The service is up.', schema: 'Health' } },
+  },
+  {
+    method: 'get',
+    path: '/metrics',
+    handler: getMetrics,
+    access: 'secret',
+    doc: {
+      summary: "Prometheus metrics of the key's shop and the process",
+      tag: 'operations',
+      ok: { status: 200, description: 'Prometheus text exposition format.', contentType: 'text/plain; version=0.0.4' },
+    },
+  },
+  {
+    method: 'get',
+    path: '/widget.js',
+    handler: getWidget,
+    options: { headers: ['accept-encoding'] },
+    access: 'none',
+    doc: {
+      summary: 'The storefront widget script',
+      tag: 'operations',
+      ok: { status: 200, description: 'JavaScript (gzip when accepted).', contentType: 'application/javascript; charset=utf-8' },
+      errors: ['not_found'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/',
+    handler: getRoot,
+    access: 'none',
+    doc: {
+      summary: 'Where a browser lands: the demo storefront when it is on (302 to /demo), else a page linking health and this document',
+      tag: 'operations',
+      ok: { status: 200, description: 'An HTML page (302 to /demo with the demo store on).', contentType: 'text/html; charset=utf-8' },
+    },
+  },
+  {
+    method: 'get',
+    path: '/dashboard',
+    handler: getDashboard,
+    options: DASHBOARD_OPTIONS,
+    access: 'none',
+    doc: {
+      summary: "The merchant's dashboard (the sign-in form when signed out)",
+      description: 'Signed in by the `pairwise_dashboard` session cookie that POST /dashboard/sign-in sets; the secret key itself never reaches the page.',
+      tag: 'dashboard',
+      ok: { status: 200, description: 'An HTML page.', contentType: 'text/html; charset=utf-8' },
+    },
+  },
+  {
+    method: 'post',
+    path: '/dashboard/sign-in',
+    handler: postDashboardSignIn,
+    options: DASHBOARD_FORM_OPTIONS,
+    access: 'none',
+    doc: {
+      summary: 'Dashboard sign-in: exchanges the secret key for a session cookie',
+      description:
+        'A same-origin form post (`application/x-www-form-urlencoded`, field `key`). Sets an HttpOnly, SameSite=Strict cookie scoped to /dashboard (12 h) and redirects to /dashboard; an unknown or public key answers 401 with the form again. Each attempt is charged to the client address rate limit.',
+      tag: 'dashboard',
+      ok: { status: 303, description: 'To /dashboard, signed in.', contentType: 'text/html; charset=utf-8' },
+      errors: ['forbidden', 'unsupported_media_type', 'payload_too_large', 'rate_limited'],
+    },
+  },
+  {
+    method: 'post',
+    path: '/dashboard/sign-out',
+    handler: postDashboardSignOut,
+    options: DASHBOARD_FORM_OPTIONS,
+    access: 'none',
+    doc: {
+      summary: 'Dashboard sign-out',
+      description: "A same-origin form post carrying the session's CSRF token (field `csrf` or header `x-csrf-token`); ends the session and clears the cookie.",
+      tag: 'dashboard',
+      ok: { status: 303, description: 'To /dashboard, signed out.', contentType: 'text/html; charset=utf-8' },
+      errors: ['forbidden', 'unsupported_media_type', 'payload_too_large'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/dashboard/app.js',
+    handler: getDashboardScript,
+    options: DASHBOARD_ASSET_OPTIONS,
+    access: 'none',
+    doc: {
+      summary: "The dashboard page's script (charts drawn with uPlot, bundled in)",
+      tag: 'dashboard',
+      ok: { status: 200, description: 'JavaScript (gzip when accepted).', contentType: 'application/javascript; charset=utf-8' },
+      errors: ['not_found'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/dashboard/app.css',
+    handler: getDashboardStyles,
+    options: DASHBOARD_ASSET_OPTIONS,
+    access: 'none',
+    doc: {
+      summary: "The dashboard page's chart stylesheet (uPlot's)",
+      tag: 'dashboard',
+      ok: { status: 200, description: 'CSS (gzip when accepted).', contentType: 'text/css; charset=utf-8' },
+      errors: ['not_found'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/dashboard/data/stats',
+    handler: getDashboardStats,
+    options: DASHBOARD_OPTIONS,
+    access: 'session',
+    doc: {
+      summary: "GET /api/stats for the signed-in session's shop",
+      description: 'The same parameters and answer as GET /api/stats (`groupBy=product`: the top recommended products), for the dashboard page.',
+      tag: 'dashboard',
+      query: 'StatsParams',
+      ok: { status: 200, description: 'Totals and groups.', schema: 'StatsAnswer' },
+      errors: ['invalid_query'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/dashboard/data/experiments',
+    handler: (deps) => getDashboardExperiments(deps, deps.experiments),
+    options: DASHBOARD_OPTIONS,
+    access: 'session',
+    doc: {
+      summary: "The signed-in session's shop's experiments with their results, newest first",
+      tag: 'dashboard',
+      ok: { status: 200, description: 'Every experiment, each variant compared with A.', schema: 'DashboardExperiments' },
+    },
+  },
+  {
+    method: 'post',
+    path: '/dashboard/data/experiments',
+    handler: (deps) => postDashboardExperiment(deps, deps.experiments),
+    options: DASHBOARD_FORM_OPTIONS,
+    access: 'session',
+    doc: {
+      summary: 'Create an experiment from the dashboard (as POST /api/experiments)',
+      description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
+      tag: 'dashboard',
+      body: { schema: 'WireExperiment', maxBytes: MAX_EXPERIMENT_BODY_BYTES },
+      ok: { status: 201, description: 'The experiment, created.', schema: 'ExperimentView' },
+      errors: ['forbidden', 'invalid_experiment', 'experiment_conflict'],
+    },
+  },
+  dashboardExperimentAction('start', 'Start an experiment from the dashboard (as POST /api/experiments/{id}/start)'),
+  dashboardExperimentAction('stop', 'Stop an experiment from the dashboard'),
+  dashboardExperimentAction('conclude', 'Conclude an experiment from the dashboard'),
+  {
+    method: 'get',
+    path: '/demo/images/{file}',
+    handler: getDemoImage,
+    access: 'none',
+    doc: {
+      summary: "A demo product's picture",
+      description: "Served whether or not the demo pages are on: it draws from the demo shop's catalog.",
+      tag: 'demo',
+      params: { file: '<product id>.svg' },
+      ok: { status: 200, description: 'An SVG image.', contentType: 'image/svg+xml' },
+      errors: ['not_found'],
+    },
+  },
+  demoPage('Demo storefront: home', (deps) => getDemoHome(deps, deps.demo!), '/demo'),
+  demoPage('Demo storefront: a collection', (deps) => getDemoCollection(deps, deps.demo!), '/demo/collections/{handle}', { handle: "The collection's handle." }),
+  demoPage('Demo storefront: a product', (deps) => getDemoProduct(deps, deps.demo!), '/demo/products/{handle}', { handle: "The product's handle." }),
+  {
+    method: 'get',
+    path: '/demo/{rest}',
+    wildcard: true,
+    handler: (deps) => getDemoNotFound(deps, deps.demo!),
+    options: DEMO_PAGE_OPTIONS,
+    access: 'none',
+    demo: true,
+    doc: {
+      summary: 'Demo storefront: any other path, a 404 page in the shop\'s look',
+      description: 'Registered as a catch-all under /demo: uWS tries the pages above first.',
+      tag: 'demo',
+      params: { rest: 'Any path under /demo that no page above answers.' },
+      ok: { status: 404, description: 'An HTML page.', contentType: 'text/html; charset=utf-8' },
+    },
+  },
+  {
+    method: 'get',
+    path: '/demo/sign-in',
+    handler: (deps) => getDemoSignIn(deps.demo!),
+    access: 'none',
+    demo: true,
+    doc: {
+      summary: 'Demo storefront: act as a sample shopper (or nobody)',
+      description: 'Query `shopper` (a sample customerId, or empty to sign out) and `back` (a /demo page to return to); sets a cookie scoped to /demo.',
+      tag: 'demo',
+      ok: { status: 303, description: 'Back to the demo page.', contentType: 'text/html; charset=utf-8' },
+      errors: ['not_found'],
+    },
+  },
+];

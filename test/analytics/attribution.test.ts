@@ -1,0 +1,165 @@
+// The compact attribution model against the plain reference (test/reference/attribution.ts) on
+// random event streams, its snapshot round trip, and its bounds under hostile input.
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { Attribution, MAX_WIDGETS, type AttributedEvent } from '../../src/analytics/attribution.js';
+import { CLICKS, DAY_MS, FIELDS, IMPRESSIONS, keyExperiment, keyStrategy, keyVariant, keyWidget, MAX_CELLS, MAX_DAYS, ORDERS, OVERFLOW_KEY, REVENUE } from '../../src/analytics/day-cells.js';
+import { cellName, ReferenceAttribution, type ReferenceCells } from '../reference/attribution.js';
+
+const T0 = Date.parse('2025-03-01T10:00:00Z');
+const WINDOW = 7 * DAY_MS;
+const PRICES: Record<string, number> = { '1': 10, '2': 2.5, '3': 99.99 };
+const priceOf = (id: string) => PRICES[id];
+
+/** The compact model's cells in the reference's form. */
+function cellsOf(model: Attribution): ReferenceCells {
+  const cells: ReferenceCells = new Map();
+  const rows = model.cells.rows;
+  model.cells.forEach(-Infinity, Infinity, (day, key, row) => {
+    const name = cellName(day, { strategy: keyStrategy(key), widget: model.widgets[keyWidget(key)]!, experiment: keyExperiment(key), variant: keyVariant(key) });
+    cells.set(name, Array.from(rows.subarray(row * FIELDS, row * FIELDS + FIELDS)));
+  });
+  return cells;
+}
+
+/** The compact model's per-product cells in the reference's form (`day|productId`). */
+function productCellsOf(model: Attribution): ReferenceCells {
+  const cells: ReferenceCells = new Map();
+  const rows = model.products.cells.rows;
+  model.products.cells.forEach(-Infinity, Infinity, (day, index, row) => {
+    cells.set(`${day}|${model.products.names[index]}`, Array.from(rows.subarray(row * FIELDS, row * FIELDS + FIELDS)));
+  });
+  return cells;
+}
+
+function sorted(cells: ReferenceCells): [string, number[]][] {
+  return [...cells].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+const recIds = ['rec_t_0_0_a1', 'rec_b_0_0_zz', 'rec_s_1_1_x', 'rec_s_1_2_y', 'rec_p_2_1_q', 'rec_q_0_0_bad', 'rec_t_0_1_bad', 'nonsense'];
+
+const eventArb: fc.Arbitrary<{ dt: number; event: Omit<AttributedEvent, 'timestamp'> }> = fc.record(
+  {
+    dt: fc.oneof({ arbitrary: fc.integer({ min: 0, max: 3_600_000 }), weight: 4 }, { arbitrary: fc.integer({ min: 0, max: 9 * DAY_MS }), weight: 1 }),
+    event: fc.record(
+      {
+        type: fc.constantFrom('impression', 'click', 'click', 'add_to_cart', 'purchase', 'purchase', 'purchase', 'view', 'dismiss'),
+        productId: fc.constantFrom('1', '2', '3', '4'),
+        sessionId: fc.constantFrom('s1', 's2', 's3'),
+        customerId: fc.constantFrom('c1', 'c2'),
+        widgetId: fc.constantFrom('home', 'pdp'),
+        recId: fc.constantFrom(...recIds),
+        metadata: fc.record(
+          { orderId: fc.constantFrom('o1', 'o2', 7), price: fc.oneof(fc.double({ min: 0, max: 500, noNaN: true }), fc.constant('12')), quantity: fc.integer({ min: 0, max: 4 }) },
+          { requiredKeys: [] },
+        ),
+      },
+      { requiredKeys: ['type', 'productId', 'sessionId'] },
+    ),
+  },
+  { requiredKeys: ['dt', 'event'] },
+);
+
+/** The stream with timestamps: increasing from T0 by each dt, some events back-dated (imports arrive out of order). */
+function timed(stream: { dt: number; event: Omit<AttributedEvent, 'timestamp'> }[]): AttributedEvent[] {
+  let t = T0;
+  return stream.map(({ dt, event }, i) => {
+    t += dt;
+    return { ...event, timestamp: i % 11 === 10 ? t - 2 * dt : t } as AttributedEvent;
+  });
+}
+
+describe('Attribution against the reference', () => {
+  test('When any stream of events is applied, then every cell counts exactly what the plain reference counts', () => {
+    fc.assert(
+      fc.property(fc.array(eventArb, { maxLength: 120 }), fc.integer({ min: 1, max: 6 }), (stream, maxShoppers) => {
+        const model = new Attribution(WINDOW, maxShoppers);
+        const reference = new ReferenceAttribution(WINDOW, maxShoppers, MAX_WIDGETS);
+        for (const event of timed(stream)) {
+          model.apply(event, priceOf);
+          reference.apply(event, priceOf);
+        }
+        expect(sorted(cellsOf(model))).toEqual(sorted(reference.cells));
+        expect(sorted(productCellsOf(model))).toEqual(sorted(reference.products));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('When a model is restored from its snapshot mid-stream, then it counts the rest exactly as the model that went on', () => {
+    fc.assert(
+      fc.property(fc.array(eventArb, { maxLength: 80 }), fc.nat(80), (stream, cut) => {
+        const events = timed(stream);
+        const model = new Attribution(WINDOW, 4);
+        for (const event of events.slice(0, cut)) model.apply(event, priceOf);
+        const restored = new Attribution(WINDOW, 4);
+        restored.restore(structuredClone(model.snapshot()));
+        for (const event of events.slice(cut)) {
+          model.apply(event, priceOf);
+          restored.apply(event, priceOf);
+        }
+        expect(sorted(cellsOf(restored))).toEqual(sorted(cellsOf(model)));
+        expect(sorted(productCellsOf(restored))).toEqual(sorted(productCellsOf(model)));
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('Attribution rules', () => {
+  const at = (days: number) => T0 + days * DAY_MS;
+  const day = Math.floor(T0 / DAY_MS);
+
+  test('When a purchase comes 7 days after the click, then it counts; 7 days and 1 ms after, it does not', () => {
+    const model = new Attribution(WINDOW);
+    model.apply({ type: 'click', productId: '1', sessionId: 's', customerId: 'c', recId: 'rec_t_0_0_1', timestamp: at(0) }, priceOf);
+    model.apply({ type: 'purchase', productId: '1', sessionId: 's2', customerId: 'c', timestamp: at(7) }, priceOf);
+    model.apply({ type: 'purchase', productId: '1', sessionId: 's3', customerId: 'c', timestamp: at(7) + 1 }, priceOf);
+    const cells = cellsOf(model);
+    expect(cells.get(`${day}|3|(none)|0|0`)).toEqual([0, 1, 0, 0, 0]);
+    expect(cells.get(`${day + 7}|3|(none)|0|0`)).toEqual([0, 0, 0, 1, 10]);
+  });
+
+  test('When an order holds three attributed lines, then it is one order with the revenue of all three', () => {
+    const model = new Attribution(WINDOW);
+    for (const p of ['1', '2', '3']) model.apply({ type: 'click', productId: p, sessionId: 's', recId: 'rec_b_0_0_1', widgetId: 'pdp', timestamp: at(0) }, priceOf);
+    for (const p of ['1', '2', '3']) {
+      model.apply({ type: 'purchase', productId: p, sessionId: 's', metadata: { orderId: 'o1', price: 4, quantity: 2 }, timestamp: at(0) + 1000 }, priceOf);
+    }
+    expect(cellsOf(model).get(`${day}|1|pdp|0|0`)).toEqual([0, 3, 0, 1, 24]);
+  });
+});
+
+describe('Attribution bounds', () => {
+  test('When events name more widgets than the bound, then the first MAX_WIDGETS are named and the rest count as (other)', () => {
+    const model = new Attribution(WINDOW);
+    for (let i = 0; i < MAX_WIDGETS + 50; i++) model.apply({ type: 'impression', productId: '1', sessionId: 's', widgetId: `w${i}`, recId: 'rec_t_0_0_1', timestamp: T0 }, priceOf);
+    expect(model.widgets.length).toBe(MAX_WIDGETS + 2);
+    expect(cellsOf(model).get(`${Math.floor(T0 / DAY_MS)}|3|(other)|0|0`)![IMPRESSIONS]).toBe(50);
+  });
+
+  test('When events span more days than the bound, then the newest MAX_DAYS are kept and older events are not counted', () => {
+    const model = new Attribution(WINDOW);
+    for (let d = 0; d < MAX_DAYS + 20; d++) model.apply({ type: 'impression', productId: '1', sessionId: 's', recId: 'rec_t_0_0_1', timestamp: T0 + d * DAY_MS }, priceOf);
+    model.apply({ type: 'impression', productId: '1', sessionId: 's', recId: 'rec_t_0_0_1', timestamp: T0 }, priceOf);
+    expect(model.cells.dayCount).toBe(MAX_DAYS);
+    const days: number[] = [];
+    model.cells.forEach(-Infinity, Infinity, (d) => days.push(d));
+    expect(Math.min(...days)).toBe(Math.floor(T0 / DAY_MS) + 20);
+  });
+
+  test('When forged recIds name more keys than the table holds, then the cells stay bounded and the rest count in the day’s overflow cell', () => {
+    const model = new Attribution(WINDOW);
+    const extra = 1000;
+    for (let i = 0; i < MAX_CELLS + extra; i++) {
+      const experiment = 1 + (i % 46_000);
+      const variant = 1 + Math.floor(i / 46_000);
+      model.apply({ type: 'click', productId: '1', sessionId: `s${i}`, recId: `rec_t_${experiment.toString(36)}_${variant.toString(16)}_1`, timestamp: T0 }, priceOf);
+    }
+    expect(model.cells.cellCount).toBe(MAX_CELLS + 1);
+    const row = model.cells.row(Math.floor(T0 / DAY_MS), OVERFLOW_KEY);
+    expect(model.cells.rows[row * FIELDS + CLICKS]).toBe(extra);
+    expect(model.cells.rows[row * FIELDS + ORDERS]).toBe(0);
+    expect(model.cells.rows[row * FIELDS + REVENUE]).toBe(0);
+  });
+});
