@@ -101,6 +101,23 @@ describe('bought-together', () => {
     expect(idsOf(result)).toEqual(['b']);
   });
 
+  test('When two partners were bought with A equally often, then the one like A by content ranks first (ties would go by id: other before twin); a much stronger pair still beats content', () => {
+    const products = [
+      product('a', { title: 'Red retrospot lunch bag' }),
+      product('twin', { title: 'Red retrospot jumbo bag' }),
+      product('other', { title: 'Wooden owl clock' }),
+      product('strong', { title: 'Glass star lantern' }),
+    ];
+    const engine = engineWith(products);
+    for (let i = 0; i < 3; i++) order(engine, `twin${i}`, ['a', 'twin']);
+    for (let i = 0; i < 3; i++) order(engine, `other${i}`, ['a', 'other']);
+    expect(idsOf(ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0))).toEqual(['twin', 'other']);
+    for (let i = 0; i < 20; i++) order(engine, `strong${i}`, ['a', 'strong']);
+    const result = ask(engine, { strategy: 'bought-together', productId: 'a', limit: 3 }, T0);
+    expect(idsOf(result)).toEqual(['strong', 'twin', 'other']);
+    expect(strategiesOf(result)).toEqual(['bought-together', 'bought-together', 'bought-together']);
+  });
+
   test('When pairs are seen once, then they score far below pairs seen often (shrinkage toward significance)', () => {
     expect(pairScore(1, 1)).toBeCloseTo(0.25, 10);
     expect(pairScore(30, 30)).toBeGreaterThan(pairScore(35, 1000));
