@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from '../../src/config.js';
 import { recommend, type RecommendationRequest } from '../../src/engine/recommend.js';
 import { fitInput } from '../../src/engine/ease/fit-input.js';
+import { DEFAULT_EASE_BLEND } from '../../src/engine/ease/ease-model.js';
 import { fitEase } from '../../src/engine/ease/solver.js';
 import { ShopEngine } from '../../src/engine/shop-engine.js';
 import type { Strategy } from '../../src/engine/strategy.js';
@@ -22,9 +23,10 @@ const EASE_LAMBDAS = (process.env.PAIRWISE_EASE_LAMBDAS ?? '250,500,1000').split
 /** The engine's EASE fit: products kept (the service's cap) and neighbours per row. */
 const EASE_MAX_ITEMS = 5000;
 const EASE_NEIGHBORS = Number(process.env.PAIRWISE_EASE_NEIGHBORS ?? 100);
-/** Blends tried on validation: real-time weight × history exponent. */
-const REAL_TIME_WEIGHTS = [0, 0.1, 0.2, 0.3, 0.5, 1];
-const HISTORY_EXPONENTS = [0, 0.25, 0.5];
+/** Blends tried on validation: real-time weight × history exponent × momentum exponent. */
+const REAL_TIME_WEIGHTS = [0, 0.1, 0.2, 0.5];
+const HISTORY_EXPONENTS = [0, 0.25];
+const MOMENTUM_EXPONENTS = [0, 0.25, 0.5, 0.75, 1];
 const DAY_MS = 86_400_000;
 /** Half-lives of basket pair weights (bought-together) tried on validation, in days. */
 const PAIR_HALF_LIVES_DAYS = [30, 60, 90, 120, 240];
@@ -176,20 +178,24 @@ function evaluate(): Row[] {
   // EASE inside the engine: the blend tuned on the validation engines, then the real one.
   const validationEngines = basketTuning.engines;
   validationEngines.forEach((e) => console.log(`validation engine EASE fit: ${installEase(e, tuned.lambda)}`));
-  let best = { realTimeWeight: 0, historyExponent: 0, ndcg: -1 };
-  for (const historyExponent of HISTORY_EXPONENTS) {
-    for (const realTimeWeight of REAL_TIME_WEIGHTS) {
-      const scores = validation.map((v, i) => {
-        validationEngines[i]!.ease.blend = { realTimeWeight, historyExponent };
-        return personalizedScoreAt(validationEngines[i]!, v.customerCases, v.trainItems.size, v.now);
-      });
-      console.log(`  validation blend real-time ${realTimeWeight}, history exponent ${historyExponent}: ${scoresText(scores)}`);
-      if (mean(scores) > best.ndcg) best = { realTimeWeight, historyExponent, ndcg: mean(scores) };
+  let best = { blend: DEFAULT_EASE_BLEND, ndcg: -1 };
+  for (const momentumExponent of MOMENTUM_EXPONENTS) {
+    for (const historyExponent of HISTORY_EXPONENTS) {
+      for (const realTimeWeight of REAL_TIME_WEIGHTS) {
+        const blend = { realTimeWeight, historyExponent, momentumExponent };
+        const scores = validation.map((v, i) => {
+          validationEngines[i]!.ease.blend = blend;
+          return personalizedScoreAt(validationEngines[i]!, v.customerCases, v.trainItems.size, v.now);
+        });
+        console.log(`  validation blend real-time ${realTimeWeight}, history exponent ${historyExponent}, momentum ${momentumExponent}: ${scoresText(scores)}`);
+        if (mean(scores) > best.ndcg) best = { blend, ndcg: mean(scores) };
+      }
     }
   }
   console.log(`engine EASE fit: ${installEase(engine, tuned.lambda)}`);
-  engine.ease.blend = { realTimeWeight: best.realTimeWeight, historyExponent: best.historyExponent };
-  run('personalized', `engine: EASE + rt ${best.realTimeWeight}^${best.historyExponent}`, (board) => {
+  engine.ease.blend = best.blend;
+  const { realTimeWeight, historyExponent, momentumExponent } = best.blend;
+  run('personalized', `engine: EASE + rt ${realTimeWeight}^${historyExponent} m${momentumExponent}`, (board) => {
     for (const c of customers) {
       board.add(engineIds(engine, { strategy: 'personalized', customerId: c.customerId, exclude: [] }, SPLIT_TIME), c.relevant);
     }
@@ -198,9 +204,9 @@ function evaluate(): Row[] {
 }
 
 function table(rows: Row[]): string {
-  const header = 'task             | method                     | cases | HR@10  | nDCG@10 | coverage';
+  const header = 'task             | method                             | cases | HR@10  | nDCG@10 | coverage';
   const lines = rows.map((r) =>
-    [r.task.padEnd(16), r.method.padEnd(26), String(r.cases).padStart(5), r.hr.toFixed(4), r.ndcg.toFixed(4).padStart(7), r.coverage.toFixed(3).padStart(8)].join(' | '),
+    [r.task.padEnd(16), r.method.padEnd(34), String(r.cases).padStart(5), r.hr.toFixed(4), r.ndcg.toFixed(4).padStart(7), r.coverage.toFixed(3).padStart(8)].join(' | '),
   );
   return [header, '-'.repeat(header.length), ...lines].join('\n');
 }
