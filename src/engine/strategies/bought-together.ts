@@ -6,7 +6,9 @@
 // the row's best, plus CONTENT_WEIGHT × the content cosine of the product's content neighbours:
 // among partners of similar strength the one like the context product (same range, same words)
 // comes first, and a sparse row gets like products rather than the next strategy's best-sellers.
-// A product with no basket partner at all answers nothing here: the chain's `similar` follows.
+// A candidate that comes by content alone (no basket pair) is labelled `similar` at model level 0,
+// as the similar strategy labels it: each item names the model that really produced it. A product
+// with no basket partner at all answers nothing here: the chain's `similar` follows.
 // On the Online Retail protocol (bench/quality) see docs/models.md for the numbers.
 // Work per answer: two passes over the product's neighbour row (≤ 2K entries) and its content
 // neighbours (≤ 50) on the score board, then a top-k heap over the candidates touched.
@@ -19,6 +21,8 @@ const POPULARITY_DISCOUNT = 0.1;
  * splits: mean nDCG@10 0.2625 at 0, 0.2637 at 0.1, 0.2639 at 0.2, 0.2630 at 0.3, 0.2594 at 0.5).
  */
 export const CONTENT_WEIGHT = 0.2;
+/** Score-board flag of candidates with a basket pair. */
+const PAIRED = 2;
 
 export function pairScore(together: number, candidateBaskets: number): number {
   return (together * together) / (together + SHRINK) / Math.max(1, candidateBaskets) ** POPULARITY_DISCOUNT;
@@ -43,7 +47,7 @@ export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
   const relative = best > 0 ? 1 / best : 0;
   for (let k = 0; k < size; k++) {
     const id = ids[start + k]!;
-    board.add(id, pairScore(weights[weightStart + k]! * scale, baskets.groupsOf(id)) * relative);
+    board.add(id, pairScore(weights[weightStart + k]! * scale, baskets.groupsOf(id)) * relative, PAIRED);
   }
   const content = engine.content;
   const similarByContent = content.neighbors(product, engine.compareIds);
@@ -54,10 +58,12 @@ export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
     const id = board.touchedAt(i);
     if (pick.accepts(id)) top.offer(id, board.score(id));
   }
-  board.clear();
   const count = top.sort();
   for (let r = 0; r < count; r++) {
-    reads.read(baskets.stamps, top.idAt(r));
-    pick.offer(top.idAt(r), top.scoreAt(r), 'bought-together');
+    const id = top.idAt(r);
+    reads.read(baskets.stamps, id);
+    if ((board.flags(id) & PAIRED) !== 0) pick.offer(id, top.scoreAt(r), 'bought-together');
+    else pick.offer(id, top.scoreAt(r), 'similar', 0);
   }
+  board.clear();
 };

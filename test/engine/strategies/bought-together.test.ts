@@ -116,6 +116,12 @@ describe('bought-together', () => {
     const result = ask(engine, { strategy: 'bought-together', productId: 'a', limit: 3 }, T0);
     expect(idsOf(result)).toEqual(['strong', 'twin', 'other']);
     expect(strategiesOf(result)).toEqual(['bought-together', 'bought-together', 'bought-together']);
+    // A product much like A by content but never in its baskets outranks a weak partner, labelled similar.
+    engine.upsertProduct(product('cousin', { title: 'Red retrospot lunch box' }));
+    const wider = ask(engine, { strategy: 'bought-together', productId: 'a', limit: 4 }, T0);
+    expect(idsOf(wider)).toEqual(['strong', 'twin', 'cousin', 'other']);
+    expect(strategiesOf(wider)).toEqual(['bought-together', 'bought-together', 'similar', 'bought-together']);
+    expect(wider.modelLevel).toBe(2);
   });
 
   test('When pairs are seen once, then they score far below pairs seen often (shrinkage toward significance)', () => {
