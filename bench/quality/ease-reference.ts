@@ -1,11 +1,12 @@
 // EASE (Steck 2019) as a batch reference, the way DESIGN.md's 0.108 was measured: the closed form
 // on the binary customer × item matrix of every training item, answers from the full dense B
 // (Σ of the customer's rows over their training purchases), bought items skipped, ties by product
-// order. λ is chosen on the validation split (train cut at VALIDATION_TIME), never on test.
+// order. λ is chosen on the validation splits (train cut at each of VALIDATION_CUTS, scores
+// averaged), never on test.
 import { easeWeights, gramMatrix, type Histories, type Matrix } from '../../src/engine/ease/solver.js';
 import type { OrderLine } from './online-retail.js';
 import { Scoreboard } from './metrics.js';
-import type { CustomerCase } from './protocol.js';
+import type { CustomerCase, Split } from './protocol.js';
 
 export interface EaseReference {
   codes: string[];
@@ -64,12 +65,16 @@ export function scoreReference(model: EaseReference, cases: readonly CustomerCas
   return board.result(model.codes.length).ndcg;
 }
 
-/** The λ of `grid` with the best validation nDCG@k (fit before the cut, scored after it), with each λ's score. */
-export function tuneLambda(train: readonly OrderLine[], cases: readonly CustomerCase[], grid: readonly number[], k: number, order: ReadonlyMap<string, number>): { lambda: number; scores: Map<number, number> } {
+/** The λ of `grid` with the best mean validation nDCG@k over the splits (fit before each cut, scored after it), with each λ's mean. */
+export function tuneLambda(splits: readonly Split[], grid: readonly number[], k: number, order: ReadonlyMap<string, number>): { lambda: number; scores: Map<number, number> } {
   const scores = new Map<number, number>();
   for (const lambda of grid) {
-    const model = fitReference(train, lambda);
-    if (model !== undefined) scores.set(lambda, scoreReference(model, cases, k, order));
+    let sum = 0;
+    for (const s of splits) {
+      const model = fitReference(s.train, lambda);
+      sum += model === undefined ? Number.NaN : scoreReference(model, s.customerCases, k, order);
+    }
+    if (!Number.isNaN(sum)) scores.set(lambda, sum / splits.length);
   }
   const lambda = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
   return { lambda, scores };

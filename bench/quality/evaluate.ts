@@ -1,17 +1,21 @@
 // Offline evaluation: replays the Online Retail dataset through the online engine (train period),
-// then scores its answers on the test period next to a popularity baseline computed in the same
-// run. Usage: npm run bench:quality  (prints a table; writes bench/results/quality-*.json)
+// then scores its answers on the test period next to a popularity baseline and the references
+// (raw co-occurrence counts, dense EASE) computed in the same run. Every setting it chooses is
+// chosen on the validation splits inside the training period (VALIDATION_CUTS, averaged), never
+// on the test period. Usage: npm run bench:quality  (prints a table; writes bench/results/quality-*.json)
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
+import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from '../../src/config.js';
 import { recommend, type RecommendationRequest } from '../../src/engine/recommend.js';
 import { fitInput } from '../../src/engine/ease/fit-input.js';
+import { DEFAULT_EASE_BLEND } from '../../src/engine/ease/ease-model.js';
 import { fitEase } from '../../src/engine/ease/solver.js';
 import { ShopEngine } from '../../src/engine/shop-engine.js';
 import type { Strategy } from '../../src/engine/strategy.js';
 import { loadOnlineRetail, type RetailData } from './online-retail.js';
 import { Scoreboard } from './metrics.js';
+import { RawCountReference } from './basket-reference.js';
 import { fitReference, rankReference, tuneLambda } from './ease-reference.js';
-import { SPLIT_TIME, VALIDATION_TIME, split, splitAt, type Split } from './protocol.js';
+import { SPLIT_TIME, split, validationSplits, type Split, type ValidationSplit } from './protocol.js';
 
 const K = 10;
 /** λ values tried for the EASE reference on the validation split (DESIGN.md's reference used 500). */
@@ -19,9 +23,13 @@ const EASE_LAMBDAS = (process.env.PAIRWISE_EASE_LAMBDAS ?? '250,500,1000').split
 /** The engine's EASE fit: products kept (the service's cap) and neighbours per row. */
 const EASE_MAX_ITEMS = 5000;
 const EASE_NEIGHBORS = Number(process.env.PAIRWISE_EASE_NEIGHBORS ?? 100);
-/** Blends tried on validation: real-time weight × history exponent. */
-const REAL_TIME_WEIGHTS = [0, 0.1, 0.2, 0.3, 0.5, 1];
-const HISTORY_EXPONENTS = [0, 0.25, 0.5];
+/** Blends tried on validation: real-time weight × history exponent × momentum exponent. */
+const REAL_TIME_WEIGHTS = [0, 0.1, 0.2, 0.5];
+const HISTORY_EXPONENTS = [0, 0.25];
+const MOMENTUM_EXPONENTS = [0, 0.25, 0.5, 0.75, 1];
+const DAY_MS = 86_400_000;
+/** Half-lives of basket pair weights (bought-together) tried on validation, in days. */
+const PAIR_HALF_LIVES_DAYS = [30, 60, 90, 120, 240];
 
 /** Fits EASE on what the engine holds and installs it, as the service's refit does (synchronously here). */
 function installEase(engine: ShopEngine, lambda: number): string {
@@ -38,10 +46,34 @@ function personalizedScoreAt(engine: ShopEngine, cases: Split['customerCases'], 
   return board.result(catalogSize).ndcg;
 }
 
+function boughtTogetherScoreAt(engine: ShopEngine, s: Split, now: number): number {
+  const board = new Scoreboard(K);
+  for (const c of s.basketCases) board.add(engineIds(engine, { strategy: 'bought-together', productId: c.query, exclude: [] }, now), c.relevant);
+  return board.result(s.trainItems.size).ndcg;
+}
+
+const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
+const scoresText = (scores: readonly number[]): string => `${mean(scores).toFixed(4)} (${scores.map((v) => v.toFixed(4)).join(', ')})`;
+
+/**
+ * The basket pair half-life with the best mean bought-together nDCG@10 over the validation
+ * splits; returns it with the validation engines built with it (the personalized tuning reuses them).
+ */
+function tuneBasketHalfLife(data: RetailData, validation: readonly ValidationSplit[]): { halfLifeDays: number; engines: ShopEngine[] } {
+  let best = { halfLifeDays: 0, ndcg: -1, engines: [] as ShopEngine[] };
+  for (const halfLifeDays of PAIR_HALF_LIVES_DAYS) {
+    const engines = validation.map((v) => buildEngine(data, v, { pairHalfLifeMs: halfLifeDays * DAY_MS }));
+    const scores = validation.map((v, i) => boughtTogetherScoreAt(engines[i]!, v, v.now));
+    console.log(`  validation bought-together, pair half-life ${halfLifeDays} days: ${scoresText(scores)}`);
+    if (mean(scores) > best.ndcg) best = { halfLifeDays, ndcg: mean(scores), engines };
+  }
+  return best;
+}
+
 /** Products as the engine needs them: the dataset has only titles and prices. */
-function buildEngine(data: RetailData, s: Split): ShopEngine {
+function buildEngine(data: RetailData, s: Split, settings: Partial<EngineConfig> = {}): ShopEngine {
   // PAIRWISE_EVAL_CONFIG='{"maxNeighbors":400}' tries other engine settings.
-  const engine = new ShopEngine({ ...DEFAULT_ENGINE_CONFIG, ...(JSON.parse(process.env.PAIRWISE_EVAL_CONFIG ?? '{}') as object) });
+  const engine = new ShopEngine({ ...DEFAULT_ENGINE_CONFIG, ...settings, ...(JSON.parse(process.env.PAIRWISE_EVAL_CONFIG ?? '{}') as object) });
   const prices = new Map(s.train.map((l) => [l.stockCode, l.price]));
   for (const code of s.trainItems) {
     engine.upsertProduct({
@@ -98,60 +130,72 @@ interface Row {
 function evaluate(): Row[] {
   const data = loadOnlineRetail();
   const s = split(data);
-  const engine = buildEngine(data, s);
+  const validation = validationSplits(s.train);
+  console.log(`validation cuts: ${validation.map((v) => `${new Date(v.now).toISOString().slice(0, 10)} (${v.basketCases.length} basket cases, ${v.customerCases.length} customers)`).join(', ')}`);
+  const basketTuning = tuneBasketHalfLife(data, validation);
+  console.log(`basket pair half-life chosen on validation: ${basketTuning.halfLifeDays} days (default ${DEFAULT_ENGINE_CONFIG.pairHalfLifeMs / DAY_MS})`);
+  const engine = buildEngine(data, s, { pairHalfLifeMs: basketTuning.halfLifeDays * DAY_MS });
   const popular = popularity(data, s);
   const catalogSize = s.trainItems.size;
   const rows: Row[] = [];
-  const run = (task: string, method: string, cases: number, each: (board: Scoreboard) => void) => {
+  const run = (task: string, method: string, each: (board: Scoreboard) => void) => {
     const board = new Scoreboard(K);
     each(board);
     rows.push({ task, method, ...board.result(catalogSize) });
-    void cases;
   };
 
   const basket = s.basketCases;
-  run('bought-together', 'popularity (baseline)', basket.length, (board) => {
+  run('bought-together', 'popularity (baseline)', (board) => {
     for (const c of basket) board.add(topExcept(popular, (id) => id === c.query), c.relevant);
   });
+  const rawCounts = new RawCountReference(s.train, data.productOrder);
+  run('bought-together', 'raw counts (reference)', (board) => {
+    for (const c of basket) board.add(rawCounts.rank(c.query, K), c.relevant);
+  });
   for (const strategy of ['bought-together', 'similar', 'trending'] as Strategy[]) {
-    run('bought-together', `engine: ${strategy}`, basket.length, (board) => {
+    run('bought-together', `engine: ${strategy}`, (board) => {
       for (const c of basket) board.add(engineIds(engine, { strategy, productId: c.query, exclude: [] }, SPLIT_TIME), c.relevant);
     });
   }
 
   const customers = s.customerCases;
-  run('personalized', 'popularity (baseline)', customers.length, (board) => {
+  run('personalized', 'popularity (baseline)', (board) => {
     for (const c of customers) board.add(topExcept(popular, (id) => c.bought.has(id)), c.relevant);
   });
   // The batch reference, computed in this run: λ tuned on validation, fitted on the whole training period.
-  const validation = splitAt(s.train, VALIDATION_TIME);
-  const tuned = tuneLambda(validation.train, validation.customerCases, EASE_LAMBDAS, K, data.productOrder);
-  console.log(`EASE λ on validation (${validation.customerCases.length} customers): ${[...tuned.scores].map(([l, v]) => `${l} → ${v.toFixed(4)}`).join(', ')}; chosen ${tuned.lambda}`);
+  const tuned = tuneLambda(validation, EASE_LAMBDAS, K, data.productOrder);
+  console.log(`EASE λ on validation: ${[...tuned.scores].map(([l, v]) => `${l} → ${v.toFixed(4)}`).join(', ')}; chosen ${tuned.lambda}`);
   const reference = fitReference(s.train, tuned.lambda)!;
-  run('personalized', `EASE λ=${tuned.lambda} (reference)`, customers.length, (board) => {
+  run('personalized', `EASE λ=${tuned.lambda} (reference)`, (board) => {
     for (const c of customers) board.add(rankReference(reference, c.bought, K, data.productOrder), c.relevant);
   });
-  run('personalized', 'engine: personalized', customers.length, (board) => {
+  run('personalized', 'engine: personalized', (board) => {
     for (const c of customers) {
       board.add(engineIds(engine, { strategy: 'personalized', customerId: c.customerId, exclude: [] }, SPLIT_TIME), c.relevant);
     }
   });
 
-  // EASE inside the engine: the blend tuned on the validation split's engine, then the real one.
-  const validationEngine = buildEngine(data, validation);
-  console.log(`validation engine EASE fit: ${installEase(validationEngine, tuned.lambda)}`);
-  let best = { realTimeWeight: 0, historyExponent: 0, ndcg: -1 };
-  for (const historyExponent of HISTORY_EXPONENTS) {
-    for (const realTimeWeight of REAL_TIME_WEIGHTS) {
-      validationEngine.ease.blend = { realTimeWeight, historyExponent };
-      const ndcg = personalizedScoreAt(validationEngine, validation.customerCases, validation.trainItems.size, VALIDATION_TIME);
-      console.log(`  validation blend real-time ${realTimeWeight}, history exponent ${historyExponent}: ${ndcg.toFixed(4)}`);
-      if (ndcg > best.ndcg) best = { realTimeWeight, historyExponent, ndcg };
+  // EASE inside the engine: the blend tuned on the validation engines, then the real one.
+  const validationEngines = basketTuning.engines;
+  validationEngines.forEach((e) => console.log(`validation engine EASE fit: ${installEase(e, tuned.lambda)}`));
+  let best = { blend: DEFAULT_EASE_BLEND, ndcg: -1 };
+  for (const momentumExponent of MOMENTUM_EXPONENTS) {
+    for (const historyExponent of HISTORY_EXPONENTS) {
+      for (const realTimeWeight of REAL_TIME_WEIGHTS) {
+        const blend = { realTimeWeight, historyExponent, momentumExponent };
+        const scores = validation.map((v, i) => {
+          validationEngines[i]!.ease.blend = blend;
+          return personalizedScoreAt(validationEngines[i]!, v.customerCases, v.trainItems.size, v.now);
+        });
+        console.log(`  validation blend real-time ${realTimeWeight}, history exponent ${historyExponent}, momentum ${momentumExponent}: ${scoresText(scores)}`);
+        if (mean(scores) > best.ndcg) best = { blend, ndcg: mean(scores) };
+      }
     }
   }
   console.log(`engine EASE fit: ${installEase(engine, tuned.lambda)}`);
-  engine.ease.blend = { realTimeWeight: best.realTimeWeight, historyExponent: best.historyExponent };
-  run('personalized', `engine: EASE + rt ${best.realTimeWeight}^${best.historyExponent}`, customers.length, (board) => {
+  engine.ease.blend = best.blend;
+  const { realTimeWeight, historyExponent, momentumExponent } = best.blend;
+  run('personalized', `engine: EASE + rt ${realTimeWeight}^${historyExponent} m${momentumExponent}`, (board) => {
     for (const c of customers) {
       board.add(engineIds(engine, { strategy: 'personalized', customerId: c.customerId, exclude: [] }, SPLIT_TIME), c.relevant);
     }
@@ -160,9 +204,9 @@ function evaluate(): Row[] {
 }
 
 function table(rows: Row[]): string {
-  const header = 'task             | method                     | cases | HR@10  | nDCG@10 | coverage';
+  const header = 'task             | method                             | cases | HR@10  | nDCG@10 | coverage';
   const lines = rows.map((r) =>
-    [r.task.padEnd(16), r.method.padEnd(26), String(r.cases).padStart(5), r.hr.toFixed(4), r.ndcg.toFixed(4).padStart(7), r.coverage.toFixed(3).padStart(8)].join(' | '),
+    [r.task.padEnd(16), r.method.padEnd(34), String(r.cases).padStart(5), r.hr.toFixed(4), r.ndcg.toFixed(4).padStart(7), r.coverage.toFixed(3).padStart(8)].join(' | '),
   );
   return [header, '-'.repeat(header.length), ...lines].join('\n');
 }

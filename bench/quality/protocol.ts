@@ -6,8 +6,14 @@ import type { OrderLine, RetailData } from './online-retail.js';
 import { prng } from '../support/prng.js';
 
 export const SPLIT_TIME = Date.parse('2011-10-01T00:00:00Z');
-/** Validation inside the training period (tuning never sees the test period): fit before, score after. */
-export const VALIDATION_TIME = Date.parse('2011-08-01T00:00:00Z');
+const DAY_MS = 86_400_000;
+/**
+ * Validation inside the training period (tuning never sees the test period): at each cut, fit
+ * before it and score on the VALIDATION_WINDOW_MS after it (the last window ends at SPLIT_TIME).
+ * Tuning averages the cuts: one cut's choice moved with differences of 0.0001 nDCG.
+ */
+export const VALIDATION_CUTS = ['2011-06-01', '2011-07-01', '2011-08-01'].map((day) => Date.parse(`${day}T00:00:00Z`));
+export const VALIDATION_WINDOW_MS = 61 * DAY_MS;
 export const BASKET_CASES = 5000;
 
 export interface BasketCase {
@@ -47,7 +53,17 @@ export function split(data: RetailData, seed = 42): Split {
   return splitAt(data.lines, SPLIT_TIME, seed);
 }
 
-/** The same protocol on any lines cut at any time: splitAt(split(data).train, VALIDATION_TIME) is the validation split. */
+/** A validation split and the time its answers are asked at (its cut). */
+export interface ValidationSplit extends Split {
+  now: number;
+}
+
+/** The validation splits of a training period: one per VALIDATION_CUTS, each scored on the window after its cut. */
+export function validationSplits(train: readonly OrderLine[], seed = 42): ValidationSplit[] {
+  return VALIDATION_CUTS.map((cut) => ({ ...splitAt(train.filter((l) => l.time < cut + VALIDATION_WINDOW_MS), cut, seed), now: cut }));
+}
+
+/** The same protocol on any lines cut at any time (validationSplits cuts the training period this way). */
 export function splitAt(lines: readonly OrderLine[], time: number, seed = 42): Split {
   const train = lines.filter((l) => l.time < time);
   const test = lines.filter((l) => l.time >= time);

@@ -25,7 +25,7 @@ export interface CoOccurrenceSnapshot {
 
 export class CoOccurrence {
   readonly pairs: NeighborTable;
-  /** Groups each item joined (a sliding group counts again each time an item re-enters it). */
+  /** Groups each item joined, each counted at its add's weight (a sliding group counts again each time an item re-enters it). */
   #itemGroups = new Float64Array(0);
   #groupCount = 0;
   /** Per item: the last change of its neighbour row or of its group count. */
@@ -54,8 +54,12 @@ export class CoOccurrence {
     this.#decayPerMs = pairHalfLifeMs === undefined ? 0 : 1 / pairHalfLifeMs;
   }
 
-  /** Adds `item` to the group in `slot` at event time `t`; a repeat of an item still in the group counts once. */
-  add(slot: number, item: number, t: number): void {
+  /**
+   * Adds `item` to the group in `slot` at event time `t`; a repeat of an item still in the group
+   * counts once. `weight` scales what this add contributes (its pairs and the item's group count):
+   * the engine weighs a cart below an order.
+   */
+  add(slot: number, item: number, t: number, weight = 1): void {
     const groups = this.groups;
     if (groups.has(slot, item)) return;
     if (groups.size(slot) >= groups.capacity) {
@@ -65,14 +69,14 @@ export class CoOccurrence {
     const size = groups.size(slot);
     if (size === 0) this.#groupCount++;
     this.#itemGroups = grownTo(this.#itemGroups, item + 1);
-    this.#itemGroups[item]++;
+    this.#itemGroups[item] += weight;
     this.stamps.mark(item);
-    const weight = (this.sliding ? 1 / Math.max(1, size) : 1) * this.#growth(t);
+    const pairWeight = (this.sliding ? weight / Math.max(1, size) : weight) * this.#growth(t);
     const start = groups.start(slot);
     for (let i = start; i < start + size; i++) {
       const other = groups.items[i]!;
-      this.pairs.add(item, other, weight);
-      this.pairs.add(other, item, weight);
+      this.pairs.add(item, other, pairWeight);
+      this.pairs.add(other, item, pairWeight);
       this.stamps.mark(other);
     }
     groups.push(slot, item);
@@ -96,7 +100,7 @@ export class CoOccurrence {
     return this.#itemGroups;
   }
 
-  /** Number of groups `item` joined. */
+  /** Number of groups `item` joined (weighted as its adds were). */
   groupsOf(item: number): number {
     return item < this.#itemGroups.length ? this.#itemGroups[item]! : 0;
   }

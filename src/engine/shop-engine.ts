@@ -34,7 +34,7 @@ import { TopList } from './top-list.js';
  * loop): copy it before the models change again (SnapshotStore.copy, with the shop held).
  */
 export interface EngineSnapshot {
-  version: 9;
+  version: 10;
   /** JSON of the engine config it was taken with: a snapshot of another config is not used. */
   config: string;
   /** Every id with a dense id, by dense id: catalog products, present and removed. */
@@ -114,7 +114,7 @@ export class ShopEngine {
   readonly affinities: ShopperAffinities;
   /** Open orders and carts. */
   readonly basketSlots: LruSlots;
-  /** Products together in an order (metadata.orderId) or in one session's cart. */
+  /** Products together in an order (metadata.orderId, else a session's purchases) or, weighted apart, in one session's cart. */
   readonly baskets: CoOccurrence;
   /** Products together in one shopper's recent history: the similarity behind personalized. */
   readonly shopperItems: CoOccurrence;
@@ -187,7 +187,7 @@ export class ShopEngine {
 
   #snapshotHead(): Partial<EngineSnapshot> {
     return {
-      version: 9,
+      version: 10,
       config: JSON.stringify(this.config),
       ids: this.catalog.internedIds(), // live, like every part: the snapshot store copies it
       eventCount: this.#eventCount,
@@ -216,7 +216,7 @@ export class ShopEngine {
 
   /** An engine rebuilt from a snapshot, before its catalog is upserted; undefined if the config differs. */
   static restore(config: EngineConfig, snapshot: EngineSnapshot): ShopEngine | undefined {
-    if (snapshot.version !== 9 || snapshot.config !== JSON.stringify(config)) return undefined;
+    if (snapshot.version !== 10 || snapshot.config !== JSON.stringify(config)) return undefined;
     const engine = new ShopEngine(config);
     engine.catalog.restoreIds(snapshot.ids);
     engine.#eventCount = snapshot.eventCount;
@@ -272,7 +272,8 @@ export class ShopEngine {
         this.coViews.add(session, id, t);
       }
     }
-    if (type === 'purchase' || type === 'add_to_cart') this.baskets.add(this.basketSlots.touch(basketKey(event)), id, t);
+    if (type === 'purchase') this.baskets.add(this.basketSlots.touch(orderKey(event)), id, t);
+    else if (type === 'add_to_cart') this.baskets.add(this.basketSlots.touch('c:' + event.sessionId), id, t, this.config.cartPairWeight);
     if (weight <= 0) return;
     // The customer's history when logged in, else the session's: one shopper, one history.
     const shopper = customer >= 0 ? customer : session;
@@ -383,8 +384,8 @@ export class ShopEngine {
   }
 }
 
-/** An order when the event names one, else the session's cart. */
-function basketKey(event: EngineEvent): string {
+/** The order a purchase belongs to: the one it names, else its session's purchases ('c:' keys are session carts). */
+function orderKey(event: EngineEvent): string {
   const orderId = orderIdOf(event);
-  return orderId !== undefined ? 'o:' + orderId : 'c:' + event.sessionId;
+  return orderId !== undefined ? 'o:' + orderId : 'p:' + event.sessionId;
 }

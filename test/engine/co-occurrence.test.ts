@@ -15,7 +15,7 @@ function rowOf(model: CoOccurrence, item: number): [number, number][] {
 }
 
 describe('CoOccurrence', () => {
-  test('When groups are added to, then rows, group counts and bounds equal the Map reference (baskets, sliding histories, decay)', () => {
+  test('When groups are added to, then rows, group counts and bounds equal the Map reference (baskets, sliding histories, decay, weighted groups)', () => {
     const shape = fc.record({
       kept: fc.integer({ min: 1, max: 8 }),
       maxGroups: fc.integer({ min: 1, max: 6 }),
@@ -31,8 +31,10 @@ describe('CoOccurrence', () => {
         let t = Date.UTC(2024, 0, 1);
         for (const [group, item, days] of adds) {
           t += days * DAY;
-          add(`g${group}`, item, t);
-          reference.add(`g${group}`, item, t);
+          // Odd groups weigh half, as carts do next to orders.
+          const weight = group % 2 === 1 ? 0.5 : 1;
+          add(`g${group}`, item, t, weight);
+          reference.add(`g${group}`, item, t, weight);
         }
         expect(model.groupCount).toBe(reference.groupCount);
         for (let item = 0; item <= 20; item++) {

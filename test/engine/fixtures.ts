@@ -60,5 +60,5 @@ export function strategiesOf(recommendation: Recommendation): string[] {
 export function keyedModel(kept: number, maxGroups: number, maxGroupItems: number, sliding = false, halfLifeMs?: number) {
   const slots = new LruSlots(maxGroups);
   const model = new CoOccurrence(new ChangeClock(), new GroupTable(slots, maxGroupItems), kept, sliding, halfLifeMs);
-  return { model, add: (key: string, item: number, t: number) => model.add(slots.touch(key), item, t) };
+  return { model, add: (key: string, item: number, t: number, weight = 1) => model.add(slots.touch(key), item, t, weight) };
 }

@@ -102,14 +102,14 @@ describe('ShopEngine', () => {
     expect(ask(restored, { strategy: 'trending' }, T0).items).toHaveLength(8);
   });
 
-  test('When an order id is longer than 128 characters, then it names no order: its items pair in their session carts and no basket key is longer', () => {
+  test("When an order id is longer than 128 characters, then it names no order: its items pair with their session's other purchases and no basket key is longer", () => {
     const engine = engineWith(['a', 'b', 'c'], { maxBaskets: 10 });
     const long = 'o'.repeat(4000);
     engine.apply({ type: 'purchase', productId: 'a', sessionId: 's1', metadata: { orderId: long }, timestamp: T0 });
     engine.apply({ type: 'purchase', productId: 'b', sessionId: 's2', metadata: { orderId: long }, timestamp: T0 });
-    engine.apply({ type: 'add_to_cart', productId: 'c', sessionId: 's2', timestamp: T0 });
+    engine.apply({ type: 'purchase', productId: 'c', sessionId: 's2', timestamp: T0 });
     const keys = [...engine.basketSlots.oldestFirst()].map((slot) => engine.basketSlots.keyOf(slot));
-    expect(keys).toEqual(['c:s1', 'c:s2']);
+    expect(keys).toEqual(['p:s1', 'p:s2']);
     expect(idsOf(ask(engine, { strategy: 'bought-together', productId: 'b', limit: 1 }, T0))).toEqual(['c']);
     // 128 characters still name an order.
     engine.apply({ type: 'purchase', productId: 'a', sessionId: 's3', metadata: { orderId: 'o'.repeat(128) }, timestamp: T0 });

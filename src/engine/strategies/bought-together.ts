@@ -1,14 +1,28 @@
-// bought-together: the products most often in the same basket (order or cart) as the context product.
-// Score = c·c/(c+3) / n^0.1 for a pair seen in c baskets (decayed: half-life 120 days by default),
-// the candidate being in n baskets: counts shrunk toward significance (a pair seen once is mostly
-// noise) with a mild discount for best-sellers that sit in every basket. The decay keeps the 64
-// strongest neighbours per product current and is what holds nDCG@10 at 0.247 on the Online
-// Retail protocol (bench/quality) with 64 neighbours instead of 200.
-// Work per answer: one pass over the product's neighbour row (≤ K entries) into a top-k heap.
+// bought-together: the products most often in the same basket (order or cart) as the context product,
+// nudged by content similarity. Pair score = c·c/(c+3) / n^0.1 for a pair seen in c baskets
+// (decayed: half-life 60 days by default; a cart counts cartPairWeight of an order), the candidate
+// being in n baskets: counts shrunk toward significance (a pair seen once is mostly noise) with a
+// mild discount for best-sellers that sit in every basket. Each pair score is taken relative to
+// the row's best, plus CONTENT_WEIGHT × the content cosine of the product's content neighbours:
+// among partners of similar strength the one like the context product (same range, same words)
+// comes first, and a sparse row gets like products rather than the next strategy's best-sellers.
+// A candidate that comes by content alone (no basket pair) is labelled `similar` at model level 0,
+// as the similar strategy labels it: each item names the model that really produced it. A product
+// with no basket partner at all answers nothing here: the chain's `similar` follows.
+// On the Online Retail protocol (bench/quality) see docs/models.md for the numbers.
+// Work per answer: two passes over the product's neighbour row (≤ 2K entries) and its content
+// neighbours (≤ 50) on the score board, then a top-k heap over the candidates touched.
 import type { Producer } from './context.js';
 
 const SHRINK = 3;
 const POPULARITY_DISCOUNT = 0.1;
+/**
+ * Weight of content cosine next to the relative pair score (chosen on bench:quality's validation
+ * splits: mean nDCG@10 0.2625 at 0, 0.2637 at 0.1, 0.2639 at 0.2, 0.2630 at 0.3, 0.2594 at 0.5).
+ */
+export const CONTENT_WEIGHT = 0.2;
+/** Score-board flag of candidates with a basket pair. */
+const PAIRED = 2;
 
 export function pairScore(together: number, candidateBaskets: number): number {
   return (together * together) / (together + SHRINK) / Math.max(1, candidateBaskets) ** POPULARITY_DISCOUNT;
@@ -19,26 +33,37 @@ export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
   const baskets = engine.baskets;
   const pairs = baskets.pairs;
   const size = pairs.size(product);
-  if (size === 0) {
-    engine.scratch.reads.read(baskets.stamps, product);
-    return;
-  }
-  const top = engine.scratch.top;
-  top.reset(pick.remaining);
+  const reads = engine.scratch.reads;
+  reads.read(baskets.stamps, product);
+  if (size === 0) return;
+  const { board, top } = engine.scratch;
   const start = pairs.start(product);
   const weightStart = pairs.weightStart(product);
   const ids = pairs.ids;
   const weights = pairs.weights;
   const scale = baskets.scaleAt(now);
+  let best = 0;
+  for (let k = 0; k < size; k++) best = Math.max(best, pairScore(weights[weightStart + k]! * scale, baskets.groupsOf(ids[start + k]!)));
+  const relative = best > 0 ? 1 / best : 0;
   for (let k = 0; k < size; k++) {
     const id = ids[start + k]!;
-    if (pick.accepts(id)) top.offer(id, pairScore(weights[weightStart + k]! * scale, baskets.groupsOf(id)));
+    board.add(id, pairScore(weights[weightStart + k]! * scale, baskets.groupsOf(id)) * relative, PAIRED);
+  }
+  const content = engine.content;
+  const similarByContent = content.neighbors(product, engine.compareIds);
+  const contentStart = content.start(product);
+  for (let k = 0; k < similarByContent; k++) board.add(content.neighborIds[contentStart + k]!, CONTENT_WEIGHT * content.neighborScores[contentStart + k]!);
+  top.reset(pick.remaining);
+  for (let i = 0; i < board.touchedCount; i++) {
+    const id = board.touchedAt(i);
+    if (pick.accepts(id)) top.offer(id, board.score(id));
   }
   const count = top.sort();
-  const reads = engine.scratch.reads;
-  reads.read(baskets.stamps, product);
   for (let r = 0; r < count; r++) {
-    reads.read(baskets.stamps, top.idAt(r));
-    pick.offer(top.idAt(r), top.scoreAt(r), 'bought-together');
+    const id = top.idAt(r);
+    reads.read(baskets.stamps, id);
+    if ((board.flags(id) & PAIRED) !== 0) pick.offer(id, top.scoreAt(r), 'bought-together');
+    else pick.offer(id, top.scoreAt(r), 'similar', 0);
   }
+  board.clear();
 };

@@ -8,9 +8,15 @@
 // Work per answer: ≤ 50 seeds × (a shopper-history row of ≤ 2·shopperNeighbors entries and a
 // basket row of ≤ 2·maxNeighbors) on a score board, then a top-k heap over the candidates touched.
 // With an EASE fit installed (engine.ease, refitted in the background), that real-time score is
-// blended with the shopper's live history × B (offerBlended): 0.1085 on the same protocol, next to
-// 0.1077 for the dense EASE reference. EASE adds ≤ (64 + 500) history rows of K entries per answer.
+// blended with the shopper's live history × B (offerBlended), and every candidate's score is
+// multiplied by its momentum (engine/momentum.ts: recent sales over orders ever), so what the shop
+// sells now comes before what it sold last year: 0.1479 on the same protocol with the blend chosen
+// on validation (0.1081 without momentum), next to 0.1077 for the dense EASE reference. EASE adds
+// ≤ (64 + 500) history rows of K entries per answer, momentum one power per candidate. A cached
+// answer reads the stamps of the rows it spread and the items it returned, not the popularity of
+// every candidate: a candidate's momentum moving is seen within the cache's max age (30 s).
 import type { CoOccurrence } from '../co-occurrence.js';
+import { momentum } from '../momentum.js';
 import type { PickList } from '../pick-list.js';
 import type { ScoreBoard } from '../score-board.js';
 import { EASE_PART, type ShopEngine } from '../shop-engine.js';
@@ -64,11 +70,13 @@ export const personalized: Producer = ({ engine, shoppers, now }, pick) => {
   top.reset(pick.remaining);
   // Read with or without a fit: installing the first one changes this answer too.
   reads.read(engine.storeStamps, EASE_PART);
-  if (engine.ease.ready) offerBlended(engine, slot, strongest, pick);
+  if (engine.ease.ready) offerBlended(engine, slot, strongest, now, pick);
   else {
+    const scale = engine.popularity.scaleAt(now);
+    const exponent = engine.ease.blend.momentumExponent;
     for (let i = 0; i < board.touchedCount; i++) {
       const id = board.touchedAt(i);
-      if (pick.accepts(id)) top.offer(id, board.score(id));
+      if (pick.accepts(id)) top.offer(id, board.score(id) * momentum(engine, id, scale, exponent));
     }
   }
   board.clear();
@@ -86,11 +94,11 @@ export const personalized: Producer = ({ engine, shoppers, now }, pick) => {
  * ease / max ease + realTimeWeight · real-time / max real-time, so products outside the fit
  * still come from the real-time model and an event changes the next answer at once.
  */
-function offerBlended(engine: ShopEngine, slot: number, strongest: number, pick: PickList): void {
+function offerBlended(engine: ShopEngine, slot: number, strongest: number, now: number, pick: PickList): void {
   const { board, easeBoard, history, top, reads } = engine.scratch;
   const affinities = engine.affinities;
   const ease = engine.ease;
-  const { realTimeWeight, historyExponent } = ease.blend;
+  const { realTimeWeight, historyExponent, momentumExponent } = ease.blend;
   history.clear();
   const start = affinities.start(slot);
   let weakest = strongest;
@@ -113,16 +121,17 @@ function offerBlended(engine: ShopEngine, slot: number, strongest: number, pick:
   for (let i = 0; i < board.touchedCount; i++) maxRealTime = Math.max(maxRealTime, board.score(board.touchedAt(i)));
   const easeScale = maxEase > 0 ? 1 / maxEase : 0;
   const realTimeScale = maxRealTime > 0 ? realTimeWeight / maxRealTime : 0;
+  const popularityScale = engine.popularity.scaleAt(now);
   // B's negative weights can leave a candidate at or below 0: the backfill does better than those.
   for (let i = 0; i < board.touchedCount; i++) {
     const id = board.touchedAt(i);
     const score = board.score(id) * realTimeScale + easeBoard.score(id) * easeScale;
-    if (score > 0 && pick.accepts(id)) top.offer(id, score);
+    if (score > 0 && pick.accepts(id)) top.offer(id, score * momentum(engine, id, popularityScale, momentumExponent));
   }
   for (let i = 0; i < easeBoard.touchedCount; i++) {
     const id = easeBoard.touchedAt(i);
     const score = easeBoard.score(id) * easeScale;
-    if (score > 0 && board.flags(id) === 0 && pick.accepts(id)) top.offer(id, score);
+    if (score > 0 && board.flags(id) === 0 && pick.accepts(id)) top.offer(id, score * momentum(engine, id, popularityScale, momentumExponent));
   }
   easeBoard.clear();
 }

@@ -47,6 +47,32 @@ describe('bought-together', () => {
     expect(idsOf(result)).toEqual(['b']);
   });
 
+  test('When one pair is in three carts and another in two orders, then the ordered pair ranks first: a cart counts cartPairWeight (0.5) of an order', () => {
+    const engine = engineWith(['a', 'carted', 'ordered']);
+    for (let i = 0; i < 3; i++) {
+      engine.apply({ type: 'add_to_cart', productId: 'a', sessionId: `cart${i}`, timestamp: T0 });
+      engine.apply({ type: 'add_to_cart', productId: 'carted', sessionId: `cart${i}`, timestamp: T0 });
+    }
+    order(engine, 'o1', ['a', 'ordered'], T0);
+    order(engine, 'o2', ['a', 'ordered'], T0);
+    const dense = (id: string) => engine.catalog.denseOf(id)!;
+    const decayed = (id: string) => engine.baskets.together(dense('a'), dense(id)) * engine.baskets.scaleAt(T0);
+    expect(decayed('carted')).toBeCloseTo(1.5, 6);
+    expect(decayed('ordered')).toBeCloseTo(2, 6);
+    expect(engine.baskets.groupsOf(dense('carted'))).toBe(1.5);
+    expect(idsOf(ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0))).toEqual(['ordered', 'carted']);
+  });
+
+  test('When two items are carted and then bought in one session, then the pair counts as a cart and as an order (no order id: the session is the order)', () => {
+    const engine = engineWith(['a', 'b'], { cartPairWeight: 0.25 });
+    for (const type of ['add_to_cart', 'purchase'] as const) {
+      for (const productId of ['a', 'b']) engine.apply({ type, productId, sessionId: 's1', timestamp: T0 });
+    }
+    const [a, b] = [engine.catalog.denseOf('a')!, engine.catalog.denseOf('b')!];
+    expect(engine.baskets.together(a, b) * engine.baskets.scaleAt(T0)).toBeCloseTo(1.25, 6);
+    expect([...engine.basketSlots.oldestFirst()].map((slot) => engine.basketSlots.keyOf(slot))).toEqual(['c:s1', 'p:s1']);
+  });
+
   test('When an item is added to the same basket twice, then the pair counts once', () => {
     const { model: baskets, add } = keyedModel(10, 100, 100);
     add('o1', 1, T0);
@@ -73,6 +99,29 @@ describe('bought-together', () => {
     expect(result.strategy).toBe('bought-together');
     expect(strategiesOf(result)).toEqual(['trending']);
     expect(idsOf(result)).toEqual(['b']);
+  });
+
+  test('When two partners were bought with A equally often, then the one like A by content ranks first (ties would go by id: other before twin); a much stronger pair still beats content', () => {
+    const products = [
+      product('a', { title: 'Red retrospot lunch bag' }),
+      product('twin', { title: 'Red retrospot jumbo bag' }),
+      product('other', { title: 'Wooden owl clock' }),
+      product('strong', { title: 'Glass star lantern' }),
+    ];
+    const engine = engineWith(products);
+    for (let i = 0; i < 3; i++) order(engine, `twin${i}`, ['a', 'twin']);
+    for (let i = 0; i < 3; i++) order(engine, `other${i}`, ['a', 'other']);
+    expect(idsOf(ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0))).toEqual(['twin', 'other']);
+    for (let i = 0; i < 20; i++) order(engine, `strong${i}`, ['a', 'strong']);
+    const result = ask(engine, { strategy: 'bought-together', productId: 'a', limit: 3 }, T0);
+    expect(idsOf(result)).toEqual(['strong', 'twin', 'other']);
+    expect(strategiesOf(result)).toEqual(['bought-together', 'bought-together', 'bought-together']);
+    // A product much like A by content but never in its baskets outranks a weak partner, labelled similar.
+    engine.upsertProduct(product('cousin', { title: 'Red retrospot lunch box' }));
+    const wider = ask(engine, { strategy: 'bought-together', productId: 'a', limit: 4 }, T0);
+    expect(idsOf(wider)).toEqual(['strong', 'twin', 'cousin', 'other']);
+    expect(strategiesOf(wider)).toEqual(['bought-together', 'bought-together', 'similar', 'bought-together']);
+    expect(wider.modelLevel).toBe(2);
   });
 
   test('When pairs are seen once, then they score far below pairs seen often (shrinkage toward significance)', () => {
