@@ -12,6 +12,7 @@
 // On the Online Retail protocol (bench/quality) see docs/models.md for the numbers.
 // Work per answer: two passes over the product's neighbour row (≤ 2K entries) and its content
 // neighbours (≤ 50) on the score board, then a top-k heap over the candidates touched.
+import { addContentNeighbors, rankBoard } from './board-candidates.js';
 import type { Producer } from './context.js';
 
 const SHRINK = 3;
@@ -49,16 +50,8 @@ export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
     const id = ids[start + k]!;
     board.add(id, pairScore(weights[weightStart + k]! * scale, baskets.groupsOf(id)) * relative, PAIRED);
   }
-  const content = engine.content;
-  const similarByContent = content.neighbors(product, engine.compareIds);
-  const contentStart = content.start(product);
-  for (let k = 0; k < similarByContent; k++) board.add(content.neighborIds[contentStart + k]!, CONTENT_WEIGHT * content.neighborScores[contentStart + k]!);
-  top.reset(pick.remaining);
-  for (let i = 0; i < board.touchedCount; i++) {
-    const id = board.touchedAt(i);
-    if (pick.accepts(id)) top.offer(id, board.score(id));
-  }
-  const count = top.sort();
+  addContentNeighbors(engine, product, board, CONTENT_WEIGHT);
+  const count = rankBoard(board, pick, top);
   for (let r = 0; r < count; r++) {
     const id = top.idAt(r);
     reads.read(baskets.stamps, id);

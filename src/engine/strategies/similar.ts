@@ -3,6 +3,7 @@
 // score = coViewJaccard + 0.2 · contentCosine: behaviour leads where it exists, content fills in
 // and covers brand-new products with no events at all.
 // Work per answer: the product's co-view row (≤ 2K) and its kept content neighbours (≤ 50) on a score board.
+import { addContentNeighbors, rankBoard } from './board-candidates.js';
 import type { Producer } from './context.js';
 
 /** Weight of content similarity next to co-view similarity. */
@@ -21,16 +22,8 @@ export const similar: Producer = ({ engine, product }, pick) => {
     const id = pairs.ids[start + k]!;
     board.add(id, coViews.jaccard(product, pairs.weights[weightStart + k]!, id), BEHAVIOURAL);
   }
-  const content = engine.content;
-  const similarByContent = content.neighbors(product, engine.compareIds);
-  const contentStart = content.start(product);
-  for (let k = 0; k < similarByContent; k++) board.add(content.neighborIds[contentStart + k]!, CONTENT_WEIGHT * content.neighborScores[contentStart + k]!);
-  top.reset(pick.remaining);
-  for (let i = 0; i < board.touchedCount; i++) {
-    const id = board.touchedAt(i);
-    if (pick.accepts(id)) top.offer(id, board.score(id));
-  }
-  const count = top.sort();
+  addContentNeighbors(engine, product, board, CONTENT_WEIGHT);
+  const count = rankBoard(board, pick, top);
   const reads = engine.scratch.reads;
   reads.read(coViews.stamps, product);
   // Content alone is catalog knowledge, not behaviour: such items answer at model level 0.
