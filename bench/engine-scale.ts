@@ -428,6 +428,9 @@ console.log(
     `(second/first: rss ${(growthSecond.rssMB / growthFirst.rssMB).toFixed(2)}, heap ${(growthSecond.heapMB / growthFirst.heapMB).toFixed(2)})`,
 );
 console.log(`heap limit: node's default here (npm start) ${heapLimit === undefined ? '?' : fmt(heapLimit)} MB; this run ${fmt(v8.getHeapStatistics().heap_size_limit / MB)} MB`);
+// npm start sets it too: with glibc's default (a trim threshold that rises to 64 MB as big buffers
+// are freed) the second half's RSS growth is mostly free memory the allocator keeps.
+console.log(`allocator: MALLOC_TRIM_THRESHOLD_=${process.env.MALLOC_TRIM_THRESHOLD_ ?? "unset (glibc's dynamic default)"}`);
 console.log(`models after ${millions(half)}: ${Object.entries(sizesAtHalf).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}`);
 console.log(`models after ${millions(settings.events)}: ${Object.entries(sizes).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}`);
 

@@ -65,6 +65,8 @@ export function environment(): Record<string, unknown> {
     git: git('rev-parse', '--short', 'HEAD'),
     /** Uncommitted changes under src/ were measured too. */
     srcDirty: (git('status', '--porcelain', '--', 'src') ?? '') !== '',
+    /** glibc allocator settings from the environment (npm start and bench:engine set MALLOC_TRIM_THRESHOLD_). */
+    malloc: Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('MALLOC_') || name === 'GLIBC_TUNABLES')),
   };
 }
 
