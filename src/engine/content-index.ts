@@ -235,14 +235,27 @@ export class ContentIndex {
       this.#dense = dense + 1;
     }
     if (dense < this.#count.length) return;
-    this.#count = grownTo(this.#count, dense + 1);
+    this.#growRows(dense + 1);
+  }
+
+  /**
+   * Sizes the per-product rows for `products` dense ids at once (a restore knows how many): growing
+   * them by doubling as 100k products are upserted copies and page in ~2× their final 60 MB.
+   */
+  reserve(products: number): void {
+    if (products > this.#count.length) this.#growRows(products, products);
+  }
+
+  #growRows(minRows: number, maxRows = Infinity): void {
+    this.#count = grownTo(this.#count, minRows, maxRows);
+    // The other rows follow the count's length exactly.
     const rows = this.#count.length;
-    this.#ownChanged = grownTo(this.#ownChanged, rows);
-    this.#computedAt = grownTo(this.#computedAt, rows);
-    this.#computedSize = grownTo(this.#computedSize, rows);
-    this.#norms = grownTo(this.#norms, 2 * rows);
-    this.#ids = grownTo(this.#ids, rows * CONTENT_NEIGHBORS);
-    this.#scores = grownTo(this.#scores, rows * CONTENT_NEIGHBORS);
+    this.#ownChanged = grownTo(this.#ownChanged, rows, rows);
+    this.#computedAt = grownTo(this.#computedAt, rows, rows);
+    this.#computedSize = grownTo(this.#computedSize, rows, rows);
+    this.#norms = grownTo(this.#norms, 2 * rows, 2 * rows);
+    this.#ids = grownTo(this.#ids, rows * CONTENT_NEIGHBORS, rows * CONTENT_NEIGHBORS);
+    this.#scores = grownTo(this.#scores, rows * CONTENT_NEIGHBORS, rows * CONTENT_NEIGHBORS);
   }
 
   /** Whether the product's kept neighbours still stand (see the module comment). */

@@ -190,10 +190,10 @@ export class NeighborTable {
     this.#rowClass.set(data.rowClass);
     this.#rowFill.set(data.rowFill);
     this.#rowStart.set(fromBytes(Int32Array, data.rowStart));
-    this.#bytes = new Uint8Array(0);
-    this.#used = 0;
-    this.#reserve(data.pool.length / 4);
-    this.#bytes.set(data.pool);
+    // A pool read fresh from a snapshot is taken over, not copied (~100 MB at 100k products).
+    this.#bytes = fromBytes(Uint8Array, data.pool);
+    this.#ids = new Int32Array(this.#bytes.buffer, this.#bytes.byteOffset, this.#bytes.length / 4);
+    this.#weights = new Float32Array(this.#bytes.buffer, this.#bytes.byteOffset, this.#bytes.length / 4);
     this.#used = data.pool.length / 4;
     this.#free = data.free.map((list) => Array.from(fromBytes(Int32Array, list)));
   }

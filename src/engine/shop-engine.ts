@@ -219,6 +219,7 @@ export class ShopEngine {
     if (snapshot.version !== 10 || snapshot.config !== JSON.stringify(config)) return undefined;
     const engine = new ShopEngine(config);
     engine.catalog.restoreIds(snapshot.ids);
+    engine.content.reserve(snapshot.ids.length);
     engine.#eventCount = snapshot.eventCount;
     engine.clock.restore(snapshot.changes);
     engine.trending.restore(snapshot.trending);
