@@ -33,6 +33,11 @@ export class TopK {
     }
   }
 
+  /** Whether offer(id, score) would keep the candidate now: callers skip costlier checks for those it would not. */
+  admits(id: number, score: number): boolean {
+    return this.#size < this.#capacity || (this.#capacity > 0 && this.#worse(this.#ids[0]!, this.#scores[0]!, id, score));
+  }
+
   /** Sorts the kept candidates best first and returns how many there are; read them with idAt/scoreAt. */
   sort(): number {
     // Heapsort: moving the worst to the end, one by one, leaves the array best first.

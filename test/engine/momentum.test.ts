@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ShopEngine } from '../../src/engine/shop-engine.js';
-import { momentum } from '../../src/engine/momentum.js';
+import { momentum, recentPurchaseScale } from '../../src/engine/momentum.js';
 import { ask, DAY, engineWith, idsOf, T0 } from './fixtures.js';
 
 function buy(engine: ShopEngine, customerId: string, productIds: string[], t: number): void {
@@ -13,13 +13,14 @@ describe('momentum', () => {
     for (let i = 0; i < 20; i++) buy(engine, `o${i}`, ['old'], T0 - 300 * DAY);
     for (let i = 0; i < 3; i++) buy(engine, `n${i}`, ['new'], T0 - DAY);
     const dense = (id: string) => engine.catalog.denseOf(id)!;
-    const scale = engine.popularity.scaleAt(T0);
+    const scale = recentPurchaseScale(engine, T0);
     expect(momentum(engine, dense('new'), scale, 1)).toBeGreaterThan(momentum(engine, dense('old'), scale, 1));
     // 3 recent purchases (decayed a day) + 1 over 3 orders; 20 orders with nothing recent: 1/20.
     expect(momentum(engine, dense('new'), scale, 1)).toBeCloseTo((3 * 2 ** (-1 / 14) + 1) / 3, 6);
     expect(momentum(engine, dense('old'), scale, 1)).toBeCloseTo(1 / 20, 4);
     expect(momentum(engine, dense('never'), scale, 1)).toBe(1);
     for (const id of ['old', 'new', 'never']) expect(momentum(engine, dense(id), scale, 0)).toBe(1);
+    expect(momentum(engine, dense('old'), scale, 0.5)).toBeCloseTo(Math.sqrt(1 / 20), 4);
   });
 
   test('When two products are as similar to what the shopper bought, then personalized with momentum ranks the one selling now first', () => {

@@ -16,7 +16,7 @@
 // answer reads the stamps of the rows it spread and the items it returned, not the popularity of
 // every candidate: a candidate's momentum moving is seen within the cache's max age (30 s).
 import type { CoOccurrence } from '../co-occurrence.js';
-import { momentum } from '../momentum.js';
+import { momentum, recentPurchaseScale } from '../momentum.js';
 import type { PickList } from '../pick-list.js';
 import type { ScoreBoard } from '../score-board.js';
 import { EASE_PART, type ShopEngine } from '../shop-engine.js';
@@ -72,11 +72,13 @@ export const personalized: Producer = ({ engine, shoppers, now }, pick) => {
   reads.read(engine.storeStamps, EASE_PART);
   if (engine.ease.ready) offerBlended(engine, slot, strongest, now, pick);
   else {
-    const scale = engine.popularity.scaleAt(now);
+    const recentScale = recentPurchaseScale(engine, now);
     const exponent = engine.ease.blend.momentumExponent;
+    // Thousands of candidates for a long history: the heap's cheap test goes before the pick list's.
     for (let i = 0; i < board.touchedCount; i++) {
       const id = board.touchedAt(i);
-      if (pick.accepts(id)) top.offer(id, board.score(id) * momentum(engine, id, scale, exponent));
+      const score = board.score(id) * momentum(engine, id, recentScale, exponent);
+      if (top.admits(id, score) && pick.accepts(id)) top.offer(id, score);
     }
   }
   board.clear();
@@ -121,17 +123,21 @@ function offerBlended(engine: ShopEngine, slot: number, strongest: number, now: 
   for (let i = 0; i < board.touchedCount; i++) maxRealTime = Math.max(maxRealTime, board.score(board.touchedAt(i)));
   const easeScale = maxEase > 0 ? 1 / maxEase : 0;
   const realTimeScale = maxRealTime > 0 ? realTimeWeight / maxRealTime : 0;
-  const popularityScale = engine.popularity.scaleAt(now);
+  const recentScale = recentPurchaseScale(engine, now);
   // B's negative weights can leave a candidate at or below 0: the backfill does better than those.
   for (let i = 0; i < board.touchedCount; i++) {
     const id = board.touchedAt(i);
     const score = board.score(id) * realTimeScale + easeBoard.score(id) * easeScale;
-    if (score > 0 && pick.accepts(id)) top.offer(id, score * momentum(engine, id, popularityScale, momentumExponent));
+    if (score <= 0) continue;
+    const boosted = score * momentum(engine, id, recentScale, momentumExponent);
+    if (top.admits(id, boosted) && pick.accepts(id)) top.offer(id, boosted);
   }
   for (let i = 0; i < easeBoard.touchedCount; i++) {
     const id = easeBoard.touchedAt(i);
     const score = easeBoard.score(id) * easeScale;
-    if (score > 0 && board.flags(id) === 0 && pick.accepts(id)) top.offer(id, score * momentum(engine, id, popularityScale, momentumExponent));
+    if (score <= 0 || board.flags(id) !== 0) continue;
+    const boosted = score * momentum(engine, id, recentScale, momentumExponent);
+    if (top.admits(id, boosted) && pick.accepts(id)) top.offer(id, boosted);
   }
   easeBoard.clear();
 }
