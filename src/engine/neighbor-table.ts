@@ -191,9 +191,7 @@ export class NeighborTable {
     this.#rowFill.set(data.rowFill);
     this.#rowStart.set(fromBytes(Int32Array, data.rowStart));
     // A pool read fresh from a snapshot is taken over, not copied (~100 MB at 100k products).
-    this.#bytes = fromBytes(Uint8Array, data.pool);
-    this.#ids = new Int32Array(this.#bytes.buffer, this.#bytes.byteOffset, this.#bytes.length / 4);
-    this.#weights = new Float32Array(this.#bytes.buffer, this.#bytes.byteOffset, this.#bytes.length / 4);
+    this.#usePool(fromBytes(Uint8Array, data.pool));
     this.#used = data.pool.length / 4;
     this.#free = data.free.map((list) => Array.from(fromBytes(Int32Array, list)));
   }
@@ -299,6 +297,11 @@ export class NeighborTable {
     while (size < words) size = Math.ceil(size * 1.5);
     const bytes = new Uint8Array(size * 4);
     bytes.set(this.#bytes.subarray(0, this.#used * 4));
+    this.#usePool(bytes);
+  }
+
+  /** Makes `bytes` (a whole buffer of whole words) the pool, with its id and weight views. */
+  #usePool(bytes: Uint8Array): void {
     this.#bytes = bytes;
     this.#ids = new Int32Array(bytes.buffer);
     this.#weights = new Float32Array(bytes.buffer);

@@ -74,11 +74,9 @@ export const personalized: Producer = ({ engine, shoppers, now }, pick) => {
   else {
     const recentScale = recentPurchaseScale(engine, now);
     const exponent = engine.ease.blend.momentumExponent;
-    // Thousands of candidates for a long history: the heap's cheap test goes before the pick list's.
     for (let i = 0; i < board.touchedCount; i++) {
       const id = board.touchedAt(i);
-      const score = board.score(id) * momentum(engine, id, recentScale, exponent);
-      if (top.admits(id, score) && pick.accepts(id)) top.offer(id, score);
+      offerWithMomentum(engine, pick, id, board.score(id), recentScale, exponent);
     }
   }
   board.clear();
@@ -91,13 +89,23 @@ export const personalized: Producer = ({ engine, shoppers, now }, pick) => {
 };
 
 /**
+ * Offers a candidate to the scratch heap at `score` × its momentum. A long history touches
+ * thousands of candidates: the heap's cheap test goes before the pick list's lookups.
+ */
+function offerWithMomentum(engine: ShopEngine, pick: PickList, id: number, score: number, recentScale: number, exponent: number): void {
+  const boosted = score * momentum(engine, id, recentScale, exponent);
+  const top = engine.scratch.top;
+  if (top.admits(id, boosted) && pick.accepts(id)) top.offer(id, boosted);
+}
+
+/**
  * With an EASE fit installed: the shopper's whole live history (affinities, then purchases no
  * longer among them) spread through B into easeBoard, and each candidate offered to `top` at
  * ease / max ease + realTimeWeight · real-time / max real-time, so products outside the fit
  * still come from the real-time model and an event changes the next answer at once.
  */
 function offerBlended(engine: ShopEngine, slot: number, strongest: number, now: number, pick: PickList): void {
-  const { board, easeBoard, history, top, reads } = engine.scratch;
+  const { board, easeBoard, history } = engine.scratch;
   const affinities = engine.affinities;
   const ease = engine.ease;
   const { realTimeWeight, historyExponent, momentumExponent } = ease.blend;
@@ -128,16 +136,12 @@ function offerBlended(engine: ShopEngine, slot: number, strongest: number, now: 
   for (let i = 0; i < board.touchedCount; i++) {
     const id = board.touchedAt(i);
     const score = board.score(id) * realTimeScale + easeBoard.score(id) * easeScale;
-    if (score <= 0) continue;
-    const boosted = score * momentum(engine, id, recentScale, momentumExponent);
-    if (top.admits(id, boosted) && pick.accepts(id)) top.offer(id, boosted);
+    if (score > 0) offerWithMomentum(engine, pick, id, score, recentScale, momentumExponent);
   }
   for (let i = 0; i < easeBoard.touchedCount; i++) {
     const id = easeBoard.touchedAt(i);
     const score = easeBoard.score(id) * easeScale;
-    if (score <= 0 || board.flags(id) !== 0) continue;
-    const boosted = score * momentum(engine, id, recentScale, momentumExponent);
-    if (top.admits(id, boosted) && pick.accepts(id)) top.offer(id, boosted);
+    if (score > 0 && board.flags(id) === 0) offerWithMomentum(engine, pick, id, score, recentScale, momentumExponent);
   }
   easeBoard.clear();
 }
