@@ -41,6 +41,11 @@ export class ScoreBoard {
     return id < this.#flags.length ? this.#flags[id]! : 0;
   }
 
+  /** Multiplies every score on the board by `factor`. */
+  scale(factor: number): void {
+    for (let i = 0; i < this.#count; i++) this.#scores[this.#touched[i]!] *= factor;
+  }
+
   clear(): void {
     for (let i = 0; i < this.#count; i++) {
       const id = this.#touched[i]!;

@@ -10,7 +10,7 @@
 // as the similar strategy labels it: each item names the model that really produced it. A product
 // with no basket partner at all answers nothing here: the chain's `similar` follows.
 // On the Online Retail protocol (bench/quality) see docs/models.md for the numbers.
-// Work per answer: two passes over the product's neighbour row (≤ 2K entries) and its content
+// Work per answer: one pass over the product's neighbour row (≤ 2K entries) and its content
 // neighbours (≤ 50) on the score board, then a top-k heap over the candidates touched.
 import { addContentNeighbors, rankBoard } from './board-candidates.js';
 import type { Producer } from './context.js';
@@ -43,13 +43,16 @@ export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
   const ids = pairs.ids;
   const weights = pairs.weights;
   const scale = baskets.scaleAt(now);
+  // The board is empty here (every producer clears it): the row's scores go on it as they are,
+  // then all of them are taken relative to the best at once (each score computed once).
   let best = 0;
-  for (let k = 0; k < size; k++) best = Math.max(best, pairScore(weights[weightStart + k]! * scale, baskets.groupsOf(ids[start + k]!)));
-  const relative = best > 0 ? 1 / best : 0;
   for (let k = 0; k < size; k++) {
     const id = ids[start + k]!;
-    board.add(id, pairScore(weights[weightStart + k]! * scale, baskets.groupsOf(id)) * relative, PAIRED);
+    const score = pairScore(weights[weightStart + k]! * scale, baskets.groupsOf(id));
+    board.add(id, score, PAIRED);
+    if (score > best) best = score;
   }
+  board.scale(best > 0 ? 1 / best : 0);
   addContentNeighbors(engine, product, board, CONTENT_WEIGHT);
   const count = rankBoard(board, pick, top);
   for (let r = 0; r < count; r++) {
