@@ -209,22 +209,24 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
 
 export class ConfigError extends Error {}
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+/** A number from the environment within [min, max]: an integer, or any finite number; `fallback` when unset or empty. */
+function bounded(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, kind: 'integer' | 'number'): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  const valid = kind === 'integer' ? Number.isInteger(value) : Number.isFinite(value);
+  if (!valid || value < min || value > max) {
+    throw new ConfigError(`${name} must be ${kind === 'integer' ? 'an integer' : 'a number'} from ${min} to ${max}, got "${raw}"`);
   }
   return value;
 }
 
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  return bounded(env, name, fallback, min, max, 'integer');
+}
+
 function fraction(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0 || value > 1) throw new ConfigError(`${name} must be a number from 0 to 1, got "${raw}"`);
-  return value;
+  return bounded(env, name, fallback, 0, 1, 'number');
 }
 
 function basePath(raw: string | undefined): string {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, DEFAULT_ENGINE_CONFIG, loadConfig } from '../src/config.js';
 
@@ -20,5 +21,38 @@ describe('loadConfig: bought-together settings', () => {
     for (const env of [{ PAIRWISE_BASKET_HALF_LIFE_DAYS: '0' }, { PAIRWISE_BASKET_HALF_LIFE_DAYS: '1.5' }, { PAIRWISE_CART_PAIR_WEIGHT: '2' }, { PAIRWISE_CART_PAIR_WEIGHT: '-0.1' }, { PAIRWISE_CART_PAIR_WEIGHT: 'half' }]) {
       expect(() => loadConfig(env)).toThrow(ConfigError);
     }
+  });
+});
+
+/** Strings an operator might set: numbers of every shape, blanks, words. */
+const settings = fc.oneof(
+  fc.integer({ min: -70_000, max: 70_000 }).map(String),
+  fc.double({ noNaN: false }).map(String),
+  fc.constantFrom('', ' ', '1e3', '0x10', '08', '1.0', '-0', 'Infinity', 'NaN', 'half', '1,5'),
+  fc.string({ maxLength: 6 }),
+);
+
+describe('loadConfig: numeric settings', () => {
+  test('Given any string for an integer setting (PORT), then it is taken exactly when it is an integer in range, else loading fails naming it', () => {
+    fc.assert(
+      fc.property(settings, (raw) => {
+        const value = Number(raw);
+        if (raw === '') expect(loadConfig({ PORT: raw }).port).toBe(8080);
+        else if (Number.isInteger(value) && value >= 0 && value <= 65535) expect(loadConfig({ PORT: raw }).port).toBe(value);
+        else expect(() => loadConfig({ PORT: raw })).toThrow(/^PORT must be an integer from 0 to 65535/);
+      }),
+    );
+  });
+
+  test('Given any string for a fraction setting (PAIRWISE_CART_PAIR_WEIGHT), then it is taken exactly when it is a number from 0 to 1, else loading fails naming it', () => {
+    fc.assert(
+      fc.property(settings, (raw) => {
+        const value = Number(raw);
+        const load = () => loadConfig({ PAIRWISE_CART_PAIR_WEIGHT: raw }).engine.cartPairWeight;
+        if (raw === '') expect(load()).toBe(DEFAULT_ENGINE_CONFIG.cartPairWeight);
+        else if (Number.isFinite(value) && value >= 0 && value <= 1) expect(load()).toBe(value);
+        else expect(load).toThrow(/^PAIRWISE_CART_PAIR_WEIGHT must be a number from 0 to 1/);
+      }),
+    );
   });
 });
