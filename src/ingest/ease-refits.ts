@@ -2,6 +2,10 @@
 // since its last refit, or `intervalMs` passed with any event since, and it has rested REST_FACTOR
 // times as long as its last refit took. Shops are refitted one at a
 // time, so at most one fit's matrix (4n² bytes) exists at once; stop() ends a refit under way.
+// A process confined to one core whose event loop is busy starts no refit (for up to MAX_DEFER_MS):
+// see Room.
+import { availableParallelism } from 'node:os';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { EaseRefitConfig } from '../config.js';
 import { refitEase } from './ease-refit.js';
 import type { ShopEngines } from './shop-engines.js';
@@ -17,6 +21,35 @@ const CHECK_MS = 10_000;
  */
 export const REST_FACTOR = 3;
 
+/**
+ * What the process has to spare for a refit: the fraction of the time since the last look that
+ * its event loop was busy, and the cores it may run on (its CPU affinity). A refit's thread runs
+ * at the lowest priority, so on one busy core it makes almost no progress while holding its
+ * matrix: measured through the API at 100k products, a refit started early in a 2M-event load was
+ * still running 11 minutes later, holding ~120 MB, and would have installed a fit of the first
+ * 2.5 % of the events. Started once the core has room, it finishes sooner on fresher data.
+ */
+export interface Room {
+  busy: number;
+  cores: number;
+}
+
+/** A one-core process busier than this starts no refit. */
+export const BUSY_LIMIT = 0.8;
+/** …for at most this long: a core that stays busy still gets a refit this often. */
+export const MAX_DEFER_MS = 10 * 60_000;
+
+/** Room measured on this process: event-loop utilisation since the previous call, and available parallelism. */
+export function processRoom(): () => Room {
+  let previous: EventLoopUtilization | undefined;
+  return () => {
+    const now = performance.eventLoopUtilization();
+    const busy = previous === undefined ? now.utilization : performance.eventLoopUtilization(now, previous).utilization;
+    previous = now;
+    return { busy, cores: availableParallelism() };
+  };
+}
+
 interface Last {
   /** engine.eventCount at the last refit's input. */
   events: number;
@@ -31,12 +64,15 @@ export class EaseRefits {
   readonly #abort = new AbortController();
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<number> | undefined;
+  /** Since when due refits have waited for a busy core (undefined: none waiting). */
+  #deferredSince: number | undefined;
 
   constructor(
     readonly engines: ShopEngines,
     readonly config: EaseRefitConfig,
     readonly clock: () => number,
     readonly log: (line: string) => void,
+    readonly room: () => Room = processRoom(),
   ) {}
 
   start(checkMs = CHECK_MS): void {
@@ -66,9 +102,27 @@ export class EaseRefits {
     return this.config.intervalMs > 0 && now - last.at >= this.config.intervalMs;
   }
 
+  /** Whether due refits wait: the process has one core and its event loop was busy (up to MAX_DEFER_MS). */
+  #crowded({ busy, cores }: Room, now: number): boolean {
+    if (cores > 1 || busy <= BUSY_LIMIT) {
+      this.#deferredSince = undefined;
+      return false;
+    }
+    if (this.#deferredSince === undefined) {
+      this.#deferredSince = now;
+      this.log(`EASE refits wait: the process has one core and its event loop was ${Math.round(busy * 100)} % busy (at most ${MAX_DEFER_MS / 60_000} minutes)`);
+    }
+    return now - this.#deferredSince < MAX_DEFER_MS;
+  }
+
   async #refitDue(): Promise<number> {
     let installed = 0;
-    for (const [shopId, engine] of [...this.engines.entries()]) {
+    const now = this.clock();
+    const room = this.room(); // at every look, so that it covers the time since the last one
+    const due = [...this.engines.entries()].filter(([shopId, engine]) => this.#due(shopId, engine.eventCount, now));
+    if (due.length === 0 || this.#crowded(room, now)) return 0;
+    this.#deferredSince = undefined;
+    for (const [shopId, engine] of due) {
       if (this.#abort.signal.aborted) break;
       const events = engine.eventCount;
       if (!this.#due(shopId, events, this.clock())) continue;

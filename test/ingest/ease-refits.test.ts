@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { EaseRefitConfig } from '../../src/config.js';
 import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
-import { EaseRefits, REST_FACTOR } from '../../src/ingest/ease-refits.js';
+import { BUSY_LIMIT, EaseRefits, MAX_DEFER_MS, REST_FACTOR, processRoom, type Room } from '../../src/ingest/ease-refits.js';
 import { ShopEngines } from '../../src/ingest/shop-engines.js';
 import { DAY, product, T0 } from '../engine/fixtures.js';
 
@@ -20,13 +20,16 @@ function buy(engines: ShopEngines, shoppers: number, from = 0): void {
   }
 }
 
+/** A process with cores to spare: refits never wait for room (the default measures this process). */
+const roomy = (): Room => ({ busy: 0, cores: 4 });
+
 const config = (overrides: Partial<EaseRefitConfig> = {}): EaseRefitConfig => ({ intervalMs: 0, afterEvents: 10, maxItems: 100, neighbors: 8, lambda: 1, ...overrides });
 
 describe('EASE refit schedule', () => {
   test('When enough events arrived since the last refit, then the shop is refitted, and not again until more arrive', async () => {
     const engines = shops();
     const lines: string[] = [];
-    const refits = new EaseRefits(engines, config(), () => 0, (line) => lines.push(line));
+    const refits = new EaseRefits(engines, config(), () => 0, (line) => lines.push(line), roomy);
     expect(await refits.refitDue()).toBe(1);
     expect(engines.get('shop').ease.ready).toBe(true);
     expect(lines[0]).toMatch(/EASE refit of shop "shop": 4 products, 5 shoppers/);
@@ -40,7 +43,7 @@ describe('EASE refit schedule', () => {
   test('When the interval passed with new events, then the shop is refitted even below the event count', async () => {
     const engines = shops();
     let now = 0;
-    const refits = new EaseRefits(engines, config({ intervalMs: 60_000, afterEvents: 1000 }), () => now, () => {});
+    const refits = new EaseRefits(engines, config({ intervalMs: 60_000, afterEvents: 1000 }), () => now, () => {}, roomy);
     expect(await refits.refitDue()).toBe(1); // never refitted: due at once
     buy(engines, 1, 5);
     now = 30_000;
@@ -52,7 +55,7 @@ describe('EASE refit schedule', () => {
   test('When a refit took a while, then the next waits REST_FACTOR times as long after it, however many events arrive', async () => {
     const engines = shops();
     let now = 0;
-    const refits = new EaseRefits(engines, config(), () => now, () => {});
+    const refits = new EaseRefits(engines, config(), () => now, () => {}, roomy);
     const first = refits.refitDue();
     now = 10_000; // the refit ends 10 s after it began
     expect(await first).toBe(1);
@@ -65,10 +68,56 @@ describe('EASE refit schedule', () => {
 
   test('When the schedule stops during a refit, then the refit ends and installs nothing', async () => {
     const engines = shops();
-    const refits = new EaseRefits(engines, config(), () => 0, () => {});
+    const refits = new EaseRefits(engines, config(), () => 0, () => {}, roomy);
     const running = refits.refitDue();
     await refits.stop();
     expect(await running).toBe(0);
     expect(engines.get('shop').ease.ready).toBe(false);
+  });
+
+  test('When the process has one core and its event loop is busy, then a due refit waits (said once), and runs once the core has room', async () => {
+    const engines = shops();
+    const lines: string[] = [];
+    let room: Room = { busy: BUSY_LIMIT + 0.1, cores: 1 };
+    let now = 0;
+    const refits = new EaseRefits(engines, config(), () => now, (line) => lines.push(line), () => room);
+    expect(await refits.refitDue()).toBe(0);
+    now = 10_000;
+    expect(await refits.refitDue()).toBe(0);
+    expect(engines.get('shop').ease.ready).toBe(false);
+    expect(lines).toEqual([expect.stringMatching(/^EASE refits wait: the process has one core and its event loop was 90 % busy/)]);
+    // Busy, but with more cores the refit's thread has one of its own: no wait.
+    room = { busy: 1, cores: 2 };
+    expect(await refits.refitDue()).toBe(1);
+  });
+
+  test('When the one core stays busy, then a due refit runs after MAX_DEFER_MS all the same', async () => {
+    const engines = shops();
+    let now = 0;
+    const refits = new EaseRefits(engines, config(), () => now, () => {}, () => ({ busy: 1, cores: 1 }));
+    expect(await refits.refitDue()).toBe(0);
+    now = MAX_DEFER_MS - 1;
+    expect(await refits.refitDue()).toBe(0);
+    now = MAX_DEFER_MS;
+    expect(await refits.refitDue()).toBe(1);
+  });
+
+  test('When the one core is calm, then a due refit runs at once', async () => {
+    const engines = shops();
+    const refits = new EaseRefits(engines, config(), () => 0, () => {}, () => ({ busy: BUSY_LIMIT, cores: 1 }));
+    expect(await refits.refitDue()).toBe(1);
+  });
+
+  test('Given this process, then processRoom() reports its event loop\'s busy fraction since the last look and its cores', async () => {
+    const room = processRoom();
+    room();
+    const spin = performance.now() + 60;
+    while (performance.now() < spin); // busy
+    const busy = room();
+    await new Promise((resolve) => setTimeout(resolve, 120)); // idle
+    const calm = room();
+    expect(busy.busy).toBeGreaterThan(0.9);
+    expect(calm.busy).toBeLessThan(0.5);
+    expect(busy.cores).toBeGreaterThanOrEqual(1);
   });
 });
