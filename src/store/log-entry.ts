@@ -12,27 +12,29 @@ export type LogEntry = readonly (string | number)[];
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 /** Characters at the end of an id that count up within a run (a ULID's random part). */
 const COUNTER_CHARS = 16;
-const COUNTER = /[0-9A-HJKMNP-TV-Z]{16}$/;
+/** Each character code's value in ALPHABET, -1 for any other (read with charCodeAt: no regex, no split). */
+const VALUE = new Int8Array(128).fill(-1);
+for (let v = 0; v < ALPHABET.length; v++) VALUE[ALPHABET.charCodeAt(v)] = v;
+
+function valueAt(id: string, index: number): number {
+  const code = id.charCodeAt(index);
+  return code < 128 ? VALUE[code]! : -1;
+}
 
 /**
  * The id after `id` in a run: its last COUNTER_CHARS characters incremented as a base32 number;
  * undefined when they are not base32 or are all at their largest digit (a run ends there).
  */
 export function nextInRun(id: string): string | undefined {
-  if (!COUNTER.test(id)) return undefined;
-  const last = ALPHABET.indexOf(id[id.length - 1]!);
-  if (last < ALPHABET.length - 1) return id.slice(0, -1) + ALPHABET[last + 1]!; // no carry: 31 ids in 32
-  const digits = id.split('');
-  for (let i = digits.length - 1; i >= digits.length - COUNTER_CHARS; i--) {
-    const value = ALPHABET.indexOf(digits[i]!);
-    if (value < 0) return undefined;
-    if (value < ALPHABET.length - 1) {
-      digits[i] = ALPHABET[value + 1]!;
-      return digits.join('');
-    }
-    digits[i] = ALPHABET[0]!;
-  }
-  return undefined;
+  const end = id.length;
+  const from = end - COUNTER_CHARS;
+  if (from < 0) return undefined;
+  for (let i = from; i < end; i++) if (valueAt(id, i) < 0) return undefined;
+  // The rightmost digit that is not the largest goes up by one; every digit after it wraps to the smallest.
+  let i = end - 1;
+  while (i >= from && valueAt(id, i) === ALPHABET.length - 1) i--;
+  if (i < from) return undefined;
+  return id.slice(0, i) + ALPHABET[valueAt(id, i) + 1]! + ALPHABET[0]!.repeat(end - 1 - i);
 }
 
 /** The entry to store for an append's ids. */
