@@ -181,7 +181,16 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   shops.onChanged(() => stream.recheckKeys()); // after the key cache is cleared (listeners run in order)
   const dashboardSessions = new DashboardSessions();
   const shopRecord = (shopId: string) => shopRecordView(shops, shopId);
-  const http = await startHttpServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, shopRecord, clock, demo, experiments, dashboardSessions }, stream.routes).catch(async (error: unknown) => {
+  const refits = new EaseRefits(engines, config.easeRefit, clock, log);
+  const background = {
+    get snapshotCopyBytes() {
+      return snapshotStore.arenaBytes;
+    },
+    get refitRunning() {
+      return refits.refitting;
+    },
+  };
+  const http = await startHttpServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, shopRecord, clock, demo, experiments, dashboardSessions, background }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     throw error;
   });
@@ -193,7 +202,6 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   snapshots.start(config.snapshotIntervalMs);
   const warmer = new ContentWarmer(engines);
   warmer.start();
-  const refits = new EaseRefits(engines, config.easeRefit, clock, log);
   refits.start();
 
   let stopping: Promise<void> | undefined;

@@ -23,6 +23,14 @@ export interface ShopRecordView {
   keys: { public: number; secret: number };
 }
 
+/** Memory that background work holds outside the models, for /metrics. */
+export interface BackgroundMemory {
+  /** Bytes of the buffer snapshots are copied into, kept between snapshots (0 until the first). */
+  readonly snapshotCopyBytes: number;
+  /** Whether an EASE refit is under way (its matrix, 4n² bytes, is held meanwhile). */
+  readonly refitRunning: boolean;
+}
+
 export interface HttpDeps {
   config: Config;
   resolveKey: KeyResolver;
@@ -44,4 +52,5 @@ export interface HttpDeps {
   experiments: Experiments;
   /** The demo storefront's pages (/demo), when the demo store is on. */
   demo?: DemoStorefront;
+  background: BackgroundMemory;
 }

@@ -64,6 +64,7 @@ export class EaseRefits {
   readonly #abort = new AbortController();
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<number> | undefined;
+  #refitting = false;
   /** Since when due refits have waited for a busy core (undefined: none waiting). */
   #deferredSince: number | undefined;
 
@@ -79,6 +80,11 @@ export class EaseRefits {
     if (this.config.intervalMs === 0 && this.config.afterEvents === 0) return;
     this.#timer = setInterval(() => void this.refitDue(), checkMs);
     this.#timer.unref();
+  }
+
+  /** Whether a refit is under way (reading its input, solving or installing). */
+  get refitting(): boolean {
+    return this.#refitting;
   }
 
   /** Ends the refit under way (nothing installed) and schedules no more; resolves when it has stopped. */
@@ -128,8 +134,10 @@ export class EaseRefits {
       if (!this.#due(shopId, events, this.clock())) continue;
       const last: Last = { events, at: this.clock(), endedAt: Infinity, took: 0 };
       this.#last.set(shopId, last);
+      this.#refitting = true;
       try {
         const result = await refitEase(engine, this.config, this.#abort.signal).finally(() => {
+          this.#refitting = false;
           last.endedAt = this.clock();
           last.took = last.endedAt - last.at;
         });

@@ -187,5 +187,20 @@ describe('products', () => {
     expect(text).toContain(`pairwise_products{shop="${t.shop.shopId}"} ${count}`);
     expect(text).toContain(`pairwise_events_applied_total{shop="${t.shop.shopId}"} ${t.service.engines.get(t.shop.shopId).eventCount}`);
     expect(text).toMatch(/^process_resident_memory_bytes \d+$/m);
+    expect(text).toContain(`pairwise_ease_fit_products{shop="${t.shop.shopId}"} ${t.service.engines.get(t.shop.shopId).ease.size}`);
+    expect(text).toMatch(/^pairwise_ease_refit_running [01]$/m);
+  });
+
+  test('When a snapshot has been taken, then /metrics shows the buffer it was copied into, kept for the next', async () => {
+    const copyBytes = async () => Number(/^pairwise_snapshot_copy_buffer_bytes (\d+)$/m.exec(await (await t.fetch('/metrics', { key: t.shop.secretKey })).text())![1]);
+    // Enough products and events that some of the models' arrays pass the 1 KiB a part needs to go into the buffer.
+    await putProducts(t, Array.from({ length: 500 }, (_, i) => wireProduct(String(9000 + i))));
+    await postEvents(t, Array.from({ length: 100 }, (_, i) => ({ type: 'purchase', productId: String(9000 + ((i * 7) % 500)), sessionId: `metrics-${i % 10}` })));
+    expect(await t.service.snapshot()).toBe(1);
+    const kept = await copyBytes();
+    expect(kept).toBeGreaterThan(0);
+    await postEvents(t, [{ type: 'purchase', productId: '801', sessionId: 'metrics-2' }]);
+    expect(await t.service.snapshot()).toBe(1);
+    expect(await copyBytes()).toBe(kept); // the same buffer again
   });
 });
