@@ -94,6 +94,11 @@ export interface EaseRefitConfig {
   neighbors: number;
   /** EASE's L2 weight λ. */
   lambda: number;
+  /**
+   * A refit still running after this many ms is ended, its matrix freed (0: never): one starved of
+   * CPU holds 4n² bytes for nothing and would install a fit of old data.
+   */
+  timeoutMs: number;
 }
 
 /** Limits of the WebSocket channel (GET /api/stream, DESIGN.md §5). */
@@ -344,6 +349,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxItems: integer(env, 'PAIRWISE_EASE_MAX_PRODUCTS', 5000, 2, 20_000),
       neighbors: integer(env, 'PAIRWISE_EASE_NEIGHBORS', 100, 1, 255),
       lambda: integer(env, 'PAIRWISE_EASE_LAMBDA', 500, 1, 1_000_000),
+      timeoutMs: integer(env, 'PAIRWISE_EASE_REFIT_TIMEOUT_MINUTES', 10, 0, 24 * 60) * 60_000,
     }),
     ws: wsConfig(env),
     rateLimits: rateLimits(env),

@@ -3,7 +3,8 @@
 // times as long as its last refit took. Shops are refitted one at a
 // time, so at most one fit's matrix (4n² bytes) exists at once; stop() ends a refit under way.
 // A process confined to one core whose event loop is busy starts no refit (for up to MAX_DEFER_MS):
-// see Room.
+// see Room. A refit still running after config.timeoutMs is ended (its thread starved of CPU, as
+// on a core that other work keeps busy), and the shop then rests REST_FACTOR times that long.
 import { availableParallelism } from 'node:os';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { EaseRefitConfig } from '../config.js';
@@ -26,8 +27,8 @@ export const REST_FACTOR = 3;
  * its event loop was busy, and the cores it may run on (its CPU affinity). A refit's thread runs
  * at the lowest priority, so on one busy core it makes almost no progress while holding its
  * matrix: measured through the API at 100k products, a refit started early in a 2M-event load was
- * still running 11 minutes later, holding ~120 MB, and would have installed a fit of the first
- * 2.5 % of the events. Started once the core has room, it finishes sooner on fresher data.
+ * still running when the benchmark ended minutes later, holding ~120 MB, and would have installed a
+ * fit of the first 2.5 % of the events. Started once the core has room, it finishes sooner on fresher data.
  */
 export interface Room {
   busy: number;
@@ -135,13 +136,20 @@ export class EaseRefits {
       const last: Last = { events, at: this.clock(), endedAt: Infinity, took: 0 };
       this.#last.set(shopId, last);
       this.#refitting = true;
+      const timeout = this.config.timeoutMs > 0 ? AbortSignal.timeout(this.config.timeoutMs) : undefined;
       try {
-        const result = await refitEase(engine, this.config, this.#abort.signal).finally(() => {
+        const signal = timeout === undefined ? this.#abort.signal : AbortSignal.any([this.#abort.signal, timeout]);
+        const result = await refitEase(engine, this.config, signal).finally(() => {
           this.#refitting = false;
           last.endedAt = this.clock();
           last.took = last.endedAt - last.at;
         });
-        if (result === undefined) continue;
+        if (result === undefined) {
+          if (timeout?.aborted === true && !this.#abort.signal.aborted) {
+            this.log(`EASE refit of shop "${shopId}" ended unfinished after ${this.config.timeoutMs / 60_000} minutes (PAIRWISE_EASE_REFIT_TIMEOUT_MINUTES), its matrix freed: the machine had no room for it; the fit in place stays`);
+          }
+          continue;
+        }
         installed++;
         this.log(`EASE refit of shop "${shopId}": ${result.items} products, ${result.shoppers} shoppers, solved in ${(result.solveMs / 1000).toFixed(1)} s (${(result.matrixBytes / 2 ** 20).toFixed(0)} MiB matrix)`);
       } catch (error) {

@@ -23,7 +23,7 @@ function buy(engines: ShopEngines, shoppers: number, from = 0): void {
 /** A process with cores to spare: refits never wait for room (the default measures this process). */
 const roomy = (): Room => ({ busy: 0, cores: 4 });
 
-const config = (overrides: Partial<EaseRefitConfig> = {}): EaseRefitConfig => ({ intervalMs: 0, afterEvents: 10, maxItems: 100, neighbors: 8, lambda: 1, ...overrides });
+const config = (overrides: Partial<EaseRefitConfig> = {}): EaseRefitConfig => ({ intervalMs: 0, afterEvents: 10, maxItems: 100, neighbors: 8, lambda: 1, timeoutMs: 0, ...overrides });
 
 describe('EASE refit schedule', () => {
   test('When enough events arrived since the last refit, then the shop is refitted, and not again until more arrive', async () => {
@@ -119,5 +119,22 @@ describe('EASE refit schedule', () => {
     expect(busy.busy).toBeGreaterThan(0.9);
     expect(calm.busy).toBeLessThan(0.5);
     expect(busy.cores).toBeGreaterThanOrEqual(1);
+  });
+
+  test('When a refit runs past its timeout, then it is ended unfinished (said in the log), nothing is installed, and the shop rests REST_FACTOR times as long', async () => {
+    const engines = shops();
+    const lines: string[] = [];
+    let now = 0;
+    // 1 ms: the refit's thread cannot even start in that time.
+    const refits = new EaseRefits(engines, config({ timeoutMs: 1 }), () => now, (line) => lines.push(line), roomy);
+    const running = refits.refitDue();
+    now = 1000; // when it ends
+    expect(await running).toBe(0);
+    expect(engines.get('shop').ease.ready).toBe(false);
+    expect(lines).toEqual([expect.stringMatching(/^EASE refit of shop "shop" ended unfinished after .* minutes \(PAIRWISE_EASE_REFIT_TIMEOUT_MINUTES\), its matrix freed/)]);
+    expect(refits.refitting).toBe(false);
+    buy(engines, 20, 5);
+    now = 1000 + REST_FACTOR * 1000 - 1;
+    expect(await refits.refitDue()).toBe(0);
   });
 });
