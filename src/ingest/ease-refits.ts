@@ -119,17 +119,18 @@ export class EaseRefits {
       this.#deferredSince = now;
       this.log(`EASE refits wait: the process has one core and its event loop was ${Math.round(busy * 100)} % busy (at most ${MAX_DEFER_MS / 60_000} minutes)`);
     }
-    return now - this.#deferredSince < MAX_DEFER_MS;
+    if (now - this.#deferredSince < MAX_DEFER_MS) return true;
+    this.#deferredSince = undefined; // waited long enough: the due refits run now
+    return false;
   }
 
   async #refitDue(): Promise<number> {
     let installed = 0;
     const now = this.clock();
     const room = this.room(); // at every look, so that it covers the time since the last one
-    const due = [...this.engines.entries()].filter(([shopId, engine]) => this.#due(shopId, engine.eventCount, now));
-    if (due.length === 0 || this.#crowded(room, now)) return 0;
-    this.#deferredSince = undefined;
-    for (const [shopId, engine] of due) {
+    const shops = [...this.engines.entries()];
+    if (!shops.some(([shopId, engine]) => this.#due(shopId, engine.eventCount, now)) || this.#crowded(room, now)) return 0;
+    for (const [shopId, engine] of shops) {
       if (this.#abort.signal.aborted) break;
       const events = engine.eventCount;
       if (!this.#due(shopId, events, this.clock())) continue;
