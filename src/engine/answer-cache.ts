@@ -4,6 +4,9 @@
 //   - every model part it read still has a stamp ≤ S (an event that changed any of them makes it
 //     stale at once: read-your-writes stays exact), and
 //   - each shopper key it resolved still resolves to the same slot (a new or evicted shopper).
+// Stamps and slots change only inside a change (after its tick), so once an entry is checked at
+// change count C it needs no second look while the count is still C: a hit between changes is a
+// lookup and an age test.
 // Bounded by bytes: when full, the oldest entries go first.
 import type { Stamps } from './change-stamps.js';
 import type { AnswerReads } from './answer-reads.js';
@@ -21,6 +24,8 @@ interface Entry<T> {
   readonly indices: Int32Array;
   readonly keys: ShopperKey[];
   readonly slots: Int32Array;
+  /** The change count at which its parts and keys were last found unchanged. */
+  verifiedAt: number;
 }
 
 /** Per-entry bookkeeping beyond the value itself, in bytes (an estimate: keys, arrays, the Map slot). */
@@ -73,6 +78,7 @@ export class AnswerCache<T> {
       indices: Int32Array.from(reads.indices),
       keys: reads.keys.slice(),
       slots: Int32Array.from(reads.slots),
+      verifiedAt: engine.clock.now,
     });
     this.#bytes += bytes;
     for (const [oldest] of this.#entries) {
@@ -93,8 +99,11 @@ function fresh<T>(entry: Entry<T>, engine: ShopEngine, now: number, maxAgeMs: nu
   if (entry.engine !== engine) return false;
   const age = now - entry.computedAt;
   if (age < 0 || age >= maxAgeMs) return false;
+  const count = engine.clock.now;
+  if (count === entry.verifiedAt) return true;
   const changes = entry.changes;
   for (let i = 0; i < entry.parts.length; i++) if (entry.parts[i]!.at(entry.indices[i]!) > changes) return false;
   for (let i = 0; i < entry.keys.length; i++) if (engine.shopperSlot(entry.keys[i]!) !== entry.slots[i]) return false;
+  entry.verifiedAt = count;
   return true;
 }
