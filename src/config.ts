@@ -172,10 +172,11 @@ export interface Config {
   /** How often shops with new events get a snapshot of their models (plus one at shutdown). */
   snapshotIntervalMs: number;
   /**
-   * Keep the buffers a snapshot is copied into for the next one (store/copy-arena.ts): resident
-   * memory the size of the largest shop's snapshot, traded for no GC pauses from fresh buffers.
+   * The largest buffer a snapshot is copied into that is kept for the next one (store/copy-arena.ts):
+   * resident memory the size of the shop's snapshot, traded for no GC work from fresh buffers.
+   * A larger snapshot is copied into fresh buffers, freed after its write.
    */
-  snapshotKeepBuffers: boolean;
+  snapshotKeepBufferBytes: number;
   /** Longest a graceful shutdown waits for requests and WebSocket acks in flight, in ms. */
   shutdownDrainMs: number;
   /** Finished recommendation answers kept for repeated requests (see http/answers.ts). */
@@ -329,7 +330,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxCatalogBodyBytes: 8 * 1024 * 1024,
     dedupTtlMs: 7 * DAY_MS,
     snapshotIntervalMs: integer(env, 'PAIRWISE_SNAPSHOT_MINUTES', 5, 1, 24 * 60) * 60_000,
-    snapshotKeepBuffers: integer(env, 'PAIRWISE_SNAPSHOT_KEEP_BUFFERS', 1, 0, 1) === 1,
+    snapshotKeepBufferBytes: integer(env, 'PAIRWISE_SNAPSHOT_KEEP_BUFFER_MB', 64, 0, 64 * 1024) * 1024 * 1024,
     shutdownDrainMs: integer(env, 'PAIRWISE_SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 3600) * 1000,
     answerCache: Object.freeze({
       maxBytes: integer(env, 'PAIRWISE_ANSWER_CACHE_MB', 64, 0, 64 * 1024) * 1024 * 1024,

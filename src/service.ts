@@ -153,7 +153,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const catalogStore = new CatalogStore(dbs);
   const eventLog = new LmdbEventLog(dbs);
   const engines = new ShopEngines(config.engine);
-  const snapshotStore = new SnapshotStore(dbs, undefined, config.snapshotKeepBuffers);
+  const snapshotStore = new SnapshotStore(dbs, undefined, config.snapshotKeepBufferBytes);
   const replayed = replay(catalogStore, eventLog, snapshotStore, engines);
   const pipeline = new EventPipeline(eventLog, engines, config.dedupTtlMs);
   const catalog = new CatalogUpdates(catalogStore, engines);

@@ -5,7 +5,10 @@
 // nothing (measured: the longest turn of a copy fell from 29-44 ms to 7-9 ms). It is a
 // SharedArrayBuffer so the writer thread can read it without a transfer, and the main thread
 // keeps it: a buffer transferred there and back is accounted as new memory on each arrival.
-// The cost is resident memory the size of the largest shop's byte parts, held between snapshots.
+// The cost is resident memory the size of the largest shop's byte parts, held between snapshots,
+// so it is kept only up to a bound (PAIRWISE_SNAPSHOT_KEEP_BUFFER_MB): a larger snapshot is copied
+// into fresh buffers, freed after its write. At 100k products / 2M events that is ~150 MB not held
+// (the 100k perf kit's server ended at 0.97 GB instead of 1.09 GB), for one collection per snapshot.
 
 /** Room for growth taken when the arena is replaced, so a growing store does not replace it at every snapshot. */
 export const HEADROOM = 1.1;
@@ -22,6 +25,9 @@ export class CopyArena {
   #buffer: SharedArrayBuffer | undefined;
   #lent = false;
 
+  /** @param maxBytes the most it keeps: parts that need more are not lent (0: it never lends) */
+  constructor(readonly maxBytes = Infinity) {}
+
   /** Bytes held between snapshots. */
   get byteLength(): number {
     return this.#buffer?.byteLength ?? 0;
@@ -29,16 +35,21 @@ export class CopyArena {
 
   /**
    * Views of the given sizes inside the arena, lent until `release()`; undefined while an earlier
-   * lease is still out (the caller copies into fresh buffers instead). The views' contents are
-   * whatever the last lease left: the caller overwrites every byte.
+   * lease is still out, or when they need more than `maxBytes` (the memory held is then let go):
+   * the caller copies into fresh buffers instead. The views' contents are whatever the last lease
+   * left: the caller overwrites every byte.
    */
   lend(sizes: readonly number[]): ArenaLease | undefined {
     if (this.#lent) return undefined;
     let total = 0;
     for (const size of sizes) total += alignUp(size);
+    if (total > this.maxBytes) {
+      this.#buffer = undefined;
+      return undefined;
+    }
     if (this.#buffer === undefined || this.#buffer.byteLength < total) {
       this.#buffer = undefined; // dropped before the new one is made, so both are never held
-      this.#buffer = new SharedArrayBuffer(alignUp(Math.ceil(total * HEADROOM)));
+      this.#buffer = new SharedArrayBuffer(alignUp(Math.min(Math.ceil(total * HEADROOM), Math.max(total, this.maxBytes))));
     }
     const buffer = this.#buffer;
     const views: Uint8Array[] = [];

@@ -3,7 +3,7 @@
 // slice per turn of the event loop (the caller keeps the models unchanged until it resolves: see
 // ShopEngines.hold), so no request waits behind a copy of the whole store; `write` transfers the
 // copy to a worker thread (snapshot-worker.ts) that commits it durably. The copy's byte parts
-// live in a CopyArena kept between snapshots (see copy-arena.ts for why).
+// live in a CopyArena kept between snapshots up to a bound (see copy-arena.ts for why).
 import { Worker } from 'node:worker_threads';
 import { compiledModuleUrl } from '../compiled-module.js';
 import { handOver } from '../engine/typed-arrays.js';
@@ -33,16 +33,18 @@ export class SnapshotStore {
   #nextId = 0;
   readonly #pending = new Map<number, Pending>();
   readonly #inFlight = new Set<Promise<void>>();
-  readonly #arena = new CopyArena();
+  readonly #arena: CopyArena;
   #closing: Promise<void> | undefined;
 
   constructor(
     readonly dbs: Databases,
     /** What the copy awaits between slices: the next turn of the event loop (tests may hold it). */
     readonly pause: () => Promise<void> = nextTurn,
-    /** Copy into a CopyArena kept between snapshots; false: fresh buffers each time, freed after the write. */
-    readonly keepBuffers = true,
-  ) {}
+    /** The largest copy buffer kept between snapshots (a CopyArena); larger copies get fresh buffers, freed after the write. */
+    keepBufferBytes = Infinity,
+  ) {
+    this.#arena = new CopyArena(keepBufferBytes);
+  }
 
   /**
    * The shop's latest snapshot with its parts in place; undefined when none, when its parts are
@@ -66,8 +68,8 @@ export class SnapshotStore {
   /** Copies the record a slice per turn; what it points to must not change until this resolves. */
   async copy(record: SnapshotRecord, sliceBytes?: number): Promise<SnapshotCopy> {
     const { header, parts } = splitParts(record);
-    // Lent unless an earlier copy is still being written: then this one gets fresh buffers.
-    const lease = this.keepBuffers && this.#closing === undefined ? this.#arena.lend(byteCopySizes(parts)) : undefined;
+    // Lent unless an earlier copy is still being written or the parts outgrow the bound: then this one gets fresh buffers.
+    const lease = this.#closing === undefined ? this.#arena.lend(byteCopySizes(parts)) : undefined;
     try {
       return { header, parts: await copyParts(parts, this.pause, sliceBytes, lease?.views), release: lease?.release };
     } catch (error) {

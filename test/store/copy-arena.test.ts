@@ -50,4 +50,15 @@ describe('CopyArena', () => {
     expect(arena.byteLength).toBeGreaterThanOrEqual((held + 8) * HEADROOM);
     expect(grown.views[0]!.buffer).toBeInstanceOf(SharedArrayBuffer);
   });
+
+  test('When the parts need more than the most it keeps, then nothing is lent and the memory it held is let go; headroom never passes that bound', () => {
+    const arena = new CopyArena(1000);
+    const within = arena.lend([600, 400])!; // 1000 bytes once aligned: fits exactly
+    expect(arena.byteLength).toBe(1000); // 1000 × HEADROOM would pass the bound
+    within.release();
+    expect(arena.lend([600, 401])).toBeUndefined(); // 1008 bytes once aligned
+    expect(arena.byteLength).toBe(0);
+    expect(new CopyArena(0).lend([8])).toBeUndefined();
+    expect(new CopyArena(0).lend([])).toBeDefined(); // no bytes to copy: an empty lease
+  });
 });

@@ -9,11 +9,11 @@ import { tempDataDir } from '../support/service.js';
 
 const opened: { dir: string; dbs: Databases; store: SnapshotStore }[] = [];
 
-function open(keepBuffers = true): { dbs: Databases; store: SnapshotStore } {
+function open(keepBufferBytes = Infinity): { dbs: Databases; store: SnapshotStore } {
   const dir = tempDataDir();
   mkdirSync(path.join(dir, 'db'), { recursive: true });
   const dbs = openDatabases(path.join(dir, 'db'));
-  const store = new SnapshotStore(dbs, undefined, keepBuffers);
+  const store = new SnapshotStore(dbs, undefined, keepBufferBytes);
   opened.push({ dir, dbs, store });
   return { dbs, store };
 }
@@ -163,8 +163,8 @@ describe('SnapshotStore', () => {
     third.release!();
   });
 
-  test('When buffers are not kept, then every copy gets fresh ones and nothing is held between snapshots', async () => {
-    const { store } = open(false);
+  test('When the snapshot is larger than the buffer that may be kept, then every copy gets fresh ones and nothing is held between snapshots', async () => {
+    const { store } = open(SPLIT_BYTES);
     const live = new Uint8Array(SPLIT_BYTES * 2).fill(4);
     const first = await store.copy({ position: 1, takenAt: 1, state: { live } } as never);
     await store.write('shop', first);

@@ -53,7 +53,7 @@ export function getMetrics(deps: HttpDeps): Handler {
       '# HELP pairwise_ease_refit_running 1 while an EASE refit (any shop) is under way and holds its matrix.',
       '# TYPE pairwise_ease_refit_running gauge',
       `pairwise_ease_refit_running ${deps.background.refitRunning ? 1 : 0}`,
-      '# HELP pairwise_snapshot_copy_buffer_bytes The buffer snapshots are copied into, kept between snapshots (PAIRWISE_SNAPSHOT_KEEP_BUFFERS).',
+      '# HELP pairwise_snapshot_copy_buffer_bytes The buffer snapshots are copied into, kept between snapshots up to PAIRWISE_SNAPSHOT_KEEP_BUFFER_MB (0: none kept).',
       '# TYPE pairwise_snapshot_copy_buffer_bytes gauge',
       `pairwise_snapshot_copy_buffer_bytes ${deps.background.snapshotCopyBytes}`,
       '# HELP process_resident_memory_bytes Resident memory of the whole process.',
