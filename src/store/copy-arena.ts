@@ -49,7 +49,7 @@ export class CopyArena {
     }
     if (this.#buffer === undefined || this.#buffer.byteLength < total) {
       this.#buffer = undefined; // dropped before the new one is made, so both are never held
-      this.#buffer = new SharedArrayBuffer(alignUp(Math.min(Math.ceil(total * HEADROOM), Math.max(total, this.maxBytes))));
+      this.#buffer = new SharedArrayBuffer(alignUp(Math.min(Math.ceil(total * HEADROOM), this.maxBytes))); // ≥ total: total ≤ maxBytes here
     }
     const buffer = this.#buffer;
     const views: Uint8Array[] = [];
