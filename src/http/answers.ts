@@ -17,9 +17,12 @@ import { recommendationJson } from './render.js';
 export interface Answer {
   /** Shared by every request the cache serves it to: never changed after it is made. */
   readonly result: Recommendation;
-  /** The GET /api/recommendations body without its recId (deliveries add one: see Answers.body/json). */
-  readonly json: string;
-  /** That body in UTF-8 less its closing `}}`, as it goes on the wire (encoded once, not per request). */
+  /**
+   * The GET /api/recommendations body without its recId, in UTF-8 and less its closing `}}`, as it
+   * goes on the wire (encoded once, not per request; deliveries add the recId: see Answers.body/json).
+   * Only these bytes are kept, not the body as a string too: a cache filling at thousands of answers
+   * a second had each answer's text copied by every young-generation collection it survived.
+   */
   readonly head: Buffer;
   /** `,"recId":"rec_<strategy>_<experiment>_<variant>_`: the recId's fixed part, before its serial. */
   readonly recPrefix: string;
@@ -38,9 +41,9 @@ const MAX_PARSED_QUERIES = 20_000;
 /** Longer query strings are parsed every time, so the memo stays within 20k × 512 characters. */
 const MAX_PARSED_QUERY_LENGTH = 512;
 
-/** An answer's size in the cache: its body (UTF-16) and the result objects beside it. */
+/** An answer's size in the cache: its body's bytes and the result objects beside it. */
 function answerBytes(answer: Answer): number {
-  return answer.json.length * 2 + answer.head.length + answer.recPrefix.length * 2 + 64 + answer.result.items.length * 48;
+  return answer.head.length + answer.recPrefix.length * 2 + 64 + answer.result.items.length * 48;
 }
 
 export class Answers {
@@ -107,7 +110,7 @@ export class Answers {
 
   /** The answer's body with a fresh recId, as a string (WebSocket frames). */
   json(answer: Answer): string {
-    return answer.json.slice(0, -2) + answer.recPrefix + this.#recIds.next() + '"}}';
+    return answer.head.toString('utf8') + answer.recPrefix + this.#recIds.next() + '"}}';
   }
 
   answer(shopId: string, query: RecommendationQuery, now: number): Answer {
@@ -136,7 +139,7 @@ function render(result: Recommendation, arm: Arm | undefined): Answer {
   let json = recommendationJson(result);
   if (arm !== undefined) json = json.slice(0, -2) + `,"experiment":"${experimentId(arm.experiment)}","variant":"${variantName(arm.variant)}"}}`;
   const recPrefix = `,"recId":"${recIdPrefix(result.strategy, arm?.experiment, arm?.variant)}`;
-  return { result, json, head: Buffer.from(json.slice(0, -2)), recPrefix };
+  return { result, head: Buffer.from(json.slice(0, -2)), recPrefix };
 }
 
 function cacheKey(shopId: string, query: RecommendationQuery): string {
