@@ -33,19 +33,24 @@ function fragment(product: Product): string {
 /** Powers of ten up to 10¹¹: a score scaled by one to six integer digits (it is then ≥ 1e-6, shown without an exponent). */
 const POW10 = Array.from({ length: 12 }, (_, k) => 10 ** k);
 
+/** The value rounded to 6 significant digits through decimal text: what `score` writes, the slow way. */
+function decimalRoundTrip(value: number): string {
+  return String(Number(value.toPrecision(6)));
+}
+
 /**
  * Scores are rounded to 6 significant digits: enough to rank, short on the wire. The text is
- * `String(Number(value.toPrecision(6)))` (test/http/render.test.ts), written from the six digits
- * directly: the decimal round trip cost ~1 µs a score, a large share of rendering an uncached
- * answer. A value near a rounding tie, or outside 1e-6 to 1e6, takes the round trip.
+ * decimalRoundTrip's (test/http/render.test.ts), written from the six digits directly: the round
+ * trip cost ~1 µs a score, a large share of rendering an uncached answer. A value near a rounding
+ * tie, or outside 1e-6 to 1e6, takes the round trip.
  */
 export function score(value: number): string {
   if (value === 0) return '0';
   const magnitude = Math.abs(value);
   let decimals = 5 - Math.floor(Math.log10(magnitude));
-  if (decimals < 0 || decimals >= POW10.length) return String(Number(value.toPrecision(6)));
+  if (decimals < 0 || decimals >= POW10.length) return decimalRoundTrip(value);
   const scaled = magnitude * POW10[decimals]!; // within ~1e-10 of the exact product
-  if (scaled < 1e5 || scaled >= 1e6 || Math.abs(scaled - Math.floor(scaled) - 0.5) < 1e-6) return String(Number(value.toPrecision(6)));
+  if (scaled < 1e5 || scaled >= 1e6 || Math.abs(scaled - Math.floor(scaled) - 0.5) < 1e-6) return decimalRoundTrip(value);
   let digits = Math.round(scaled);
   while (decimals > 0 && digits % 10 === 0) {
     digits /= 10;
