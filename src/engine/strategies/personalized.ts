@@ -23,7 +23,7 @@ import { EASE_PART, type ShopEngine } from '../shop-engine.js';
 import type { Producer } from './context.js';
 
 /** Affinity products used per request, strongest first: bounds the work of one answer. */
-const MAX_SEEDS = Number(process.env.SEEDS ?? 50);
+const MAX_SEEDS = 50;
 /** Weight of same-basket similarity next to same-shopper similarity (tuned offline). */
 const BASKET_WEIGHT = 0.1;
 
