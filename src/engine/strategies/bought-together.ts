@@ -12,6 +12,8 @@
 // On the Online Retail protocol (bench/quality) see docs/models.md for the numbers.
 // Work per answer: one pass over the product's neighbour row (≤ 2K entries) and its content
 // neighbours (≤ 50) on the score board, then a top-k heap over the candidates touched.
+import { PowerMemo } from '../power-memo.js';
+import type { ShopEngine } from '../shop-engine.js';
 import { addContentNeighbors, rankBoard } from './board-candidates.js';
 import type { Producer } from './context.js';
 
@@ -26,7 +28,21 @@ export const CONTENT_WEIGHT = 0.2;
 const PAIRED = 2;
 
 export function pairScore(together: number, candidateBaskets: number): number {
-  return (together * together) / (together + SHRINK) / Math.max(1, candidateBaskets) ** POPULARITY_DISCOUNT;
+  return shrunk(together) / Math.max(1, candidateBaskets) ** POPULARITY_DISCOUNT;
+}
+
+/** A pair count shrunk toward significance: c·c/(c+3). */
+function shrunk(together: number): number {
+  return (together * together) / (together + SHRINK);
+}
+
+/** Each engine's best-seller discounts (n^0.1 per candidate): one power per row entry was most of an answer's work. */
+const discounts = new WeakMap<ShopEngine, PowerMemo>();
+
+function discountsOf(engine: ShopEngine): PowerMemo {
+  let memo = discounts.get(engine);
+  if (memo === undefined) discounts.set(engine, (memo = new PowerMemo(POPULARITY_DISCOUNT)));
+  return memo;
 }
 
 export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
@@ -43,12 +59,13 @@ export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
   const ids = pairs.ids;
   const weights = pairs.weights;
   const scale = baskets.scaleAt(now);
+  const discount = discountsOf(engine);
   // The board is empty here (every producer clears it): the row's scores go on it as they are,
   // then all of them are taken relative to the best at once (each score computed once).
   let best = 0;
   for (let k = 0; k < size; k++) {
     const id = ids[start + k]!;
-    const score = pairScore(weights[weightStart + k]! * scale, baskets.groupsOf(id));
+    const score = shrunk(weights[weightStart + k]! * scale) / discount.of(id, Math.max(1, baskets.groupsOf(id))); // = pairScore
     board.add(id, score, PAIRED);
     if (score > best) best = score;
   }

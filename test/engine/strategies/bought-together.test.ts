@@ -30,6 +30,17 @@ describe('bought-together', () => {
     expect(strategiesOf(result)).toEqual(['bought-together', 'bought-together']);
   });
 
+  test('When a partner becomes a best-seller after an answer, then the next answer discounts it at its new basket count', () => {
+    const engine = engineWith(['a', 'b', 'c', 'x']);
+    for (let i = 0; i < 30; i++) order(engine, `ab${i}`, ['a', 'b']);
+    for (let i = 0; i < 32; i++) order(engine, `ac${i}`, ['a', 'c']);
+    // c: 32²/35 / 32^0.1 = 20.7 against b: 30²/33 / 30^0.1 = 19.4.
+    expect(idsOf(ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0))).toEqual(['c', 'b']);
+    for (let i = 0; i < 1000; i++) order(engine, `cx${i}`, ['c', 'x']);
+    // c is now in 1,032 baskets: 29.3 / 1032^0.1 = 14.6, below b (a remembered discount would keep c first).
+    expect(idsOf(ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0))).toEqual(['b', 'c']);
+  });
+
   test('When items share an order id, then they pair even across sessions; items only in other orders do not', () => {
     const engine = engineWith(['a', 'b', 'c']);
     engine.apply({ type: 'purchase', productId: 'a', sessionId: 's1', metadata: { orderId: 'o1' }, timestamp: T0 });
