@@ -3,7 +3,9 @@
 // again only while none of those parts changed (change-stamps.ts).
 // A strategy records the parts that can change its answer: the rows it scanned and the items it
 // returned. A candidate it did not return needs no record when a change can only lower its score
-// (a neighbour's own count growing): it stays behind the returned ones.
+// (a neighbour's own count growing): it stays behind the returned ones. Unless it sets the scale
+// the scores are taken relative to (the best pair of a bought-together row, the strongest
+// real-time candidate of personalized): that one is read too, returned or not.
 import type { Stamps } from './change-stamps.js';
 import type { ShopperKey } from './shopper-keys.js';
 

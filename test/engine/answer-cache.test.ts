@@ -109,6 +109,9 @@ describe('answer cache', () => {
     test('bought-together: the context product pairs anew', () => {
       expectFreshAfter((apply) => [...order('1', 'a', 'b'), ...order('2', 'a', 'b'), ...order('3', 'a', 'c')].forEach(apply), { strategy: 'bought-together', productId: 'a' }, [...order('4', 'a', 'c'), ...order('5', 'a', 'c')]);
     });
+    test('bought-together: the best partner, excluded from the answer, joins a basket without the context product (every score is relative to it)', () => {
+      expectFreshAfter((apply) => [...order('1', 'a', 'b'), ...order('2', 'a', 'b'), ...order('3', 'a', 'c')].forEach(apply), { strategy: 'bought-together', productId: 'a', exclude: ['b'] }, order('4', 'b', 'd'));
+    });
     test('similar: a returned product is viewed in a session without the context product', () => {
       expectFreshAfter((apply) => [...views('1', 'a', 'b'), ...views('2', 'a', 'c')].forEach(apply), { strategy: 'similar', productId: 'a' }, views('3', 'b', 'd'));
     });

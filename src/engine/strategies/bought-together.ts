@@ -63,13 +63,20 @@ export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
   // The board is empty here (every producer clears it): the row's scores go on it as they are,
   // then all of them are taken relative to the best at once (each score computed once).
   let best = 0;
+  let bestId = -1;
   for (let k = 0; k < size; k++) {
     const id = ids[start + k]!;
     const score = shrunk(weights[weightStart + k]! * scale) / discount.of(id, Math.max(1, baskets.groupsOf(id))); // = pairScore
     board.add(id, score, PAIRED);
-    if (score > best) best = score;
+    if (score > best) {
+      best = score;
+      bestId = id;
+    }
   }
   board.scale(best > 0 ? 1 / best : 0);
+  // Every score is relative to the best pair's, returned or not (an excluded product still sets
+  // the scale), so its count is read as the returned products' are.
+  if (bestId >= 0) reads.read(baskets.stamps, bestId);
   addContentNeighbors(engine, product, board, CONTENT_WEIGHT);
   const count = rankBoard(board, pick, top);
   for (let r = 0; r < count; r++) {

@@ -13,8 +13,9 @@
 // sells now comes before what it sold last year: 0.1479 on the same protocol with the blend chosen
 // on validation (0.1081 without momentum), next to 0.1077 for the dense EASE reference. EASE adds
 // ≤ (64 + 500) history rows of K entries per answer, momentum one power per candidate. A cached
-// answer reads the stamps of the rows it spread and the items it returned, not the popularity of
-// every candidate: a candidate's momentum moving is seen within the cache's max age (30 s).
+// answer reads the stamps of the rows it spread, the items it returned and the strongest real-time
+// candidate (the blend's scale), not the popularity of every candidate: a candidate's momentum
+// moving is seen within the cache's max age (30 s).
 import type { CoOccurrence } from '../co-occurrence.js';
 import { momentum, recentPurchaseScale } from '../momentum.js';
 import type { PickList } from '../pick-list.js';
@@ -128,7 +129,21 @@ function offerBlended(engine: ShopEngine, slot: number, strongest: number, now: 
   let maxEase = 0;
   for (let i = 0; i < easeBoard.touchedCount; i++) maxEase = Math.max(maxEase, easeBoard.score(easeBoard.touchedAt(i)));
   let maxRealTime = 0;
-  for (let i = 0; i < board.touchedCount; i++) maxRealTime = Math.max(maxRealTime, board.score(board.touchedAt(i)));
+  let strongestCandidate = -1;
+  for (let i = 0; i < board.touchedCount; i++) {
+    const id = board.touchedAt(i);
+    if (board.score(id) > maxRealTime) {
+      maxRealTime = board.score(id);
+      strongestCandidate = id;
+    }
+  }
+  // Real-time scores are taken relative to the strongest, returned or not (an excluded or bought
+  // product still sets the scale): its rows are read as the returned products' are. (EASE's scale
+  // comes from B and the history alone, read already.)
+  if (strongestCandidate >= 0) {
+    engine.scratch.reads.read(engine.shopperItems.stamps, strongestCandidate);
+    engine.scratch.reads.read(engine.baskets.stamps, strongestCandidate);
+  }
   const easeScale = maxEase > 0 ? 1 / maxEase : 0;
   const realTimeScale = maxRealTime > 0 ? realTimeWeight / maxRealTime : 0;
   const recentScale = recentPurchaseScale(engine, now);

@@ -77,6 +77,26 @@ describe('personalized with an EASE fit', () => {
     expect(cache.get(engine, 'me', T0)).toBeUndefined();
   });
 
+  test('When the strongest real-time candidate, excluded from the answer, gains a history elsewhere, then the cached answer is not served again (the blend is relative to it)', () => {
+    const engine = store();
+    for (let i = 0; i < 2; i++) {
+      act(engine, `az${i}`, 'purchase', 'a');
+      act(engine, `az${i}`, 'purchase', 'z');
+    }
+    act(engine, 'me', 'purchase', 'a');
+    refit(engine).install();
+    const cache = new AnswerCache<Recommendation>(1 << 20, 60_000, () => 100);
+    // b is a's strongest neighbour: it sets the real-time scale even though the request excludes it.
+    const request = { strategy: 'personalized' as const, customerId: 'me', limit: 1, exclude: ['b'] };
+    const before = recommend(engine, request, T0);
+    cache.set(engine, 'me', T0, before, engine.scratch.reads);
+    expect(cache.get(engine, 'me', T0)).toBe(before);
+    act(engine, 'other', 'purchase', 'b'); // b alone: neither a's row nor anything returned changes
+    const fresh = recommend(engine, request, T0);
+    expect(fresh.items.map((i) => i.score)).not.toEqual(before.items.map((i) => i.score));
+    expect(cache.get(engine, 'me', T0)).toBeUndefined();
+  });
+
   test('When a second fit is swapped in, then answers read only the new one', () => {
     const engine = store();
     act(engine, 'me', 'purchase', 'a');
