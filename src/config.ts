@@ -55,6 +55,13 @@ export interface EngineConfig {
   /** Half-life of basket pair weights (bought-together), in ms; chosen on bench:quality's validation splits. */
   pairHalfLifeMs: number;
   /**
+   * The share of a basket pair's all-time count that its weight keeps however old (bought-together
+   * scores the decayed count plus this share of the undecayed one): a short half-life follows this
+   * month's pairs without forgetting the pairs of last season. Chosen with pairHalfLifeMs on
+   * bench:quality's validation splits.
+   */
+  pairFloor: number;
+  /**
    * What two products added to one session's cart count as a pair, next to 1 for two bought in one
    * order (bought-together): a cart is a weaker sign than an order (most carts are abandoned), and a
    * pair both carted and bought counts both.
@@ -201,7 +208,8 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   maxNeighbors: 96,
   coViewNeighbors: 32,
   shopperNeighbors: 16,
-  pairHalfLifeMs: 60 * DAY_MS,
+  pairHalfLifeMs: 20 * DAY_MS,
+  pairFloor: 0.03,
   cartPairWeight: 0.5,
   affinityHalfLifeMs: 30 * DAY_MS,
   historyPerShopper: 64,
@@ -341,6 +349,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       trendingHalfLifeMs: halfLifeHours * 3_600_000,
       maxPendingEvents: integer(env, 'PAIRWISE_PENDING_EVENTS', DEFAULT_ENGINE_CONFIG.maxPendingEvents, 0, 10_000_000),
       pairHalfLifeMs: integer(env, 'PAIRWISE_BASKET_HALF_LIFE_DAYS', DEFAULT_ENGINE_CONFIG.pairHalfLifeMs / DAY_MS, 1, 10 * 365) * DAY_MS,
+      pairFloor: fraction(env, 'PAIRWISE_BASKET_PAIR_FLOOR', DEFAULT_ENGINE_CONFIG.pairFloor),
       cartPairWeight: fraction(env, 'PAIRWISE_CART_PAIR_WEIGHT', DEFAULT_ENGINE_CONFIG.cartPairWeight),
       attributionWindowMs: integer(env, 'PAIRWISE_ATTRIBUTION_WINDOW_DAYS', 7, 1, 90) * DAY_MS,
     }),

@@ -28,8 +28,9 @@ const REAL_TIME_WEIGHTS = [0, 0.1, 0.2, 0.5];
 const HISTORY_EXPONENTS = [0, 0.25];
 const MOMENTUM_EXPONENTS = [0, 0.25, 0.5, 0.75, 1];
 const DAY_MS = 86_400_000;
-/** Half-lives of basket pair weights (bought-together) tried on validation, in days. */
-const PAIR_HALF_LIVES_DAYS = [30, 60, 90, 120, 240];
+/** Half-lives of basket pair weights (bought-together) tried on validation, in days, each with every pair floor. */
+const PAIR_HALF_LIVES_DAYS = [20, 30, 60, 120];
+const PAIR_FLOORS = [0, 0.03, 0.1];
 
 /** Fits EASE on what the engine holds and installs it, as the service's refit does (synchronously here). */
 function installEase(engine: ShopEngine, lambda: number): string {
@@ -56,16 +57,19 @@ const mean = (values: readonly number[]): number => values.reduce((a, b) => a + 
 const scoresText = (scores: readonly number[]): string => `${mean(scores).toFixed(4)} (${scores.map((v) => v.toFixed(4)).join(', ')})`;
 
 /**
- * The basket pair half-life with the best mean bought-together nDCG@10 over the validation
- * splits; returns it with the validation engines built with it (the personalized tuning reuses them).
+ * The basket pair half-life and floor with the best mean bought-together nDCG@10 over the
+ * validation splits; returns them with the validation engines built with them (the personalized
+ * tuning reuses them).
  */
-function tuneBasketHalfLife(data: RetailData, validation: readonly ValidationSplit[]): { halfLifeDays: number; engines: ShopEngine[] } {
-  let best = { halfLifeDays: 0, ndcg: -1, engines: [] as ShopEngine[] };
+function tuneBasketPairs(data: RetailData, validation: readonly ValidationSplit[]): { halfLifeDays: number; floor: number; engines: ShopEngine[] } {
+  let best = { halfLifeDays: 0, floor: 0, ndcg: -1, engines: [] as ShopEngine[] };
   for (const halfLifeDays of PAIR_HALF_LIVES_DAYS) {
-    const engines = validation.map((v) => buildEngine(data, v, { pairHalfLifeMs: halfLifeDays * DAY_MS }));
-    const scores = validation.map((v, i) => boughtTogetherScoreAt(engines[i]!, v, v.now));
-    console.log(`  validation bought-together, pair half-life ${halfLifeDays} days: ${scoresText(scores)}`);
-    if (mean(scores) > best.ndcg) best = { halfLifeDays, ndcg: mean(scores), engines };
+    for (const floor of PAIR_FLOORS) {
+      const engines = validation.map((v) => buildEngine(data, v, { pairHalfLifeMs: halfLifeDays * DAY_MS, pairFloor: floor }));
+      const scores = validation.map((v, i) => boughtTogetherScoreAt(engines[i]!, v, v.now));
+      console.log(`  validation bought-together, pair half-life ${halfLifeDays} days, floor ${floor}: ${scoresText(scores)}`);
+      if (mean(scores) > best.ndcg) best = { halfLifeDays, floor, ndcg: mean(scores), engines };
+    }
   }
   return best;
 }
@@ -132,9 +136,11 @@ function evaluate(): Row[] {
   const s = split(data);
   const validation = validationSplits(s.train);
   console.log(`validation cuts: ${validation.map((v) => `${new Date(v.now).toISOString().slice(0, 10)} (${v.basketCases.length} basket cases, ${v.customerCases.length} customers)`).join(', ')}`);
-  const basketTuning = tuneBasketHalfLife(data, validation);
-  console.log(`basket pair half-life chosen on validation: ${basketTuning.halfLifeDays} days (default ${DEFAULT_ENGINE_CONFIG.pairHalfLifeMs / DAY_MS})`);
-  const engine = buildEngine(data, s, { pairHalfLifeMs: basketTuning.halfLifeDays * DAY_MS });
+  const basketTuning = tuneBasketPairs(data, validation);
+  console.log(
+    `basket pairs chosen on validation: half-life ${basketTuning.halfLifeDays} days, floor ${basketTuning.floor} (defaults ${DEFAULT_ENGINE_CONFIG.pairHalfLifeMs / DAY_MS}, ${DEFAULT_ENGINE_CONFIG.pairFloor})`,
+  );
+  const engine = buildEngine(data, s, { pairHalfLifeMs: basketTuning.halfLifeDays * DAY_MS, pairFloor: basketTuning.floor });
   const popular = popularity(data, s);
   const catalogSize = s.trainItems.size;
   const rows: Row[] = [];

@@ -23,6 +23,21 @@ export interface CoOccurrenceSnapshot {
   groupCount: number;
 }
 
+/** Pair count at which a pair is taken as half signal, half chance. */
+const SIGNIFICANT_COUNT = 3;
+
+/**
+ * How far a pair seen together `total` times (undecayed) stands from noise, 0 to 1: (c/(c+3))².
+ * A pair seen once is mostly chance however recent it is; one seen often stays credible as it ages.
+ */
+export function pairSignificance(total: number): number {
+  const share = total / (total + SIGNIFICANT_COUNT);
+  return share * share;
+}
+
+/** A decayed pair's strength: its weight, discounted by how unsure it is. */
+const decayedStrength = (weight: number, total: number): number => weight * pairSignificance(total);
+
 export class CoOccurrence {
   readonly pairs: NeighborTable;
   /** Groups each item joined, each counted at its add's weight (a sliding group counts again each time an item re-enters it). */
@@ -49,7 +64,9 @@ export class CoOccurrence {
     readonly sliding = false,
     pairHalfLifeMs?: number,
   ) {
-    this.pairs = new NeighborTable(maxNeighbors);
+    // Decaying pairs keep their undecayed totals too (the evidence behind a pair does not fade
+    // with its age), and a full row keeps the pairs strongest by weight × significance.
+    this.pairs = pairHalfLifeMs === undefined ? new NeighborTable(maxNeighbors) : new NeighborTable(maxNeighbors, true, decayedStrength);
     this.stamps = new Stamps(clock);
     this.#decayPerMs = pairHalfLifeMs === undefined ? 0 : 1 / pairHalfLifeMs;
   }
@@ -71,12 +88,13 @@ export class CoOccurrence {
     this.#itemGroups = grownTo(this.#itemGroups, item + 1);
     this.#itemGroups[item] += weight;
     this.stamps.mark(item);
-    const pairWeight = (this.sliding ? weight / Math.max(1, size) : weight) * this.#growth(t);
+    const pairTotal = this.sliding ? weight / Math.max(1, size) : weight;
+    const pairWeight = pairTotal * this.#growth(t);
     const start = groups.start(slot);
     for (let i = start; i < start + size; i++) {
       const other = groups.items[i]!;
-      this.pairs.add(item, other, pairWeight);
-      this.pairs.add(other, item, pairWeight);
+      this.pairs.add(item, other, pairWeight, pairTotal);
+      this.pairs.add(other, item, pairWeight, pairTotal);
       this.stamps.mark(other);
     }
     groups.push(slot, item);
@@ -88,6 +106,11 @@ export class CoOccurrence {
    */
   together(a: number, b: number): number {
     return this.pairs.weight(a, b);
+  }
+
+  /** How often two items were together as stored, never decayed (weighted as adds were); 0 if never or pruned. */
+  total(a: number, b: number): number {
+    return this.pairs.total(a, b);
   }
 
   /** Multiply a stored pair weight by this for its decayed weight at `now` (1 when weights do not decay). */

@@ -5,11 +5,14 @@
 // that was pruned and came back (it restarts from its new weight).
 // Memory follows the neighbours actually held, never the number of events: a row lives in a block
 // of 4, 8, 16 … 2K entries, moving to the next size as it fills (blocks of one size are reused
-// through a free list), so rows × 2K × 10 bytes is the bound and a long tail of products with few
-// neighbours costs little. A block holds its ids, then their weights in insertion order, then an
+// through a free list), so rows × 2K × 10 bytes (14 with totals) is the bound and a long tail of
+// products with few neighbours costs little. A block holds its ids, then their weights in insertion order, then an
 // open-addressing index (linear probing, two one-byte slots per entry, holding position + 1) from
 // neighbour id to position: adding to a pair is a probe or two, not a scan of the row.
-// Weights are float32 (24-bit mantissa: whole counts exact up to 16,777,216).
+// A table made `withTotals` keeps a second sum per entry after the weights: what the pair's adds
+// came to before any decay (a decaying table prunes and ranks by its weights, but how much evidence
+// stands behind a pair does not fade with its age). It costs 4 more bytes per entry.
+// Weights and totals are float32 (24-bit mantissa: whole counts exact up to 16,777,216).
 
 import { bytesOf, fromBytes } from './typed-arrays.js';
 
@@ -20,6 +23,8 @@ const SMALLEST_BLOCK = 4;
 /** A table's contents as bytes (what a snapshot stores). */
 export interface NeighborTableData {
   kept: number;
+  /** Whether each entry holds a total after its weight (the block layout differs). */
+  withTotals: boolean;
   /** Per row: block size class + 1 (0: no block), entries, block offset in words (Int32Array bytes). */
   rowClass: Uint8Array;
   rowFill: Uint8Array;
@@ -32,6 +37,8 @@ export interface NeighborTableData {
 export class NeighborTable {
   /** Entries a row holds before it is pruned (2K). */
   readonly capacity: number;
+  /** Words per entry in a block before its index: id and weight, and the total when kept. */
+  readonly #lanes: number;
   /** Per size class: entries, index slots, hash shift, block size in words. */
   readonly #classSize: number[] = [];
   readonly #classSlots: number[] = [];
@@ -46,27 +53,41 @@ export class NeighborTable {
   /** Words of the pool handed out so far; blocks past it are unused. */
   #used = 0;
   #free: number[][] = [];
-  /** Prune scratch: the weights of a full row plus the newcomer's. */
+  /** Prune scratch: the strengths of a full row plus the newcomer's, and a copy quickselect reorders. */
+  readonly #strengths: Float32Array;
   readonly #scratch: Float32Array;
 
-  /** @param kept neighbours a prune keeps per row (K), 1 to MAX_KEPT */
-  constructor(readonly kept: number) {
+  /**
+   * @param kept neighbours a prune keeps per row (K), 1 to MAX_KEPT
+   * @param withTotals keep each entry's total beside its weight (see `add`); without, `totalStart` reads the weights
+   * @param strength what a prune keeps the strongest of, from an entry's weight and total (without totals both are the weight)
+   */
+  constructor(
+    readonly kept: number,
+    readonly withTotals = false,
+    readonly strength: (weight: number, total: number) => number = (weight) => weight,
+  ) {
     if (!Number.isInteger(kept) || kept < 1 || kept > MAX_KEPT) throw new RangeError(`neighbours kept must be an integer from 1 to ${MAX_KEPT}, got ${kept}`);
     this.capacity = 2 * kept;
+    this.#lanes = withTotals ? 3 : 2;
     for (let size = Math.min(SMALLEST_BLOCK, this.capacity); ; size = Math.min(2 * size, this.capacity)) {
       const bits = Math.max(3, Math.ceil(Math.log2(2 * size)));
       this.#classSize.push(size);
       this.#classSlots.push(1 << bits);
       this.#classShift.push(32 - bits);
-      this.#classWords.push(2 * size + (1 << bits) / 4);
+      this.#classWords.push(this.#lanes * size + (1 << bits) / 4);
       this.#free.push([]);
       if (size === this.capacity) break;
     }
+    this.#strengths = new Float32Array(this.capacity + 1);
     this.#scratch = new Float32Array(this.capacity + 1);
   }
 
-  /** Adds `weight` (> 0) to the pair (row, id). */
-  add(row: number, id: number, weight: number): void {
+  /**
+   * Adds `weight` (> 0) to the pair (row, id), and `total` to its total when the table keeps
+   * totals: a decaying owner adds the grown weight and the plain one.
+   */
+  add(row: number, id: number, weight: number, total = weight): void {
     if (row >= this.#rowClass.length) this.#growRows(row + 1);
     let sizeClass = this.#rowClass[row]! - 1;
     if (sizeClass < 0) {
@@ -78,12 +99,14 @@ export class NeighborTable {
     const size = this.#classSize[sizeClass]!;
     const bytes = this.#bytes;
     const ids = this.#ids;
-    const indexAt = (start + 2 * size) * 4;
+    const indexAt = (start + this.#lanes * size) * 4;
     const mask = this.#classSlots[sizeClass]! - 1;
+    const totals = this.withTotals;
     let slot = Math.imul(id, 0x9e3779b1) >>> this.#classShift[sizeClass]!;
     for (let entry = bytes[indexAt + slot]!; entry !== 0; entry = bytes[indexAt + slot]!) {
       if (ids[start + entry - 1] === id) {
         this.#weights[start + size + entry - 1] += weight;
+        if (totals) this.#weights[start + 2 * size + entry - 1] += total;
         return;
       }
       slot = (slot + 1) & mask;
@@ -92,17 +115,19 @@ export class NeighborTable {
     if (fill < size) {
       ids[start + fill] = id;
       this.#weights[start + size + fill] = weight;
+      if (totals) this.#weights[start + 2 * size + fill] = total;
       bytes[indexAt + slot] = fill + 1;
       this.#rowFill[row] = fill + 1;
       return;
     }
     if (size === this.capacity) {
-      this.#prune(row, id, weight);
+      this.#prune(row, id, weight, total);
       return;
     }
     this.#moveTo(row, sizeClass + 1);
     this.#ids[this.#rowStart[row]! + fill] = id;
     this.#weights[this.weightStart(row) + fill] = weight;
+    if (totals) this.#weights[this.totalStart(row) + fill] = total;
     this.#index(row, id, fill);
     this.#rowFill[row] = fill + 1;
   }
@@ -129,6 +154,23 @@ export class NeighborTable {
     return sizeClass === 0 ? 0 : this.#rowStart[row]! + this.#classSize[sizeClass - 1]!;
   }
 
+  /**
+   * Their totals are `weights[totalStart(row) + k]` (the same array). A table without totals
+   * answers weightStart: its weights are their own totals.
+   */
+  totalStart(row: number): number {
+    const sizeClass = row < this.#rowClass.length ? this.#rowClass[row]! : 0;
+    if (sizeClass === 0) return 0;
+    const size = this.#classSize[sizeClass - 1]!;
+    return this.#rowStart[row]! + (this.withTotals ? 2 * size : size);
+  }
+
+  /** The pair's total (its weight in a table without totals); 0 when not kept. */
+  total(row: number, id: number): number {
+    const position = this.size(row) > 0 ? this.#find(row, id) : -1;
+    return position < 0 ? 0 : this.#weights[this.totalStart(row) + position]!;
+  }
+
   /** Entry arrays (see `start`): valid until the next add (a grow replaces them). */
   get ids(): Int32Array {
     return this.#ids;
@@ -138,7 +180,7 @@ export class NeighborTable {
     return this.#weights;
   }
 
-  /** Multiplies every weight by `factor` (re-basing forward-decayed weights). */
+  /** Multiplies every weight by `factor` (re-basing forward-decayed weights); totals stay. */
   scale(factor: number): void {
     for (let row = 0; row < this.#rowFill.length; row++) {
       const at = this.weightStart(row);
@@ -169,6 +211,7 @@ export class NeighborTable {
     while (rows > 0 && this.#rowClass[rows - 1] === 0) rows--;
     return {
       kept: this.kept,
+      withTotals: this.withTotals,
       rowClass: this.#rowClass.subarray(0, rows),
       rowFill: this.#rowFill.subarray(0, rows),
       rowStart: bytesOf(this.#rowStart.subarray(0, rows)),
@@ -177,11 +220,11 @@ export class NeighborTable {
     };
   }
 
-  /** Replaces the contents with an export of a table that keeps as many neighbours (same layout, same future prunes). */
+  /** Replaces the contents with an export of a table that keeps as many neighbours, and totals as this one does (same layout, same future prunes). */
   import(data: NeighborTableData): void {
     const rows = data.rowClass.length;
-    if (data.kept !== this.kept || data.rowFill.length !== rows || data.rowStart.length !== 4 * rows || data.free.length !== this.#free.length || data.pool.length % 4 !== 0) {
-      throw new Error(`neighbour table data does not fit a table keeping ${this.kept}`);
+    if (data.kept !== this.kept || data.withTotals !== this.withTotals || data.rowFill.length !== rows || data.rowStart.length !== 4 * rows || data.free.length !== this.#free.length || data.pool.length % 4 !== 0) {
+      throw new Error(`neighbour table data does not fit a table keeping ${this.kept}${this.withTotals ? ' with totals' : ''}`);
     }
     this.#rowClass = new Uint8Array(0);
     this.#rowFill = new Uint8Array(0);
@@ -202,7 +245,7 @@ export class NeighborTable {
     const start = this.#rowStart[row]!;
     const bytes = this.#bytes;
     const ids = this.#ids;
-    const indexAt = (start + 2 * this.#classSize[sizeClass]!) * 4;
+    const indexAt = (start + this.#lanes * this.#classSize[sizeClass]!) * 4;
     const mask = this.#classSlots[sizeClass]! - 1;
     for (let slot = Math.imul(id, 0x9e3779b1) >>> this.#classShift[sizeClass]!; ; slot = (slot + 1) & mask) {
       const entry = bytes[indexAt + slot]!;
@@ -214,7 +257,7 @@ export class NeighborTable {
   #index(row: number, id: number, position: number): void {
     const sizeClass = this.#rowClass[row]! - 1;
     const bytes = this.#bytes;
-    const indexAt = (this.#rowStart[row]! + 2 * this.#classSize[sizeClass]!) * 4;
+    const indexAt = (this.#rowStart[row]! + this.#lanes * this.#classSize[sizeClass]!) * 4;
     const mask = this.#classSlots[sizeClass]! - 1;
     let slot = Math.imul(id, 0x9e3779b1) >>> this.#classShift[sizeClass]!;
     while (bytes[indexAt + slot] !== 0) slot = (slot + 1) & mask;
@@ -236,15 +279,18 @@ export class NeighborTable {
     const oldClass = this.#rowClass[row]!;
     const oldStart = this.#rowStart[row]!;
     const oldWeights = this.weightStart(row);
+    const oldTotals = this.totalStart(row);
     const fill = this.#rowFill[row]!;
     this.#bytes.fill(0, start * 4, (start + words) * 4);
     this.#rowClass[row] = sizeClass + 1;
     this.#rowStart[row] = start;
     const weightsAt = start + this.#classSize[sizeClass]!;
+    const totalsAt = weightsAt + this.#classSize[sizeClass]!;
     for (let k = 0; k < fill; k++) {
       const id = this.#ids[oldStart + k]!;
       this.#ids[start + k] = id;
       this.#weights[weightsAt + k] = this.#weights[oldWeights + k]!;
+      if (this.withTotals) this.#weights[totalsAt + k] = this.#weights[oldTotals + k]!;
       this.#index(row, id, k);
     }
     if (oldClass !== 0) this.#free[oldClass - 1]!.push(oldStart);
@@ -255,40 +301,48 @@ export class NeighborTable {
    * strongest stay, in row order (ties: the earlier entry). The K-th strongest weight is found by
    * selection on a scratch copy (linear, no sort, no closure).
    */
-  #prune(row: number, id: number, weight: number): void {
+  #prune(row: number, id: number, weight: number, total: number): void {
     const start = this.#rowStart[row]!;
     const weightsAt = this.weightStart(row);
+    const totalsAt = this.totalStart(row);
+    const totals = this.withTotals;
     const ids = this.#ids;
     const weights = this.#weights;
     const capacity = this.capacity;
     const kept = this.kept;
+    const strength = this.strength;
+    const strengths = this.#strengths;
+    for (let k = 0; k < capacity; k++) strengths[k] = strength(weights[weightsAt + k]!, weights[totalsAt + k]!);
+    const newStrength = Math.fround(strength(Math.fround(weight), Math.fround(total)));
+    strengths[capacity] = newStrength;
     const scratch = this.#scratch;
-    for (let k = 0; k < capacity; k++) scratch[k] = weights[weightsAt + k]!;
-    const newWeight = Math.fround(weight);
-    scratch[capacity] = newWeight;
+    scratch.set(strengths);
     const threshold = kthLargest(scratch, capacity + 1, kept);
     // Everything above the threshold stays; of the entries equal to it, the earliest fill the rest.
-    let above = newWeight > threshold ? 1 : 0;
-    for (let k = 0; k < capacity; k++) if (weights[weightsAt + k]! > threshold) above++;
+    let above = newStrength > threshold ? 1 : 0;
+    for (let k = 0; k < capacity; k++) if (strengths[k]! > threshold) above++;
     let ties = kept - above;
     let r = 0;
     for (let k = 0; k < capacity; k++) {
-      const w = weights[weightsAt + k]!;
-      if (w > threshold || (w === threshold && ties-- > 0)) {
+      const s = strengths[k]!;
+      if (s > threshold || (s === threshold && ties-- > 0)) {
         ids[start + r] = ids[start + k]!;
-        weights[weightsAt + r] = w;
+        weights[weightsAt + r] = weights[weightsAt + k]!;
+        if (totals) weights[totalsAt + r] = weights[totalsAt + k]!;
         r++;
       }
     }
     if (r < kept) {
       ids[start + r] = id;
-      weights[weightsAt + r] = newWeight;
+      weights[weightsAt + r] = weight;
+      if (totals) weights[totalsAt + r] = total;
     }
-    const indexAt = (start + 2 * capacity) * 4;
+    const indexAt = (start + this.#lanes * capacity) * 4;
     this.#bytes.fill(0, indexAt, indexAt + this.#classSlots[this.#rowClass[row]! - 1]!);
     for (let q = 0; q < kept; q++) this.#index(row, ids[start + q]!, q);
     this.#rowFill[row] = kept;
   }
+
 
   /** Makes the pool hold at least `words` words (grows by half). */
   #reserve(words: number): void {

@@ -34,7 +34,7 @@ import { TopList } from './top-list.js';
  * loop): copy it before the models change again (SnapshotStore.copy, with the shop held).
  */
 export interface EngineSnapshot {
-  version: 10;
+  version: 11;
   /** JSON of the engine config it was taken with: a snapshot of another config is not used. */
   config: string;
   /** Every id with a dense id, by dense id: catalog products, present and removed. */
@@ -187,7 +187,7 @@ export class ShopEngine {
 
   #snapshotHead(): Partial<EngineSnapshot> {
     return {
-      version: 10,
+      version: 11,
       config: JSON.stringify(this.config),
       ids: this.catalog.internedIds(), // live, like every part: the snapshot store copies it
       eventCount: this.#eventCount,
@@ -216,7 +216,7 @@ export class ShopEngine {
 
   /** An engine rebuilt from a snapshot, before its catalog is upserted; undefined if the config differs. */
   static restore(config: EngineConfig, snapshot: EngineSnapshot): ShopEngine | undefined {
-    if (snapshot.version !== 10 || snapshot.config !== JSON.stringify(config)) return undefined;
+    if (snapshot.version !== 11 || snapshot.config !== JSON.stringify(config)) return undefined;
     const engine = new ShopEngine(config);
     engine.catalog.restoreIds(snapshot.ids);
     engine.content.reserve(snapshot.ids.length);

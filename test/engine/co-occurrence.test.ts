@@ -55,6 +55,12 @@ describe('CoOccurrence', () => {
     const now = t0 + 10 * DAY;
     expect(model.together(1, 2) * model.scaleAt(now)).toBeCloseTo(0.5, 6);
     expect(model.together(1, 3) * model.scaleAt(now)).toBeCloseTo(1, 6);
+    // The totals keep what was seen, undecayed, and weighted as the adds were.
+    expect([model.total(1, 2), model.total(1, 3)]).toEqual([1, 1]);
+    add('cart', 1, now, 0.5);
+    add('cart', 2, now, 0.5);
+    expect(model.total(1, 2)).toBe(1.5);
+    expect(model.together(1, 2) * model.scaleAt(now)).toBeCloseTo(1, 6);
   });
 
   test('When events are a century apart, then weights are re-based and stay finite and in proportion', () => {
@@ -68,5 +74,6 @@ describe('CoOccurrence', () => {
     expect(Number.isFinite(model.together(1, 3))).toBe(true);
     expect(model.together(1, 3) * model.scaleAt(later)).toBeCloseTo(1, 6);
     expect(model.together(1, 2) * model.scaleAt(later)).toBeLessThan(1e-20);
+    expect(model.total(1, 2)).toBe(1); // re-basing scales weights, never totals
   });
 });

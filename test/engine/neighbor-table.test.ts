@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { pairSignificance } from '../../src/engine/co-occurrence.js';
 import { kthLargest, NeighborTable } from '../../src/engine/neighbor-table.js';
 import { handOver } from '../../src/engine/typed-arrays.js';
 import { ExactPairCounts, ReferencePairCounts } from '../reference/pair-counts.js';
@@ -13,8 +14,16 @@ function entries(table: NeighborTable, row: number): [number, number][] {
   return out;
 }
 
+/** The row's [id, weight, total] entries in stored order. */
+function entriesWithTotals(table: NeighborTable, row: number): [number, number, number][] {
+  return entries(table, row).map(([id, weight], k) => [id, weight, table.weights[table.totalStart(row) + k]!]);
+}
+
+/** What the basket table prunes by: a pair's weight discounted by how unsure its total leaves it. */
+const byStrength = (weight: number, total: number) => weight * pairSignificance(total);
+
 const adds = (rows: number, ids: number, weight: fc.Arbitrary<number>) =>
-  fc.array(fc.tuple(fc.integer({ min: 0, max: rows - 1 }), fc.integer({ min: 0, max: ids - 1 }), weight), { maxLength: 600 });
+  fc.array(fc.tuple(fc.integer({ min: 0, max: rows - 1 }), fc.integer({ min: 0, max: ids - 1 }), weight), { maxLength: 600, size: 'medium' });
 const weights = fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 9 }), fc.double({ min: 0.01, max: 5, noNaN: true }));
 
 describe('NeighborTable', () => {
@@ -34,6 +43,50 @@ describe('NeighborTable', () => {
         }
       }),
     );
+  });
+
+  test('When pairs are added with totals apart from their weights, then every row equals the reference in order, totals included, pruned by strength', () => {
+    // A decaying owner adds a grown weight and the plain count: two different sums per entry.
+    const withTotal = fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 39 }), weights, fc.integer({ min: 1, max: 3 }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(withTotal, { maxLength: 600, size: 'medium' }), (kept, stream) => {
+        const table = new NeighborTable(kept, true, byStrength);
+        const reference = new ReferencePairCounts(kept, byStrength);
+        for (const [row, id, weight, total] of stream) {
+          table.add(row, id, weight, total);
+          reference.add(row, id, weight, total);
+        }
+        for (let row = 0; row < 4; row++) {
+          expect(entriesWithTotals(table, row)).toEqual(reference.entriesWithTotals(row));
+          for (let id = 0; id < 40; id++) expect([table.weight(row, id), table.total(row, id)]).toEqual([reference.weight(row, id), reference.total(row, id)]);
+        }
+      }),
+    );
+  });
+
+  test('When a table keeps no totals, then its totals read as its weights', () => {
+    const table = new NeighborTable(2);
+    table.add(0, 5, 2, 7);
+    table.add(0, 6, 1);
+    expect(entriesWithTotals(table, 0)).toEqual([
+      [5, 2, 2],
+      [6, 1, 1],
+    ]);
+    expect(table.total(0, 5)).toBe(2);
+  });
+
+  test('When a full row prunes by strength, then a pair seen often but decayed outlasts one-off pairs of higher weight', () => {
+    const table = new NeighborTable(1, true, byStrength);
+    table.add(0, 10, 0.5, 6); // six baskets long ago: 0.5 × (6/9)² = 0.22
+    table.add(0, 11, 1, 1); // one basket today: 1 × (1/4)² = 0.0625
+    table.add(0, 12, 1, 1);
+    expect(entriesWithTotals(table, 0)).toEqual([[10, 0.5, 6]]);
+    // By weight alone the old pair would have gone first.
+    const byWeight = new NeighborTable(1, true);
+    byWeight.add(0, 10, 0.5, 6);
+    byWeight.add(0, 11, 1, 1);
+    byWeight.add(0, 12, 1, 1);
+    expect(entriesWithTotals(byWeight, 0)).toEqual([[11, 1, 1]]);
   });
 
   test('When rows are pruned, then no kept weight exceeds the true weight and a row never holds more than 2K', () => {
@@ -83,20 +136,22 @@ describe('NeighborTable', () => {
     expect(table.weight(0, 14)).toBe(1);
   });
 
-  test('When a table is restored from an export mid-stream, its pool copied or read fresh and taken over, then it goes on exactly as the original', () => {
+  test('When a table is restored from an export mid-stream, its pool copied or read fresh and taken over, then it goes on exactly as the original, totals kept or not', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 8 }), adds(6, 40, weights), adds(6, 40, weights), fc.boolean(), (kept, first, second, fresh) => {
-        const original = new NeighborTable(kept);
-        for (const [row, id, weight] of first) original.add(row, id, weight);
-        const restored = new NeighborTable(kept);
+      fc.property(fc.integer({ min: 1, max: 8 }), adds(6, 40, weights), adds(6, 40, weights), fc.boolean(), fc.boolean(), (kept, first, second, fresh, totals) => {
+        const make = () => (totals ? new NeighborTable(kept, true, byStrength) : new NeighborTable(kept));
+        const original = make();
+        // Totals a third of the weight plus one: never equal to it, so a mixed-up lane shows.
+        for (const [row, id, weight] of first) original.add(row, id, weight, weight / 3 + 1);
+        const restored = make();
         const data = original.export();
         // A snapshot read hands its fresh bytes over (SnapshotStore.get): the table keeps that buffer.
         restored.import(fresh ? { ...data, pool: handOver(data.pool.slice()) } : data);
         for (const [row, id, weight] of second) {
-          original.add(row, id, weight);
-          restored.add(row, id, weight);
+          original.add(row, id, weight, weight / 3 + 1);
+          restored.add(row, id, weight, weight / 3 + 1);
         }
-        for (let row = 0; row < 6; row++) expect(entries(restored, row)).toEqual(entries(original, row));
+        for (let row = 0; row < 6; row++) expect(entriesWithTotals(restored, row)).toEqual(entriesWithTotals(original, row));
         expect(restored.export()).toEqual(original.export());
       }),
     );
@@ -116,6 +171,15 @@ describe('NeighborTable', () => {
     expect(copy.entries()).toBe(4);
     copy.add(0, 2, 1);
     expect(copy.weight(0, 2)).toBe(4);
+  });
+
+  test('When an export is imported into a table that keeps totals differently, then the import is refused (the block layouts differ)', () => {
+    const plain = new NeighborTable(4);
+    plain.add(0, 1, 1);
+    expect(() => new NeighborTable(4, true).import(plain.export())).toThrow(/with totals/);
+    const counted = new NeighborTable(4, true);
+    counted.add(0, 1, 1, 2);
+    expect(() => new NeighborTable(4).import(counted.export())).toThrow(/does not fit/);
   });
 
   test('When the k-th largest of values is selected, then it equals the sorted pick, whatever the ties', () => {

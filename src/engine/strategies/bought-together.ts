@@ -1,9 +1,12 @@
 // bought-together: the products most often in the same basket (order or cart) as the context product,
-// nudged by content similarity. Pair score = c·c/(c+3) / n^0.1 for a pair seen in c baskets
-// (decayed: half-life 60 days by default; a cart counts cartPairWeight of an order), the candidate
-// being in n baskets: counts shrunk toward significance (a pair seen once is mostly noise) with a
-// mild discount for best-sellers that sit in every basket. Each pair score is taken relative to
-// the row's best, plus CONTENT_WEIGHT × the content cosine of the product's content neighbours:
+// nudged by content similarity. Pair score = (d + f·c)·(c/(c+3))² / n^0.1 for a pair seen in c
+// baskets, d of them once decayed (half-life 20 days by default; a cart counts cartPairWeight of an
+// order), f the config's pairFloor (0.03), the candidate being in n baskets. The decayed count says
+// how strong the pair is now, and the floor keeps a share of last season's pairs however old; the
+// significance (c/(c+3))² says how sure that is, from every basket however old: a pair seen once
+// is mostly noise however recent, one seen often stays credible as it ages. The mild discount is
+// for best-sellers that sit in every basket. Each pair score is taken relative to the row's best,
+// plus CONTENT_WEIGHT × the content cosine of the product's content neighbours:
 // among partners of similar strength the one like the context product (same range, same words)
 // comes first, and a sparse row gets like products rather than the next strategy's best-sellers.
 // A candidate that comes by content alone (no basket pair) is labelled `similar` at model level 0,
@@ -12,12 +15,12 @@
 // On the Online Retail protocol (bench/quality) see docs/models.md for the numbers.
 // Work per answer: one pass over the product's neighbour row (≤ 2K entries) and its content
 // neighbours (≤ 50) on the score board, then a top-k heap over the candidates touched.
+import { pairSignificance } from '../co-occurrence.js';
 import { PowerMemo } from '../power-memo.js';
 import type { ShopEngine } from '../shop-engine.js';
 import { addContentNeighbors, rankBoard } from './board-candidates.js';
 import type { Producer } from './context.js';
 
-const SHRINK = 3;
 const POPULARITY_DISCOUNT = 0.1;
 /**
  * Weight of content cosine next to the relative pair score (chosen on bench:quality's validation
@@ -27,13 +30,12 @@ export const CONTENT_WEIGHT = 0.2;
 /** Score-board flag of candidates with a basket pair. */
 const PAIRED = 2;
 
-export function pairScore(together: number, candidateBaskets: number): number {
-  return shrunk(together) / Math.max(1, candidateBaskets) ** POPULARITY_DISCOUNT;
-}
-
-/** A pair count shrunk toward significance: c·c/(c+3). */
-function shrunk(together: number): number {
-  return (together * together) / (together + SHRINK);
+/**
+ * A pair's score: its decayed count `decayed` and undecayed count `total`, the candidate in
+ * `candidateBaskets` baskets, `floor` the config's pairFloor.
+ */
+export function pairScore(decayed: number, total: number, candidateBaskets: number, floor: number): number {
+  return ((decayed + floor * total) * pairSignificance(total)) / Math.max(1, candidateBaskets) ** POPULARITY_DISCOUNT;
 }
 
 /** Each engine's best-seller discounts (n^0.1 per candidate): one power per row entry was most of an answer's work. */
@@ -56,9 +58,11 @@ export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
   const { board, top } = engine.scratch;
   const start = pairs.start(product);
   const weightStart = pairs.weightStart(product);
+  const totalStart = pairs.totalStart(product);
   const ids = pairs.ids;
   const weights = pairs.weights;
   const scale = baskets.scaleAt(now);
+  const floor = engine.config.pairFloor;
   const discount = discountsOf(engine);
   // The board is empty here (every producer clears it): the row's scores go on it as they are,
   // then all of them are taken relative to the best at once (each score computed once).
@@ -66,7 +70,8 @@ export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
   let bestId = -1;
   for (let k = 0; k < size; k++) {
     const id = ids[start + k]!;
-    const score = shrunk(weights[weightStart + k]! * scale) / discount.of(id, Math.max(1, baskets.groupsOf(id))); // = pairScore
+    const total = weights[totalStart + k]!;
+    const score = ((weights[weightStart + k]! * scale + floor * total) * pairSignificance(total)) / discount.of(id, Math.max(1, baskets.groupsOf(id))); // = pairScore
     board.add(id, score, PAIRED);
     if (score > best) {
       best = score;

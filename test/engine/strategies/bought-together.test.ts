@@ -34,10 +34,10 @@ describe('bought-together', () => {
     const engine = engineWith(['a', 'b', 'c', 'x']);
     for (let i = 0; i < 30; i++) order(engine, `ab${i}`, ['a', 'b']);
     for (let i = 0; i < 32; i++) order(engine, `ac${i}`, ['a', 'c']);
-    // c: 32²/35 / 32^0.1 = 20.7 against b: 30²/33 / 30^0.1 = 19.4.
+    // c: 32 · (32/35)² / 32^0.1 = 18.9 against b: 30 · (30/33)² / 30^0.1 = 17.6.
     expect(idsOf(ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0))).toEqual(['c', 'b']);
     for (let i = 0; i < 1000; i++) order(engine, `cx${i}`, ['c', 'x']);
-    // c is now in 1,032 baskets: 29.3 / 1032^0.1 = 14.6, below b (a remembered discount would keep c first).
+    // c is now in 1,032 baskets: 26.7 / 1032^0.1 = 13.4, below b (a remembered discount would keep c first).
     expect(idsOf(ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0))).toEqual(['b', 'c']);
   });
 
@@ -136,8 +136,39 @@ describe('bought-together', () => {
   });
 
   test('When pairs are seen once, then they score far below pairs seen often (shrinkage toward significance)', () => {
-    expect(pairScore(1, 1)).toBeCloseTo(0.25, 10);
-    expect(pairScore(30, 30)).toBeGreaterThan(pairScore(35, 1000));
-    expect(pairScore(10, 10) / 10).toBeGreaterThan(pairScore(1, 10) / 1);
+    expect(pairScore(1, 1, 1, 0)).toBeCloseTo(1 / 16, 10);
+    expect(pairScore(30, 30, 30, 0)).toBeGreaterThan(pairScore(35, 35, 1000, 0));
+    expect(pairScore(10, 10, 10, 0) / 10).toBeGreaterThan(pairScore(1, 1, 10, 0) / 1);
+    // Significance comes from every basket, however old: the same decayed count is surer from more baskets.
+    expect(pairScore(1, 8, 10, 0)).toBeGreaterThan(3 * pairScore(1, 1, 10, 0));
+    // The floor adds its share of the undecayed count: (0.5 + 0.1 · 4) · (4/7)².
+    expect(pairScore(0.5, 4, 1, 0.1)).toBeCloseTo(0.9 * (4 / 7) ** 2, 10);
+  });
+
+  test('When a pair was bought in ten baskets two years ago and another once today, then the floor keeps the old pair first; with no floor it has faded below', () => {
+    const twoYears = 730 * 24 * HOUR; // twelve 60-day half-lives: 10 baskets decay to 0.0024
+    const answer = (pairFloor: number) => {
+      const engine = engineWith(['a', 'season', 'fresh'], { pairHalfLifeMs: 60 * 24 * HOUR, pairFloor });
+      for (let i = 0; i < 10; i++) order(engine, `season${i}`, ['a', 'season'], T0 - twoYears);
+      order(engine, 'fresh', ['a', 'fresh'], T0 - HOUR);
+      return idsOf(ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0));
+    };
+    // season: (0.0024 + 0.03 · 10) · (10/13)² / 10^0.1 = 0.14 against fresh: (1 + 0.03) · (1/4)² = 0.064.
+    expect(answer(0.03)).toEqual(['season', 'fresh']);
+    // season: 0.0024 · (10/13)² / 10^0.1 = 0.001.
+    expect(answer(0)).toEqual(['fresh', 'season']);
+  });
+
+  test('When a pair was bought in four baskets half a year ago and another once today, then the old pair ranks first: its evidence does not fade, only its weight', () => {
+    const engine = engineWith(['a', 'old', 'fresh'], { pairHalfLifeMs: 60 * 24 * HOUR, pairFloor: 0 });
+    const halfYear = 180 * 24 * HOUR; // three half-lives: the old pair's decayed count is 4/8 = 0.5
+    for (let i = 0; i < 4; i++) order(engine, `old${i}`, ['a', 'old'], T0 - halfYear);
+    order(engine, 'fresh', ['a', 'fresh'], T0 - HOUR);
+    const [a, old, fresh] = ['a', 'old', 'fresh'].map((id) => engine.catalog.denseOf(id)!) as [number, number, number];
+    expect(engine.baskets.together(a, old) * engine.baskets.scaleAt(T0)).toBeCloseTo(0.5, 4);
+    expect(engine.baskets.total(a, old)).toBe(4);
+    expect(engine.baskets.total(a, fresh)).toBe(1);
+    // old: 0.5 · (4/7)² / 4^0.1 = 0.14; fresh: 1.0 · (1/4)² = 0.06 (a count shrunk after decay would rank fresh first: 0.07 against 0.25).
+    expect(idsOf(ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0))).toEqual(['old', 'fresh']);
   });
 });
