@@ -35,6 +35,19 @@ export function pairSignificance(total: number): number {
   return share * share;
 }
 
+/** Levels per doubling of a group count (groupLevel): a level spans a factor √2. */
+const LEVELS_PER_DOUBLING = 2;
+
+/** The level of a group count: floor(2·log2 n), 0 below 1.41. It moves about twice per doubling of n. */
+export function groupLevel(groups: number): number {
+  return Math.floor(LEVELS_PER_DOUBLING * Math.log2(Math.max(1, groups)));
+}
+
+/** The group count a level stands for: the geometric middle of its range. */
+export function levelGroups(level: number): number {
+  return 2 ** ((level + 0.5) / LEVELS_PER_DOUBLING);
+}
+
 /** A decayed pair's strength: its weight, discounted by how unsure it is. */
 const decayedStrength = (weight: number, total: number): number => weight * pairSignificance(total);
 
@@ -42,9 +55,17 @@ export class CoOccurrence {
   readonly pairs: NeighborTable;
   /** Groups each item joined, each counted at its add's weight (a sliding group counts again each time an item re-enters it). */
   #itemGroups = new Float64Array(0);
+  /** groupLevel of each item's group count (derived from #itemGroups: rebuilt on restore). */
+  #itemLevels = new Uint8Array(0);
   #groupCount = 0;
   /** Per item: the last change of its neighbour row or of its group count. */
   readonly stamps: Stamps;
+  /**
+   * Per item: the last change of its group count's level. A model that needs a count only roughly
+   * (bought-together's best-seller discount) reads these, and its cached answers stay exact while
+   * the items it returned keep selling within their level: most sales no longer touch them.
+   */
+  readonly levelStamps: Stamps;
   /** 1 / half-life of pair weights in ms; 0: weights do not decay. */
   readonly #decayPerMs: number;
   #landmark: number | undefined;
@@ -68,6 +89,7 @@ export class CoOccurrence {
     // with its age), and a full row keeps the pairs strongest by weight × significance.
     this.pairs = pairHalfLifeMs === undefined ? new NeighborTable(maxNeighbors) : new NeighborTable(maxNeighbors, true, decayedStrength);
     this.stamps = new Stamps(clock);
+    this.levelStamps = new Stamps(clock);
     this.#decayPerMs = pairHalfLifeMs === undefined ? 0 : 1 / pairHalfLifeMs;
   }
 
@@ -88,6 +110,12 @@ export class CoOccurrence {
     this.#itemGroups = grownTo(this.#itemGroups, item + 1);
     this.#itemGroups[item] += weight;
     this.stamps.mark(item);
+    const level = groupLevel(this.#itemGroups[item]!);
+    this.#itemLevels = grownTo(this.#itemLevels, item + 1);
+    if (level !== this.#itemLevels[item]) {
+      this.#itemLevels[item] = level;
+      this.levelStamps.mark(item);
+    }
     const pairTotal = this.sliding ? weight / Math.max(1, size) : weight;
     const pairWeight = pairTotal * this.#growth(t);
     const start = groups.start(slot);
@@ -128,6 +156,11 @@ export class CoOccurrence {
     return item < this.#itemGroups.length ? this.#itemGroups[item]! : 0;
   }
 
+  /** groupLevel(groupsOf(item)), kept as groups are counted. */
+  levelOf(item: number): number {
+    return item < this.#itemLevels.length ? this.#itemLevels[item]! : 0;
+  }
+
   /** Jaccard index of two items' groups: together / (groups of a + groups of b − together). */
   jaccard(a: number, together: number, b: number): number {
     return together / (this.groupsOf(a) + this.groupsOf(b) - together);
@@ -153,6 +186,8 @@ export class CoOccurrence {
     this.pairs.import(snapshot.pairs);
     this.#landmark = snapshot.landmark ?? undefined;
     this.#itemGroups = fromBytes(Float64Array, snapshot.itemGroups);
+    this.#itemLevels = new Uint8Array(this.#itemGroups.length);
+    for (let item = 0; item < this.#itemGroups.length; item++) this.#itemLevels[item] = groupLevel(this.#itemGroups[item]!);
     this.groups.restore(snapshot.groups);
     this.#groupCount = snapshot.groupCount;
   }

@@ -141,6 +141,28 @@ describe('answer cache', () => {
     expect(cache.hits).toBe(1);
   });
 
+  test("When a product a bought-together answer returned sells within its basket count's level, then the answer stays cached; when its level moves, it is computed afresh", () => {
+    const engine = engineWith(['a', 'b', 'c', 'x', 'y', 'z']);
+    const order = (orderId: string, ...ids: string[]) => ids.forEach((id) => engine.apply({ ...event('purchase', id, T0, { sessionId: `s-${orderId}` }), metadata: { orderId } }));
+    order('1', 'a', 'b');
+    order('2', 'a', 'b');
+    order('3', 'b', 'x');
+    order('4', 'b', 'x'); // b in 4 baskets: level floor(2·log2 4) = 4
+    order('5', 'a', 'c');
+    const cache = newCache();
+    const request = { strategy: 'bought-together' as const, productId: 'a', limit: 2, exclude: [] };
+    const first = cachedAnswer(cache, engine, request, T0);
+    expect(first.items.map((i) => i.product.id)).toEqual(['b', 'c']);
+    order('6', 'b', 'y'); // 5 baskets: still level 4
+    expect(cachedAnswer(cache, engine, request, T0)).toBe(first);
+    expect(comparable(first)).toEqual(comparable(recommend(engine, request, T0)));
+    order('7', 'b', 'z'); // 6 baskets: level 5, a larger discount
+    const after = cachedAnswer(cache, engine, request, T0);
+    expect(after).not.toBe(first);
+    expect(comparable(after)).toEqual(comparable(recommend(engine, request, T0)));
+    expect(after.items[1]!.score).toBeGreaterThan(first.items[1]!.score); // c, relative to b, which fell
+  });
+
   test('When an answer is older than the longest age, then it is computed afresh', () => {
     const engine = engineWith(['a', 'b']);
     engine.apply(event('view', 'a', T0));

@@ -34,10 +34,11 @@ describe('bought-together', () => {
     const engine = engineWith(['a', 'b', 'c', 'x']);
     for (let i = 0; i < 30; i++) order(engine, `ab${i}`, ['a', 'b']);
     for (let i = 0; i < 32; i++) order(engine, `ac${i}`, ['a', 'c']);
-    // c: 32 · (32/35)² / 32^0.1 = 18.9 against b: 30 · (30/33)² / 30^0.1 = 17.6.
+    // c: 32 · (32/35)² / 38^0.1 = 18.6 against b: 30 · (30/33)² / 27^0.1 = 17.8 (32 and 30 baskets are
+    // at levels 10 and 9, standing for 38 and 27).
     expect(idsOf(ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0))).toEqual(['c', 'b']);
     for (let i = 0; i < 1000; i++) order(engine, `cx${i}`, ['c', 'x']);
-    // c is now in 1,032 baskets: 26.7 / 1032^0.1 = 13.4, below b (a remembered discount would keep c first).
+    // c is now in 1,032 baskets (level 20, 1,218): 26.7 / 1218^0.1 = 13.1, below b (a remembered discount would keep c first).
     expect(idsOf(ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0))).toEqual(['b', 'c']);
   });
 
@@ -136,13 +137,23 @@ describe('bought-together', () => {
   });
 
   test('When pairs are seen once, then they score far below pairs seen often (shrinkage toward significance)', () => {
-    expect(pairScore(1, 1, 1, 0)).toBeCloseTo(1 / 16, 10);
+    // A candidate in one basket is at level 0, standing for 2^(1/4) baskets: discount 2^(1/40).
+    expect(pairScore(1, 1, 1, 0)).toBeCloseTo(1 / 16 / 2 ** (1 / 40), 10);
     expect(pairScore(30, 30, 30, 0)).toBeGreaterThan(pairScore(35, 35, 1000, 0));
     expect(pairScore(10, 10, 10, 0) / 10).toBeGreaterThan(pairScore(1, 1, 10, 0) / 1);
     // Significance comes from every basket, however old: the same decayed count is surer from more baskets.
     expect(pairScore(1, 8, 10, 0)).toBeGreaterThan(3 * pairScore(1, 1, 10, 0));
     // The floor adds its share of the undecayed count: (0.5 + 0.1 · 4) · (4/7)².
-    expect(pairScore(0.5, 4, 1, 0.1)).toBeCloseTo(0.9 * (4 / 7) ** 2, 10);
+    expect(pairScore(0.5, 4, 1, 0.1)).toBeCloseTo((0.9 * (4 / 7) ** 2) / 2 ** (1 / 40), 10);
+  });
+
+  test('When candidates sit in baskets within one level (a factor √2), then their discount is the same, within 1.8 % of n^0.1; across levels it grows', () => {
+    expect(pairScore(2, 2, 4, 0)).toBe(pairScore(2, 2, 5, 0)); // levels floor(2·log2 n): 4 and 4
+    expect(pairScore(2, 2, 6, 0)).toBeLessThan(pairScore(2, 2, 5, 0)); // level 5
+    for (const n of [1, 2, 3, 7, 30, 1000, 1e6]) {
+      const exact = ((2 * (2 / 5) ** 2) / n ** 0.1);
+      expect(Math.abs(pairScore(2, 2, n, 0) / exact - 1)).toBeLessThan(0.018);
+    }
   });
 
   test('When a pair was bought in ten baskets two years ago and another once today, then the floor keeps the old pair first; with no floor it has faded below', () => {
