@@ -2,7 +2,8 @@
 // history: per item a fixed-capacity neighbour row (NeighborTable: the strongest K kept), the
 // number of groups each item joined, and the bounded table of open groups. Memory grows with
 // items × K and the group bound, never with events. Pair weights may decay with time (forward
-// decay against a landmark, as DecayedScores does), so that last month's pairs outrank last year's.
+// decay against a landmark, as DecayedScores does), so that last month's pairs outrank last year's;
+// decaying rows also keep each pair's undecayed total, the evidence behind it however old.
 import type { ChangeClock } from './change-stamps.js';
 import { Stamps } from './change-stamps.js';
 import type { GroupTable, GroupTableSnapshot } from './group-table.js';
@@ -42,6 +43,12 @@ const LEVELS_PER_DOUBLING = 2;
 export function groupLevel(groups: number): number {
   return Math.floor(LEVELS_PER_DOUBLING * Math.log2(Math.max(1, groups)));
 }
+
+/**
+ * Just under the smallest count of each level: one comparison per add tells whether a count may
+ * have reached its next level (groupLevel then decides), instead of a logarithm per add.
+ */
+const LEVEL_STARTS = Float64Array.from({ length: 64 }, (_, level) => 2 ** (level / LEVELS_PER_DOUBLING) * (1 - 1e-9));
 
 /** The group count a level stands for: the geometric middle of its range. */
 export function levelGroups(level: number): number {
@@ -110,11 +117,14 @@ export class CoOccurrence {
     this.#itemGroups = grownTo(this.#itemGroups, item + 1);
     this.#itemGroups[item] += weight;
     this.stamps.mark(item);
-    const level = groupLevel(this.#itemGroups[item]!);
+    // Counts only grow, so a level only rises.
     this.#itemLevels = grownTo(this.#itemLevels, item + 1);
-    if (level !== this.#itemLevels[item]) {
-      this.#itemLevels[item] = level;
-      this.levelStamps.mark(item);
+    if (this.#itemGroups[item]! >= LEVEL_STARTS[this.#itemLevels[item]! + 1]!) {
+      const level = groupLevel(this.#itemGroups[item]!);
+      if (level !== this.#itemLevels[item]) {
+        this.#itemLevels[item] = level;
+        this.levelStamps.mark(item);
+      }
     }
     const pairTotal = this.sliding ? weight / Math.max(1, size) : weight;
     const pairWeight = pairTotal * this.#growth(t);

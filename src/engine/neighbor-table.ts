@@ -60,12 +60,12 @@ export class NeighborTable {
   /**
    * @param kept neighbours a prune keeps per row (K), 1 to MAX_KEPT
    * @param withTotals keep each entry's total beside its weight (see `add`); without, `totalStart` reads the weights
-   * @param strength what a prune keeps the strongest of, from an entry's weight and total (without totals both are the weight)
+   * @param strength what a prune keeps the strongest of, from an entry's weight and total; without, the weight
    */
   constructor(
     readonly kept: number,
     readonly withTotals = false,
-    readonly strength: (weight: number, total: number) => number = (weight) => weight,
+    readonly strength?: (weight: number, total: number) => number,
   ) {
     if (!Number.isInteger(kept) || kept < 1 || kept > MAX_KEPT) throw new RangeError(`neighbours kept must be an integer from 1 to ${MAX_KEPT}, got ${kept}`);
     this.capacity = 2 * kept;
@@ -312,8 +312,9 @@ export class NeighborTable {
     const kept = this.kept;
     const strength = this.strength;
     const strengths = this.#strengths;
-    for (let k = 0; k < capacity; k++) strengths[k] = strength(weights[weightsAt + k]!, weights[totalsAt + k]!);
-    const newStrength = Math.fround(strength(Math.fround(weight), Math.fround(total)));
+    if (strength === undefined) for (let k = 0; k < capacity; k++) strengths[k] = weights[weightsAt + k]!;
+    else for (let k = 0; k < capacity; k++) strengths[k] = strength(weights[weightsAt + k]!, weights[totalsAt + k]!);
+    const newStrength = Math.fround(strength === undefined ? weight : strength(Math.fround(weight), Math.fround(total)));
     strengths[capacity] = newStrength;
     const scratch = this.#scratch;
     scratch.set(strengths);

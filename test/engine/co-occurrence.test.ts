@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { CoOccurrence } from '../../src/engine/co-occurrence.js';
+import { groupLevel, type CoOccurrence } from '../../src/engine/co-occurrence.js';
 import { ReferenceCoOccurrence } from '../reference/co-occurrence.js';
 import { keyedModel } from './fixtures.js';
 
@@ -15,6 +15,23 @@ function rowOf(model: CoOccurrence, item: number): [number, number][] {
 }
 
 describe('CoOccurrence', () => {
+  test("When items join groups at any weights, then each item's level is groupLevel of its group count, and its level stamp moves exactly when the level does", () => {
+    const adds = fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 5 }), fc.constantFrom(0.25, 0.5, 1)), { maxLength: 400, size: 'medium' });
+    fc.assert(
+      fc.property(adds, (stream) => {
+        const { model, add } = keyedModel(4, 1000, 100);
+        stream.forEach(([group, item, weight], n) => {
+          const before = { level: model.levelOf(item), stamp: model.levelStamps.at(item) };
+          model.stamps.clock.tick();
+          add(`g${group}-${n % 3}`, item, 0, weight);
+          expect(model.levelOf(item)).toBe(groupLevel(model.groupsOf(item)));
+          expect(model.levelStamps.at(item) !== before.stamp).toBe(model.levelOf(item) !== before.level);
+        });
+      }),
+    );
+    expect([1, 1.4, 1.5, 2, 2.9, 4, 5, 5.7, 6].map(groupLevel)).toEqual([0, 0, 1, 2, 3, 4, 4, 5, 5]);
+  });
+
   test('When groups are added to, then rows, group counts and bounds equal the Map reference (baskets, sliding histories, decay, weighted groups)', () => {
     const shape = fc.record({
       kept: fc.integer({ min: 1, max: 8 }),
