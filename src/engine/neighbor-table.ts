@@ -6,12 +6,14 @@
 // Memory follows the neighbours actually held, never the number of events: a row lives in a block
 // of 4, 8, 16 … 2K entries, moving to the next size as it fills (blocks of one size are reused
 // through a free list), so rows × 2K × 10 bytes (14 with totals) is the bound and a long tail of
-// products with few neighbours costs little. A block holds its ids, then their weights in insertion order, then an
-// open-addressing index (linear probing, two one-byte slots per entry, holding position + 1) from
-// neighbour id to position: adding to a pair is a probe or two, not a scan of the row.
+// products with few neighbours costs little. A block holds its ids, then their weights in
+// insertion order (then their totals), then an open-addressing index (linear probing, two one-byte
+// slots per entry, holding position + 1) from neighbour id to position: adding to a pair is a
+// probe or two, not a scan of the row.
 // A table made `withTotals` keeps a second sum per entry after the weights: what the pair's adds
-// came to before any decay (a decaying table prunes and ranks by its weights, but how much evidence
-// stands behind a pair does not fade with its age). It costs 4 more bytes per entry.
+// came to before any decay (a decaying owner's weights fade, but how much evidence stands behind
+// a pair does not). It costs 4 more bytes per entry. Such a table may be given a strength of
+// weight and total to prune by ("strongest" above); without one, weight decides.
 // Weights and totals are float32 (24-bit mantissa: whole counts exact up to 16,777,216).
 
 import { bytesOf, fromBytes } from './typed-arrays.js';
