@@ -300,8 +300,9 @@ export class NeighborTable {
 
   /**
    * A full row meets a new neighbour: of its entries and the newcomer (last in row order), the K
-   * strongest stay, in row order (ties: the earlier entry). The K-th strongest weight is found by
-   * selection on a scratch copy (linear, no sort, no closure).
+   * strongest stay (by weight, or by the table's strength of weight and total), in row order
+   * (ties: the earlier entry). The K-th strongest is found by selection on a scratch copy (linear,
+   * no sort).
    */
   #prune(row: number, id: number, weight: number, total: number): void {
     const start = this.#rowStart[row]!;
@@ -345,7 +346,6 @@ export class NeighborTable {
     for (let q = 0; q < kept; q++) this.#index(row, ids[start + q]!, q);
     this.#rowFill[row] = kept;
   }
-
 
   /** Makes the pool hold at least `words` words (grows by half). */
   #reserve(words: number): void {

@@ -16,7 +16,6 @@
 // Work per answer: one pass over the product's neighbour row (≤ 2K entries) and its content
 // neighbours (≤ 50) on the score board, then a top-k heap over the candidates touched.
 import { groupLevel, levelGroups, pairSignificance } from '../co-occurrence.js';
-import type { ShopEngine } from '../shop-engine.js';
 import { addContentNeighbors, rankBoard } from './board-candidates.js';
 import type { Producer } from './context.js';
 
@@ -34,7 +33,12 @@ const PAIRED = 2;
  * `candidateBaskets` baskets, `floor` the config's pairFloor.
  */
 export function pairScore(decayed: number, total: number, candidateBaskets: number, floor: number): number {
-  return ((decayed + floor * total) * pairSignificance(total)) / discountAt(groupLevel(candidateBaskets));
+  return pairScoreAt(decayed, total, groupLevel(candidateBaskets), floor);
+}
+
+/** pairScore with the candidate's basket-count level known (CoOccurrence keeps it per item). */
+function pairScoreAt(decayed: number, total: number, level: number, floor: number): number {
+  return ((decayed + floor * total) * pairSignificance(total)) / DISCOUNTS[level]!;
 }
 
 /**
@@ -72,8 +76,7 @@ export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
   let bestId = -1;
   for (let k = 0; k < size; k++) {
     const id = ids[start + k]!;
-    const total = weights[totalStart + k]!;
-    const score = ((weights[weightStart + k]! * scale + floor * total) * pairSignificance(total)) / DISCOUNTS[baskets.levelOf(id)]!; // = pairScore
+    const score = pairScoreAt(weights[weightStart + k]! * scale, weights[totalStart + k]!, baskets.levelOf(id), floor);
     board.add(id, score, PAIRED);
     if (score > best) {
       best = score;
