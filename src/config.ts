@@ -62,6 +62,13 @@ export interface EngineConfig {
    */
   pairFloor: number;
   /**
+   * A bought-together row's best pair counts as at least a pair seen in this many baskets today
+   * (0: the best is the best, however weak). Partners are scored relative to the best; a product
+   * whose best pair is weaker than this has partners that are not certain, so they score below 1
+   * and its content neighbours weigh more beside them. Chosen on bench:quality's validation splits.
+   */
+  pairConfidenceBaskets: number;
+  /**
    * What two products added to one session's cart count as a pair, next to 1 for two bought in one
    * order (bought-together): a cart is a weaker sign than an order (most carts are abandoned), and a
    * pair both carted and bought counts both.
@@ -210,6 +217,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   shopperNeighbors: 16,
   pairHalfLifeMs: 20 * DAY_MS,
   pairFloor: 0.03,
+  pairConfidenceBaskets: 3.5,
   cartPairWeight: 0.5,
   affinityHalfLifeMs: 30 * DAY_MS,
   historyPerShopper: 64,
@@ -350,6 +358,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPendingEvents: integer(env, 'PAIRWISE_PENDING_EVENTS', DEFAULT_ENGINE_CONFIG.maxPendingEvents, 0, 10_000_000),
       pairHalfLifeMs: integer(env, 'PAIRWISE_BASKET_HALF_LIFE_DAYS', DEFAULT_ENGINE_CONFIG.pairHalfLifeMs / DAY_MS, 1, 10 * 365) * DAY_MS,
       pairFloor: fraction(env, 'PAIRWISE_BASKET_PAIR_FLOOR', DEFAULT_ENGINE_CONFIG.pairFloor),
+      pairConfidenceBaskets: bounded(env, 'PAIRWISE_BASKET_CONFIDENT_PAIR_BASKETS', DEFAULT_ENGINE_CONFIG.pairConfidenceBaskets, 0, 1000, 'number'),
       cartPairWeight: fraction(env, 'PAIRWISE_CART_PAIR_WEIGHT', DEFAULT_ENGINE_CONFIG.cartPairWeight),
       attributionWindowMs: integer(env, 'PAIRWISE_ATTRIBUTION_WINDOW_DAYS', 7, 1, 90) * DAY_MS,
     }),

@@ -10,17 +10,19 @@ describe('loadConfig: bought-together settings', () => {
     expect(engine.pairHalfLifeMs).toBe(DEFAULT_ENGINE_CONFIG.pairHalfLifeMs);
     expect(engine.cartPairWeight).toBe(DEFAULT_ENGINE_CONFIG.cartPairWeight);
     expect(engine.pairFloor).toBe(DEFAULT_ENGINE_CONFIG.pairFloor);
+    expect(engine.pairConfidenceBaskets).toBe(DEFAULT_ENGINE_CONFIG.pairConfidenceBaskets);
   });
 
-  test('When PAIRWISE_BASKET_HALF_LIFE_DAYS, PAIRWISE_BASKET_PAIR_FLOOR and PAIRWISE_CART_PAIR_WEIGHT are set, then the engine gets them', () => {
-    const { engine } = loadConfig({ PAIRWISE_BASKET_HALF_LIFE_DAYS: '30', PAIRWISE_BASKET_PAIR_FLOOR: '0.1', PAIRWISE_CART_PAIR_WEIGHT: '0.25' });
+  test('When PAIRWISE_BASKET_HALF_LIFE_DAYS, PAIRWISE_BASKET_PAIR_FLOOR, PAIRWISE_BASKET_CONFIDENT_PAIR_BASKETS and PAIRWISE_CART_PAIR_WEIGHT are set, then the engine gets them', () => {
+    const { engine } = loadConfig({ PAIRWISE_BASKET_HALF_LIFE_DAYS: '30', PAIRWISE_BASKET_PAIR_FLOOR: '0.1', PAIRWISE_BASKET_CONFIDENT_PAIR_BASKETS: '2.5', PAIRWISE_CART_PAIR_WEIGHT: '0.25' });
+    expect(engine.pairConfidenceBaskets).toBe(2.5);
     expect(engine.pairHalfLifeMs).toBe(30 * DAY);
     expect(engine.pairFloor).toBe(0.1);
     expect(engine.cartPairWeight).toBe(0.25);
   });
 
   test('When either is out of range or not a number, then loading fails with a ConfigError', () => {
-    for (const env of [{ PAIRWISE_BASKET_HALF_LIFE_DAYS: '0' }, { PAIRWISE_BASKET_HALF_LIFE_DAYS: '1.5' }, { PAIRWISE_CART_PAIR_WEIGHT: '2' }, { PAIRWISE_CART_PAIR_WEIGHT: '-0.1' }, { PAIRWISE_CART_PAIR_WEIGHT: 'half' }, { PAIRWISE_BASKET_PAIR_FLOOR: '1.5' }, { PAIRWISE_BASKET_PAIR_FLOOR: 'some' }]) {
+    for (const env of [{ PAIRWISE_BASKET_HALF_LIFE_DAYS: '0' }, { PAIRWISE_BASKET_HALF_LIFE_DAYS: '1.5' }, { PAIRWISE_CART_PAIR_WEIGHT: '2' }, { PAIRWISE_CART_PAIR_WEIGHT: '-0.1' }, { PAIRWISE_CART_PAIR_WEIGHT: 'half' }, { PAIRWISE_BASKET_PAIR_FLOOR: '1.5' }, { PAIRWISE_BASKET_PAIR_FLOOR: 'some' }, { PAIRWISE_BASKET_CONFIDENT_PAIR_BASKETS: '-1' }, { PAIRWISE_BASKET_CONFIDENT_PAIR_BASKETS: '1001' }, { PAIRWISE_BASKET_CONFIDENT_PAIR_BASKETS: 'many' }]) {
       expect(() => loadConfig(env)).toThrow(ConfigError);
     }
   });

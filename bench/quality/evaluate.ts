@@ -31,6 +31,8 @@ const DAY_MS = 86_400_000;
 /** Half-lives of basket pair weights (bought-together) tried on validation, in days, each with every pair floor. */
 const PAIR_HALF_LIVES_DAYS = [20, 30, 60, 120];
 const PAIR_FLOORS = [0, 0.03, 0.1];
+/** Baskets of a confident pair (a row's best counts as at least one) tried on validation after the half-life and floor. */
+const PAIR_CONFIDENCE_BASKETS = [0, 2, 3, 3.5, 4, 5];
 
 /** Fits EASE on what the engine holds and installs it, as the service's refit does (synchronously here). */
 function installEase(engine: ShopEngine, lambda: number): string {
@@ -56,22 +58,35 @@ function boughtTogetherScoreAt(engine: ShopEngine, s: Split, now: number): numbe
 const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
 const scoresText = (scores: readonly number[]): string => `${mean(scores).toFixed(4)} (${scores.map((v) => v.toFixed(4)).join(', ')})`;
 
+/** Bought-together's basket pair settings that bench:quality tunes. */
+type BasketPairSettings = Pick<EngineConfig, 'pairHalfLifeMs' | 'pairFloor' | 'pairConfidenceBaskets'>;
+
 /**
- * The basket pair half-life and floor with the best mean bought-together nDCG@10 over the
- * validation splits; returns them with the validation engines built with them (the personalized
- * tuning reuses them).
+ * The basket pair settings with the best mean bought-together nDCG@10 over the validation splits:
+ * half-life and floor together (at the default confident pair), then the confident pair at those;
+ * returns them with the validation engines built with them (the personalized tuning reuses them).
  */
-function tuneBasketPairs(data: RetailData, validation: readonly ValidationSplit[]): { halfLifeDays: number; floor: number; engines: ShopEngine[] } {
-  let best = { halfLifeDays: 0, floor: 0, ndcg: -1, engines: [] as ShopEngine[] };
+function tuneBasketPairs(data: RetailData, validation: readonly ValidationSplit[]): { settings: BasketPairSettings; engines: ShopEngine[] } {
+  let best = { settings: {} as BasketPairSettings, ndcg: -1, engines: [] as ShopEngine[] };
+  const consider = (settings: BasketPairSettings) => {
+    const engines = validation.map((v) => buildEngine(data, v, settings));
+    const scores = validation.map((v, i) => boughtTogetherScoreAt(engines[i]!, v, v.now));
+    console.log(`  validation bought-together, ${basketSettingsText(settings)}: ${scoresText(scores)}`);
+    if (mean(scores) > best.ndcg) best = { settings, ndcg: mean(scores), engines };
+  };
+  const confidence = DEFAULT_ENGINE_CONFIG.pairConfidenceBaskets;
   for (const halfLifeDays of PAIR_HALF_LIVES_DAYS) {
-    for (const floor of PAIR_FLOORS) {
-      const engines = validation.map((v) => buildEngine(data, v, { pairHalfLifeMs: halfLifeDays * DAY_MS, pairFloor: floor }));
-      const scores = validation.map((v, i) => boughtTogetherScoreAt(engines[i]!, v, v.now));
-      console.log(`  validation bought-together, pair half-life ${halfLifeDays} days, floor ${floor}: ${scoresText(scores)}`);
-      if (mean(scores) > best.ndcg) best = { halfLifeDays, floor, ndcg: mean(scores), engines };
-    }
+    for (const floor of PAIR_FLOORS) consider({ pairHalfLifeMs: halfLifeDays * DAY_MS, pairFloor: floor, pairConfidenceBaskets: confidence });
+  }
+  const { pairHalfLifeMs, pairFloor } = best.settings;
+  for (const baskets of PAIR_CONFIDENCE_BASKETS) {
+    if (baskets !== confidence) consider({ pairHalfLifeMs, pairFloor, pairConfidenceBaskets: baskets });
   }
   return best;
+}
+
+function basketSettingsText(settings: BasketPairSettings): string {
+  return `pair half-life ${settings.pairHalfLifeMs / DAY_MS} days, floor ${settings.pairFloor}, confident pair ${settings.pairConfidenceBaskets} baskets`;
 }
 
 /** Products as the engine needs them: the dataset has only titles and prices. */
@@ -137,10 +152,8 @@ function evaluate(): Row[] {
   const validation = validationSplits(s.train);
   console.log(`validation cuts: ${validation.map((v) => `${new Date(v.now).toISOString().slice(0, 10)} (${v.basketCases.length} basket cases, ${v.customerCases.length} customers)`).join(', ')}`);
   const basketTuning = tuneBasketPairs(data, validation);
-  console.log(
-    `basket pairs chosen on validation: half-life ${basketTuning.halfLifeDays} days, floor ${basketTuning.floor} (defaults ${DEFAULT_ENGINE_CONFIG.pairHalfLifeMs / DAY_MS}, ${DEFAULT_ENGINE_CONFIG.pairFloor})`,
-  );
-  const engine = buildEngine(data, s, { pairHalfLifeMs: basketTuning.halfLifeDays * DAY_MS, pairFloor: basketTuning.floor });
+  console.log(`basket pairs chosen on validation: ${basketSettingsText(basketTuning.settings)} (defaults: ${basketSettingsText(DEFAULT_ENGINE_CONFIG)})`);
+  const engine = buildEngine(data, s, basketTuning.settings);
   const popular = popularity(data, s);
   const catalogSize = s.trainItems.size;
   const rows: Row[] = [];

@@ -6,9 +6,11 @@
 // significance (c/(c+3))² says how sure that is, from every basket however old: a pair seen once
 // is mostly noise however recent, one seen often stays credible as it ages. The mild discount is
 // for best-sellers that sit in every basket. Each pair score is taken relative to the row's best,
-// plus CONTENT_WEIGHT × the content cosine of the product's content neighbours:
-// among partners of similar strength the one like the context product (same range, same words)
-// comes first, and a sparse row gets like products rather than the next strategy's best-sellers.
+// the best counting as at least a pair seen in the config's pairConfidenceBaskets (3.5) baskets
+// today: a product whose strongest pair is weak has uncertain partners, scored below 1. Then
+// CONTENT_WEIGHT × the content cosine of the product's content neighbours is added: among
+// partners of similar strength the one like the context product (same range, same words) comes
+// first, and a weak or sparse row gets like products rather than the next strategy's best-sellers.
 // A candidate that comes by content alone (no basket pair) is labelled `similar` at model level 0,
 // as the similar strategy labels it: each item names the model that really produced it. A product
 // with no basket partner at all answers nothing here: the chain's `similar` follows.
@@ -51,6 +53,14 @@ function discountAt(level: number): number {
   return levelGroups(level) ** POPULARITY_DISCOUNT;
 }
 
+/**
+ * What a row's best counts as at least: the score of a pair seen in `baskets` baskets today, all
+ * of them recent (its decayed and undecayed counts equal), before any best-seller discount.
+ */
+export function confidentPairScore(baskets: number, floor: number): number {
+  return (baskets + floor * baskets) * pairSignificance(baskets);
+}
+
 /** discountAt of every level a count can reach (float32 counts stop at 2^24: level 48). */
 const DISCOUNTS = Float64Array.from({ length: 64 }, (_, level) => discountAt(level));
 
@@ -83,9 +93,10 @@ export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
       bestId = id;
     }
   }
-  board.scale(best > 0 ? 1 / best : 0);
+  board.scale(best > 0 ? 1 / Math.max(best, confidentPairScore(engine.config.pairConfidenceBaskets, floor)) : 0);
   // Every score is relative to the best pair's, returned or not (an excluded product still sets
-  // the scale), so its level is read as the returned products' are.
+  // the scale), so its level is read as the returned products' are (when the confident score
+  // stands in for the best, the best's level still decides which of the two is larger).
   if (bestId >= 0) reads.read(baskets.levelStamps, bestId);
   addContentNeighbors(engine, product, board, CONTENT_WEIGHT);
   const count = rankBoard(board, pick, top);

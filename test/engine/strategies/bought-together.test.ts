@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { CoOccurrence } from '../../../src/engine/co-occurrence.js';
 import type { EngineEvent } from '../../../src/engine/event.js';
 import type { ShopEngine } from '../../../src/engine/shop-engine.js';
-import { pairScore } from '../../../src/engine/strategies/bought-together.js';
+import { confidentPairScore, pairScore } from '../../../src/engine/strategies/bought-together.js';
 import { ask, engineWith, HOUR, idsOf, keyedModel, product, strategiesOf, T0 } from '../fixtures.js';
 
 /** The neighbours kept in an item's row. */
@@ -134,6 +134,39 @@ describe('bought-together', () => {
     expect(idsOf(wider)).toEqual(['strong', 'twin', 'cousin', 'other']);
     expect(strategiesOf(wider)).toEqual(['bought-together', 'bought-together', 'similar', 'bought-together']);
     expect(wider.modelLevel).toBe(2);
+  });
+
+  test("When a product's only pair is from one basket, then that partner scores as a fraction of a confident pair and a close content match ranks above it; relative to the best however weak, the one-off pair would be first", () => {
+    const answer = (config: { pairConfidenceBaskets?: number }) => {
+      const engine = engineWith([product('a', { title: 'Red retrospot lunch bag' }), product('once', { title: 'Wooden owl clock' }), product('cousin', { title: 'Red retrospot lunch box' })], config);
+      order(engine, 'o1', ['a', 'once'], T0);
+      return ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0);
+    };
+    const confident = answer({});
+    expect(idsOf(confident)).toEqual(['cousin', 'once']);
+    expect(strategiesOf(confident)).toEqual(['similar', 'bought-together']);
+    const relative = answer({ pairConfidenceBaskets: 0 });
+    expect(idsOf(relative)).toEqual(['once', 'cousin']);
+    // Each score is the relative pair score plus the same content term (0.2 × cosine): 1 + content
+    // relative to itself, and (1 + 0.03) · (1/4)² / 2^(1/40) ÷ a pair of 3.5 baskets today,
+    // (3.5 + 0.03 · 3.5) · (3.5/6.5)², for the confident one.
+    expect(confidentPairScore(3.5, 0.03)).toBeCloseTo(3.605 * (3.5 / 6.5) ** 2, 10);
+    const content = relative.items[0]!.score - 1;
+    expect(confident.items[1]!.score - content).toBeCloseTo(pairScore(1, 1, 1, 0.03) / confidentPairScore(3.5, 0.03), 4);
+  });
+
+  test('When a product has a pair stronger than a confident one, then its partners are scored relative to that best as before', () => {
+    const answer = (config: { pairConfidenceBaskets?: number }) => {
+      const engine = engineWith(['a', 'b', 'c'], config);
+      for (let i = 0; i < 8; i++) order(engine, `ab${i}`, ['a', 'b']);
+      order(engine, 'ac', ['a', 'c']);
+      return ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0);
+    };
+    expect(pairScore(8, 8, 8, 0.03)).toBeGreaterThan(confidentPairScore(3.5, 0.03));
+    const result = answer({});
+    expect(idsOf(result)).toEqual(['b', 'c']);
+    expect(result.items).toEqual(answer({ pairConfidenceBaskets: 0 }).items);
+    expect(answer({ pairConfidenceBaskets: 20 }).items[0]!.score).toBeLessThan(result.items[0]!.score);
   });
 
   test('When pairs are seen once, then they score far below pairs seen often (shrinkage toward significance)', () => {
