@@ -9,7 +9,9 @@
 // products with few neighbours costs little. A block holds its ids, then their weights in
 // insertion order (then their totals), then an open-addressing index (linear probing, two one-byte
 // slots per entry, holding position + 1) from neighbour id to position: adding to a pair is a
-// probe or two, not a scan of the row.
+// probe or two, not a scan of the row. Each row's block offset, size class and fill sit side by
+// side in one Int32Array (8 bytes a row), so an add to a random row misses the cache once for
+// them, not three times.
 // A table made `withTotals` keeps a second sum per entry after the weights: what the pair's adds
 // came to before any decay (a decaying owner's weights fade, but how much evidence stands behind
 // a pair does not). It costs 4 more bytes per entry. Such a table may be given a strength of
@@ -21,6 +23,9 @@ import { bytesOf, fromBytes } from './typed-arrays.js';
 /** Positions + 1 (≤ 2K) fit the one-byte index slots. */
 export const MAX_KEPT = 127;
 const SMALLEST_BLOCK = 4;
+/** A row's second word: size class + 1 in the low byte, entries (≤ 2 × MAX_KEPT = 254) above. */
+const CLASS_MASK = 0xff;
+const FILL_SHIFT = 8;
 
 /** A table's contents as bytes (what a snapshot stores). */
 export interface NeighborTableData {
@@ -46,9 +51,12 @@ export class NeighborTable {
   readonly #classSlots: number[] = [];
   readonly #classShift: number[] = [];
   readonly #classWords: number[] = [];
-  #rowClass = new Uint8Array(0);
-  #rowFill = new Uint8Array(0);
-  #rowStart = new Int32Array(0);
+  /**
+   * Two words per row, side by side so that an add finds both in one cache line (three arrays
+   * cost a cache miss each at 100k rows): the block's offset in words, then its size class + 1
+   * (0: no block) in the low byte and its entries in the next.
+   */
+  #rows = new Int32Array(0);
   #bytes = new Uint8Array(0);
   #ids = new Int32Array(0);
   #weights = new Float32Array(0);
@@ -90,14 +98,14 @@ export class NeighborTable {
    * totals: a decaying owner adds the grown weight and the plain one.
    */
   add(row: number, id: number, weight: number, total = weight): void {
-    if (row >= this.#rowClass.length) this.#growRows(row + 1);
-    let sizeClass = this.#rowClass[row]! - 1;
+    if (2 * row >= this.#rows.length) this.#growRows(row + 1);
+    let sizeClass = (this.#rows[2 * row + 1]! & CLASS_MASK) - 1;
     if (sizeClass < 0) {
       this.#moveTo(row, 0);
       sizeClass = 0;
     }
     // One probe finds the pair or the free index slot a new entry takes.
-    const start = this.#rowStart[row]!;
+    const start = this.#rows[2 * row]!;
     const size = this.#classSize[sizeClass]!;
     const bytes = this.#bytes;
     const ids = this.#ids;
@@ -113,13 +121,13 @@ export class NeighborTable {
       }
       slot = (slot + 1) & mask;
     }
-    const fill = this.#rowFill[row]!;
+    const fill = this.#rows[2 * row + 1]! >>> FILL_SHIFT;
     if (fill < size) {
       ids[start + fill] = id;
       this.#weights[start + size + fill] = weight;
       if (totals) this.#weights[start + 2 * size + fill] = total;
       bytes[indexAt + slot] = fill + 1;
-      this.#rowFill[row] = fill + 1;
+      this.#setFill(row, fill + 1);
       return;
     }
     if (size === this.capacity) {
@@ -127,11 +135,11 @@ export class NeighborTable {
       return;
     }
     this.#moveTo(row, sizeClass + 1);
-    this.#ids[this.#rowStart[row]! + fill] = id;
+    this.#ids[this.start(row) + fill] = id;
     this.#weights[this.weightStart(row) + fill] = weight;
     if (totals) this.#weights[this.totalStart(row) + fill] = total;
     this.#index(row, id, fill);
-    this.#rowFill[row] = fill + 1;
+    this.#setFill(row, fill + 1);
   }
 
   /** The pair's weight; 0 when not kept. */
@@ -142,18 +150,18 @@ export class NeighborTable {
 
   /** Number of entries in the row. */
   size(row: number): number {
-    return row < this.#rowFill.length ? this.#rowFill[row]! : 0;
+    return 2 * row < this.#rows.length ? this.#rows[2 * row + 1]! >>> FILL_SHIFT : 0;
   }
 
   /** The row's neighbour ids are `ids[start(row) + k]` for k < size(row), in the order they joined. */
   start(row: number): number {
-    return row < this.#rowStart.length ? this.#rowStart[row]! : 0;
+    return 2 * row < this.#rows.length ? this.#rows[2 * row]! : 0;
   }
 
   /** Their weights are `weights[weightStart(row) + k]`. */
   weightStart(row: number): number {
-    const sizeClass = row < this.#rowClass.length ? this.#rowClass[row]! : 0;
-    return sizeClass === 0 ? 0 : this.#rowStart[row]! + this.#classSize[sizeClass - 1]!;
+    const sizeClass = this.#classOf(row);
+    return sizeClass === 0 ? 0 : this.#rows[2 * row]! + this.#classSize[sizeClass - 1]!;
   }
 
   /**
@@ -161,10 +169,10 @@ export class NeighborTable {
    * answers weightStart: its weights are their own totals.
    */
   totalStart(row: number): number {
-    const sizeClass = row < this.#rowClass.length ? this.#rowClass[row]! : 0;
+    const sizeClass = this.#classOf(row);
     if (sizeClass === 0) return 0;
     const size = this.#classSize[sizeClass - 1]!;
-    return this.#rowStart[row]! + (this.withTotals ? 2 * size : size);
+    return this.#rows[2 * row]! + (this.withTotals ? 2 * size : size);
   }
 
   /** The pair's total (its weight in a table without totals); 0 when not kept. */
@@ -184,22 +192,23 @@ export class NeighborTable {
 
   /** Multiplies every weight by `factor` (re-basing forward-decayed weights); totals stay. */
   scale(factor: number): void {
-    for (let row = 0; row < this.#rowFill.length; row++) {
+    for (let row = 0; row < this.#rowCount(); row++) {
       const at = this.weightStart(row);
-      for (let k = 0; k < this.#rowFill[row]!; k++) this.#weights[at + k] *= factor;
+      const size = this.size(row);
+      for (let k = 0; k < size; k++) this.#weights[at + k] *= factor;
     }
   }
 
   /** Total entries held, for sizing reports. */
   entries(): number {
     let total = 0;
-    for (let row = 0; row < this.#rowFill.length; row++) total += this.#rowFill[row]!;
+    for (let row = 0; row < this.#rowCount(); row++) total += this.size(row);
     return total;
   }
 
   /** Bytes of typed-array storage. */
   get bytes(): number {
-    return this.#bytes.byteLength + this.#rowClass.byteLength + this.#rowFill.byteLength + this.#rowStart.byteLength;
+    return this.#bytes.byteLength + this.#rows.byteLength;
   }
 
   /** Bytes of the pool handed out to blocks (used or on a free list): the pool's pages actually touched. */
@@ -207,16 +216,24 @@ export class NeighborTable {
     return 4 * this.#used;
   }
 
-  /** The table's rows, pool and free lists as views of the live arrays (copy them before the next add): what a snapshot stores. */
+  /** The table's rows (copied), pool and free lists (the pool a view of the live array: copy it before the next add): what a snapshot stores. */
   export(): NeighborTableData {
-    let rows = this.#rowClass.length;
-    while (rows > 0 && this.#rowClass[rows - 1] === 0) rows--;
+    let rows = this.#rowCount();
+    while (rows > 0 && this.#classOf(rows - 1) === 0) rows--;
+    const rowClass = new Uint8Array(rows);
+    const rowFill = new Uint8Array(rows);
+    const rowStart = new Int32Array(rows);
+    for (let row = 0; row < rows; row++) {
+      rowClass[row] = this.#classOf(row);
+      rowFill[row] = this.size(row);
+      rowStart[row] = this.start(row);
+    }
     return {
       kept: this.kept,
       withTotals: this.withTotals,
-      rowClass: this.#rowClass.subarray(0, rows),
-      rowFill: this.#rowFill.subarray(0, rows),
-      rowStart: bytesOf(this.#rowStart.subarray(0, rows)),
+      rowClass,
+      rowFill,
+      rowStart: bytesOf(rowStart),
       pool: this.#bytes.subarray(0, this.#used * 4),
       free: this.#free.map((list) => bytesOf(Int32Array.from(list))),
     };
@@ -228,13 +245,13 @@ export class NeighborTable {
     if (data.kept !== this.kept || data.withTotals !== this.withTotals || data.rowFill.length !== rows || data.rowStart.length !== 4 * rows || data.free.length !== this.#free.length || data.pool.length % 4 !== 0) {
       throw new Error(`neighbour table data does not fit a table keeping ${this.kept}${this.withTotals ? ' with totals' : ''}`);
     }
-    this.#rowClass = new Uint8Array(0);
-    this.#rowFill = new Uint8Array(0);
-    this.#rowStart = new Int32Array(0);
+    this.#rows = new Int32Array(0);
     this.#growRows(rows);
-    this.#rowClass.set(data.rowClass);
-    this.#rowFill.set(data.rowFill);
-    this.#rowStart.set(fromBytes(Int32Array, data.rowStart));
+    const rowStart = fromBytes(Int32Array, data.rowStart);
+    for (let row = 0; row < rows; row++) {
+      this.#rows[2 * row] = rowStart[row]!;
+      this.#rows[2 * row + 1] = data.rowClass[row]! | (data.rowFill[row]! << FILL_SHIFT);
+    }
     // A pool read fresh from a snapshot is taken over, not copied (~100 MB at 100k products).
     this.#usePool(fromBytes(Uint8Array, data.pool));
     this.#used = data.pool.length / 4;
@@ -243,8 +260,8 @@ export class NeighborTable {
 
   /** Position of `id` in the row (which has a block), or -1. */
   #find(row: number, id: number): number {
-    const sizeClass = this.#rowClass[row]! - 1;
-    const start = this.#rowStart[row]!;
+    const sizeClass = this.#classOf(row) - 1;
+    const start = this.#rows[2 * row]!;
     const bytes = this.#bytes;
     const ids = this.#ids;
     const indexAt = (start + this.#lanes * this.#classSize[sizeClass]!) * 4;
@@ -257,9 +274,9 @@ export class NeighborTable {
   }
 
   #index(row: number, id: number, position: number): void {
-    const sizeClass = this.#rowClass[row]! - 1;
+    const sizeClass = this.#classOf(row) - 1;
     const bytes = this.#bytes;
-    const indexAt = (this.#rowStart[row]! + this.#lanes * this.#classSize[sizeClass]!) * 4;
+    const indexAt = (this.#rows[2 * row]! + this.#lanes * this.#classSize[sizeClass]!) * 4;
     const mask = this.#classSlots[sizeClass]! - 1;
     let slot = Math.imul(id, 0x9e3779b1) >>> this.#classShift[sizeClass]!;
     while (bytes[indexAt + slot] !== 0) slot = (slot + 1) & mask;
@@ -278,14 +295,14 @@ export class NeighborTable {
       start = this.#used;
       this.#used += words;
     }
-    const oldClass = this.#rowClass[row]!;
-    const oldStart = this.#rowStart[row]!;
+    const oldClass = this.#classOf(row);
+    const oldStart = this.#rows[2 * row]!;
     const oldWeights = this.weightStart(row);
     const oldTotals = this.totalStart(row);
-    const fill = this.#rowFill[row]!;
+    const fill = this.size(row);
     this.#bytes.fill(0, start * 4, (start + words) * 4);
-    this.#rowClass[row] = sizeClass + 1;
-    this.#rowStart[row] = start;
+    this.#rows[2 * row] = start;
+    this.#rows[2 * row + 1] = sizeClass + 1 + (fill << FILL_SHIFT);
     const weightsAt = start + this.#classSize[sizeClass]!;
     const totalsAt = weightsAt + this.#classSize[sizeClass]!;
     for (let k = 0; k < fill; k++) {
@@ -305,7 +322,7 @@ export class NeighborTable {
    * no sort).
    */
   #prune(row: number, id: number, weight: number, total: number): void {
-    const start = this.#rowStart[row]!;
+    const start = this.#rows[2 * row]!;
     const weightsAt = this.weightStart(row);
     const totalsAt = this.totalStart(row);
     const totals = this.withTotals;
@@ -342,9 +359,9 @@ export class NeighborTable {
       if (totals) weights[totalsAt + r] = total;
     }
     const indexAt = (start + this.#lanes * capacity) * 4;
-    this.#bytes.fill(0, indexAt, indexAt + this.#classSlots[this.#rowClass[row]! - 1]!);
+    this.#bytes.fill(0, indexAt, indexAt + this.#classSlots[this.#classOf(row) - 1]!);
     for (let q = 0; q < kept; q++) this.#index(row, ids[start + q]!, q);
-    this.#rowFill[row] = kept;
+    this.#setFill(row, kept);
   }
 
   /** Makes the pool hold at least `words` words (grows by half). */
@@ -364,17 +381,25 @@ export class NeighborTable {
     this.#weights = new Float32Array(bytes.buffer);
   }
 
+  /** Size class + 1 of the row's block; 0: none. */
+  #classOf(row: number): number {
+    return 2 * row < this.#rows.length ? this.#rows[2 * row + 1]! & CLASS_MASK : 0;
+  }
+
+  #setFill(row: number, fill: number): void {
+    this.#rows[2 * row + 1] = (this.#rows[2 * row + 1]! & CLASS_MASK) | (fill << FILL_SHIFT);
+  }
+
+  #rowCount(): number {
+    return this.#rows.length / 2;
+  }
+
   #growRows(minRows: number): void {
-    let rows = Math.max(64, this.#rowClass.length);
+    let rows = Math.max(64, this.#rowCount());
     while (rows < minRows) rows = Math.ceil(rows * 1.5);
-    const grow = <T extends Uint8Array | Int32Array>(old: T, make: (n: number) => T): T => {
-      const next = make(rows);
-      next.set(old);
-      return next;
-    };
-    this.#rowClass = grow(this.#rowClass, (n) => new Uint8Array(n));
-    this.#rowFill = grow(this.#rowFill, (n) => new Uint8Array(n));
-    this.#rowStart = grow(this.#rowStart, (n) => new Int32Array(n));
+    const next = new Int32Array(2 * rows);
+    next.set(this.#rows);
+    this.#rows = next;
   }
 }
 
