@@ -144,7 +144,7 @@ export class NeighborTable {
 
   /** The pair's weight; 0 when not kept. */
   weight(row: number, id: number): number {
-    const position = this.size(row) > 0 ? this.#find(row, id) : -1;
+    const position = this.#find(row, id);
     return position < 0 ? 0 : this.#weights[this.weightStart(row) + position]!;
   }
 
@@ -177,7 +177,7 @@ export class NeighborTable {
 
   /** The pair's total (its weight in a table without totals); 0 when not kept. */
   total(row: number, id: number): number {
-    const position = this.size(row) > 0 ? this.#find(row, id) : -1;
+    const position = this.#find(row, id);
     return position < 0 ? 0 : this.#weights[this.totalStart(row) + position]!;
   }
 
@@ -258,8 +258,9 @@ export class NeighborTable {
     this.#free = data.free.map((list) => Array.from(fromBytes(Int32Array, list)));
   }
 
-  /** Position of `id` in the row (which has a block), or -1. */
+  /** Position of `id` in the row, or -1 (also for a row with no entries). */
   #find(row: number, id: number): number {
+    if (this.size(row) === 0) return -1;
     const sizeClass = this.#classOf(row) - 1;
     const start = this.#rows[2 * row]!;
     const bytes = this.#bytes;

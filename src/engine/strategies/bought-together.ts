@@ -40,7 +40,12 @@ export function pairScore(decayed: number, total: number, candidateBaskets: numb
 
 /** pairScore with the candidate's basket-count level known (CoOccurrence keeps it per item). */
 function pairScoreAt(decayed: number, total: number, level: number, floor: number): number {
-  return ((decayed + floor * total) * pairSignificance(total)) / DISCOUNTS[level]!;
+  return undiscountedPairScore(decayed, total, floor) / DISCOUNTS[level]!;
+}
+
+/** A pair's score before the candidate's best-seller discount: (d + f·c)·(c/(c+3))². */
+function undiscountedPairScore(decayed: number, total: number, floor: number): number {
+  return (decayed + floor * total) * pairSignificance(total);
 }
 
 /**
@@ -58,7 +63,7 @@ function discountAt(level: number): number {
  * of them recent (its decayed and undecayed counts equal), before any best-seller discount.
  */
 export function confidentPairScore(baskets: number, floor: number): number {
-  return (baskets + floor * baskets) * pairSignificance(baskets);
+  return undiscountedPairScore(baskets, baskets, floor);
 }
 
 /** discountAt of every level a count can reach (float32 counts stop at 2^24: level 48). */
