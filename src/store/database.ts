@@ -7,7 +7,7 @@ import type { Product } from '../engine/product.js';
 import type { TrackedEvent } from '../api/event.js';
 import type { ExperimentRecord } from '../api/experiment.js';
 import type { EngineSnapshot } from '../engine/shop-engine.js';
-import type { LogEntry } from './log-entry.js';
+import type { EventsEntry, StoredLogEntry } from './log-entry.js';
 import { handleUnclaimedCommitFailures, lmdbCommitter, type Committer } from './durable-commit.js';
 
 export type KeyKind = 'public' | 'secret';
@@ -53,19 +53,30 @@ export interface Databases {
   /** How the stores commit (commitDurably): LMDB's, unless a test wraps it. */
   committer: Committer;
   /**
-   * [shopId, eventId] → event. EventIds are ULIDs from each writer's own clock, so key order is
-   * not commit order across processes (a CLI import beside the server): replay follows `log`.
+   * [shopId, eventId] → event, as older versions stored every event (now read only: see `log`).
+   * EventIds are ULIDs from each writer's own clock, so key order is not commit order across
+   * processes (a CLI import beside the server): replay follows `log`.
    */
   events: Database<TrackedEvent, [string, string]>;
   /**
-   * [shopId, first position] → the eventIds of one append (as runs: see log-entry.ts), at positions first, first + 1, …: the
-   * shop's log in commit order. Positions are 1, 2, 3… per shop, taken from `logHeads` in the
-   * transaction that stores the events (see LmdbEventLog.append), so they follow commit order
-   * whichever process wrote them. One entry per append, not per event, keeps the commit cheap.
+   * [shopId, first position] → the events of one append and their eventIds (as runs: see
+   * log-entry.ts), at positions first, first + 1, …: the shop's log in commit order. Positions are
+   * 1, 2, 3… per shop, taken from `logHeads` in the transaction that stores the events (see
+   * LmdbEventLog.append), so they follow commit order whichever process wrote them. One value per
+   * append, not per event, keeps the commit cheap and the tree small: a batch's value goes to
+   * overflow pages that are written once and never read back while the server runs, where a tree
+   * of one key per event had every leaf copied out of the map (resident) while it was the tail.
+   * Entries written by older versions hold only eventIds; their events are in `events`.
    */
-  log: Database<LogEntry, [string, number]>;
+  log: Database<StoredLogEntry, [string, number]>;
   /** shopId → the shop's last log position. */
   logHeads: Database<number, string>;
+  /**
+   * shopId → how many of the shop's logged events its log entries hold (the others, stored by
+   * older versions, are in `events`): with `logHeads`, how the position backfill knows in O(1)
+   * that every event in `events` has a position.
+   */
+  logHeldEvents: Database<number, string>;
   /** [shopId, messageId] → the first eventId with that messageId. */
   dedup: Database<DedupRecord, [string, string]>;
   /** [shopId, productId] → product. */
@@ -102,7 +113,10 @@ function checkRoomToCreate(path: string): void {
 
 /** The top-level fields of a stored event (TrackedEvent): the shapes worth a shared structure. */
 const EVENT_FIELDS: ReadonlySet<string> = new Set(['type', 'productId', 'sessionId', 'customerId', 'widgetId', 'recId', 'metadata', 'messageId', 'timestamp'] satisfies (keyof TrackedEvent)[]);
-/** Fields every stored event has: with the five optional ones, 32 shapes, the shared slots msgpackr keeps. */
+/**
+ * Fields every stored event has: with the five optional ones, 32 shapes, as many as the shared slots
+ * msgpackr keeps (in the log, one of them goes to the entry's shape: the last new shape seen is written inline).
+ */
 const REQUIRED_EVENT_FIELDS = ['type', 'productId', 'sessionId', 'timestamp'] satisfies (keyof TrackedEvent)[];
 
 /** Whether a record's keys are an event's (not a metadata object's, which shoppers choose). */
@@ -113,24 +127,33 @@ function isEventShape(keys: readonly string[]): boolean {
 /** Where the events database keeps its shared structures: an entry beside the events. */
 const EVENT_STRUCTURES_KEY = Symbol.for('structures');
 
-/** Events stored, all shops together (the shared structures' entry is not one). */
-export function storedEventCount(dbs: Databases): number {
+/** Events stored in `events` by older versions, all shops together (the shared structures' entry is not one). */
+export function eventsStoredById(dbs: Databases): number {
   const entries = (dbs.events.getStats() as { entryCount: number }).entryCount;
   return dbs.events.getBinary(EVENT_STRUCTURES_KEY as unknown as [string, string]) === undefined ? entries : entries - 1;
 }
 
 /**
  * Events as msgpack records whose field names are stored once per database (msgpackr's shared
- * structures, kept under a symbol key that no [shopId, eventId] range reaches), not once per
- * event: 101 → 43 bytes for a typical event, and the log's pages are what the server keeps
- * resident (every leaf is copied from the map while it is the log's tail). Only event shapes are
- * shared: metadata's keys come from shoppers, and a flood of invented ones would fill the 32
- * shared slots. Any other shape is written inline, as every record was before; both decode alike.
+ * structures, kept under a symbol key that no range of shop keys reaches), not once per event:
+ * 101 → 43 bytes for a typical event. Only event shapes (and the log entry's own) are shared:
+ * metadata's keys come from shoppers, and a flood of invented ones would fill the 32 shared slots.
+ * Any other shape is written inline, as every record was before; both decode alike.
  */
 const EVENT_ENCODING = {
   encoding: 'msgpack',
   sharedStructuresKey: EVENT_STRUCTURES_KEY,
   shouldShareStructure: isEventShape,
+} as const;
+
+/** The fields of a log entry that holds its events (log-entry.ts). */
+const EVENTS_ENTRY_FIELDS = ['runs', 'events'] satisfies (keyof EventsEntry)[];
+
+const LOG_ENCODING = {
+  encoding: 'msgpack',
+  sharedStructuresKey: EVENT_STRUCTURES_KEY,
+  shouldShareStructure: (keys: readonly string[]) =>
+    isEventShape(keys) || (keys.length === EVENTS_ENTRY_FIELDS.length && EVENTS_ENTRY_FIELDS.every((key, i) => keys[i] === key)),
 } as const;
 
 export function openDatabases(path: string, committer: Committer = lmdbCommitter): Databases {
@@ -146,8 +169,9 @@ export function openDatabases(path: string, committer: Committer = lmdbCommitter
     root,
     committer,
     events: root.openDB({ name: 'events', ...EVENT_ENCODING }),
-    log: root.openDB({ name: 'log', encoding: 'msgpack' }),
+    log: root.openDB({ name: 'log', ...LOG_ENCODING }),
     logHeads: root.openDB({ name: 'log-heads', encoding: 'msgpack' }),
+    logHeldEvents: root.openDB({ name: 'log-held-events', encoding: 'msgpack' }),
     dedup: root.openDB({ name: 'dedup', encoding: 'msgpack' }),
     products: root.openDB({ name: 'products', encoding: 'msgpack' }),
     shops: root.openDB({ name: 'shops', encoding: 'msgpack' }),

@@ -1,12 +1,15 @@
 // The durable, append-only event log of every shop (DESIGN.md §7: the engine never knows which
 // log implementation it replays from). Also the messageId dedup index, written in the same commit.
-// Each event gets the shop's next log position in the transaction that stores it: LMDB runs one
-// write transaction at a time across processes, so positions follow commit order even when a CLI
-// import writes beside the server, and "everything after position p" misses nothing.
+// Each append is one log entry holding its events, at the shop's next log positions, written in
+// the transaction that stores it: LMDB runs one write transaction at a time across processes, so
+// positions follow commit order even when a CLI import writes beside the server, and "everything
+// after position p" misses nothing. Older versions stored each event by id in `events` and only
+// ids in the log: their entries are read through that database (LegacyEvents).
+import type { Database } from 'lmdb';
 import type { TrackedEvent } from '../api/event.js';
-import { LAST_POSITION, shopIdsOf, shopRange, type Databases } from './database.js';
+import { LAST_POSITION, shopRange, type Databases } from './database.js';
 import { commitDurably } from './durable-commit.js';
-import { entryIds, toLogEntry } from './log-entry.js';
+import { entryIds, holdsEvents, toEventsEntry } from './log-entry.js';
 
 export interface LoggedEvent {
   shopId: string;
@@ -35,24 +38,22 @@ export interface EventLog {
 /** Dedup entries scanned (and at most removed) per commit of a prune. */
 const PRUNE_BATCH = 10_000;
 
-type EventEntry = { key: [string, string]; value: TrackedEvent };
-
 export class LmdbEventLog implements EventLog {
   constructor(readonly dbs: Databases) {}
 
   append(shopId: string, entries: readonly { eventId: string; event: TrackedEvent }[], receivedAt: number): Promise<number> {
-    const { events, log, logHeads, dedup } = this.dbs;
+    const { log, logHeads, logHeldEvents, dedup } = this.dbs;
+    const eventIds = entries.map(({ eventId }) => eventId);
+    const events = entries.map(({ event }) => event);
     return commitDurably(this.dbs, () => {
       // Read inside the write transaction: the latest head, whichever process wrote it.
       const first = (logHeads.get(shopId) ?? 0) + 1;
-      const eventIds: string[] = [];
       for (const { eventId, event } of entries) {
-        events.put([shopId, eventId], event);
-        eventIds.push(eventId);
         if (event.messageId !== undefined) dedup.put([shopId, event.messageId], { eventId, at: receivedAt });
       }
-      log.put([shopId, first], toLogEntry(eventIds));
-      logHeads.put(shopId, first + eventIds.length - 1);
+      log.put([shopId, first], toEventsEntry(eventIds, events));
+      logHeads.put(shopId, first + entries.length - 1);
+      logHeldEvents.put(shopId, (logHeldEvents.get(shopId) ?? 0) + entries.length);
       return first;
     });
   }
@@ -62,43 +63,28 @@ export class LmdbEventLog implements EventLog {
     return record !== undefined && record.at >= since ? record.eventId : undefined;
   }
 
-  /**
-   * Walks the log and, beside it, the events in id order (a merge join): while ids follow
-   * positions (one writer at a time, the usual case) every event comes from that sequential cursor
-   * (a get per event costs about twice as much); where they do not (another writer's ids
-   * interleaved), the event is looked up by id or the cursor moved ahead to it.
-   */
   *readShop(shopId: string, after = 0, through = LAST_POSITION): Iterable<LoggedEvent> {
-    const { events, log } = this.dbs;
-    let cursor: Iterator<EventEntry> | undefined;
-    let next: EventEntry | undefined;
+    const { log } = this.dbs;
+    const legacy = new LegacyEvents(this.dbs.events, shopId);
     try {
       for (const { key, value } of log.getRange({ start: [shopId, entryAt(this.dbs, shopId, after + 1)], end: [shopId, through + 1] })) {
-        const eventIds = entryIds(value);
-        for (let i = Math.max(0, after + 1 - key[1]); i < eventIds.length && key[1] + i <= through; i++) {
+        const first = key[1];
+        const eventIds = entryIds(holdsEvents(value) ? value.runs : value);
+        const end = Math.min(eventIds.length, through - first + 1);
+        for (let i = Math.max(0, after + 1 - first); i < end; i++) {
           const eventId = eventIds[i]!;
-          if (next === undefined || next.key[1] < eventId) {
-            cursor?.return?.();
-            cursor = events.getRange(shopRange(shopId, eventId))[Symbol.iterator]();
-            next = cursor.next().value;
-          }
-          let event: TrackedEvent | undefined;
-          if (next !== undefined && next.key[1] === eventId) {
-            event = next.value;
-            next = cursor!.next().value;
-          } else {
-            event = events.get([shopId, eventId]); // the cursor is past it: stored after events with later ids
-          }
-          if (event !== undefined) yield { shopId, position: key[1] + i, eventId, event };
+          const event = holdsEvents(value) ? value.events[i] : legacy.get(eventId);
+          if (event !== undefined) yield { shopId, position: first + i, eventId, event };
         }
       }
     } finally {
-      cursor?.return?.();
+      legacy.close();
     }
   }
 
+  /** Every shop with events has a head: the position backfill (run at start) gives older events theirs. */
   shopIds(): Iterable<string> {
-    return shopIdsOf(this.dbs.events);
+    return this.dbs.logHeads.getKeys();
   }
 
   /**
@@ -136,4 +122,38 @@ export class LmdbEventLog implements EventLog {
 function entryAt(dbs: Databases, shopId: string, position: number): number {
   for (const key of dbs.log.getKeys({ start: [shopId, position], end: [shopId, 0], reverse: true, limit: 1 })) return key[1];
   return 1;
+}
+
+type EventEntry = { key: [string, string]; value: TrackedEvent };
+
+/**
+ * One shop's events as older versions stored them, by id, read in log order: a merge join with a
+ * sequential cursor. While ids follow positions (one writer at a time, the usual case) every event
+ * comes from that cursor (a get per event costs about twice as much); where they do not (another
+ * writer's ids interleaved), the event is looked up by id or the cursor moved ahead to it.
+ */
+class LegacyEvents {
+  #cursor: Iterator<EventEntry> | undefined;
+  #next: EventEntry | undefined;
+
+  constructor(
+    readonly events: Database<TrackedEvent, [string, string]>,
+    readonly shopId: string,
+  ) {}
+
+  get(eventId: string): TrackedEvent | undefined {
+    if (this.#next === undefined || this.#next.key[1] < eventId) {
+      this.#cursor?.return?.();
+      this.#cursor = this.events.getRange(shopRange(this.shopId, eventId))[Symbol.iterator]();
+      this.#next = this.#cursor.next().value;
+    }
+    if (this.#next === undefined || this.#next.key[1] !== eventId) return this.events.get([this.shopId, eventId]); // the cursor is past it: stored after events with later ids
+    const event = this.#next.value;
+    this.#next = this.#cursor!.next().value;
+    return event;
+  }
+
+  close(): void {
+    this.#cursor?.return?.();
+  }
 }

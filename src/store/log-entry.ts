@@ -1,12 +1,34 @@
-// One log entry: the eventIds of one append, in log order, stored as runs of consecutive ids.
-// A ULID's last 16 characters are its random part, and monotonicFactory makes the ids of one
+// One log entry: the events of one append, in log order, with their eventIds stored as runs of
+// consecutive ids. A ULID's last 16 characters are its random part, and monotonicFactory makes the ids of one
 // millisecond by incrementing it, so a batch's ids (all made with one `now`) are one run: the
 // entry is [firstId, count] instead of 100 ids of 30 characters, a fifth of the log's bytes per
 // event. Ids that do not follow (other writers, other clocks) start a new run. Entries written
 // before runs existed are plain id lists ([id, id, …]: no numbers) and read the same way.
+// Entries written before the events moved into the log are ids only, the events being in the
+// `events` database by id (see database.ts): they read the same way too.
+import type { TrackedEvent } from '../api/event.js';
 
-/** As stored: [firstId, count, firstId, count, …], or a plain list of ids (older entries). */
+/** EventIds as stored: [firstId, count, firstId, count, …], or a plain list of ids (older entries). */
 export type LogEntry = readonly (string | number)[];
+
+/** An append as stored: its eventIds (as runs) and its events, in log order. */
+export interface EventsEntry {
+  runs: LogEntry;
+  events: readonly TrackedEvent[];
+}
+
+/** A log value: an append's events, or (written by older versions) only its eventIds. */
+export type StoredLogEntry = EventsEntry | LogEntry;
+
+/** Whether the entry holds its events (else they are in the `events` database, by id). */
+export function holdsEvents(entry: StoredLogEntry): entry is EventsEntry {
+  return !Array.isArray(entry);
+}
+
+/** The entry to store for an append: its events and their ids, in log order. */
+export function toEventsEntry(ids: readonly string[], events: readonly TrackedEvent[]): EventsEntry {
+  return { runs: toLogEntry(ids), events };
+}
 
 /** Crockford's base32, the alphabet of ULIDs, in value order. */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -37,7 +59,7 @@ export function nextInRun(id: string): string | undefined {
   return id.slice(0, i) + ALPHABET[valueAt(id, i) + 1]! + ALPHABET[0]!.repeat(end - 1 - i);
 }
 
-/** The entry to store for an append's ids. */
+/** The runs of an append's ids. */
 export function toLogEntry(ids: readonly string[]): (string | number)[] {
   const entry: (string | number)[] = [];
   let i = 0;

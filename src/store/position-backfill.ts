@@ -2,9 +2,9 @@
 // an older build beside a newer one) get positions, in eventId order after the shop's last one.
 // Idempotent: an event that has a position keeps it, so running it again, or after a crash in the
 // middle (it is one transaction: all or nothing), changes nothing.
-import { LAST_POSITION, shopIdsOf, shopRange, storedEventCount, type Databases } from './database.js';
+import { eventsStoredById, LAST_POSITION, shopIdsOf, shopRange, type Databases } from './database.js';
 import { commitDurably } from './durable-commit.js';
-import { entryIds, toLogEntry } from './log-entry.js';
+import { entryIds, holdsEvents, toLogEntry } from './log-entry.js';
 
 /** Log entries the backfill writes hold at most this many eventIds (as a CLI import's chunks do). */
 const ENTRY_EVENTS = 1000;
@@ -12,16 +12,19 @@ const ENTRY_EVENTS = 1000;
 /** Gives every event without a log position one; resolves with how many got one. */
 export async function backfillPositions(dbs: Databases): Promise<number> {
   // Every writer stores events and their log entry in one transaction, and events are never
-  // deleted: as many events (O(1), from LMDB's own statistics) as positions (one head per shop)
-  // means there is nothing to do.
+  // deleted: as many events stored by id (O(1), from LMDB's own statistics) as positions (one head
+  // per shop) less the events that log entries hold means there is nothing to do.
   let positioned = 0;
   for (const { value } of dbs.logHeads.getRange()) positioned += value;
-  if (storedEventCount(dbs) === positioned) return 0;
+  for (const { value } of dbs.logHeldEvents.getRange()) positioned -= value;
+  if (eventsStoredById(dbs) === positioned) return 0;
   return commitDurably(dbs, () => {
     let added = 0;
     for (const shopId of shopIdsOf(dbs.events)) {
       const placed = new Set<string>();
-      for (const { value } of dbs.log.getRange({ start: [shopId, 1], end: [shopId, LAST_POSITION] })) for (const id of entryIds(value)) placed.add(id);
+      for (const { value } of dbs.log.getRange({ start: [shopId, 1], end: [shopId, LAST_POSITION] })) {
+        if (!holdsEvents(value)) for (const id of entryIds(value)) placed.add(id);
+      }
       const head = dbs.logHeads.get(shopId) ?? 0;
       let last = head;
       let entry: string[] = [];

@@ -3,9 +3,9 @@
 // this: the OS keeps what LMDB wrote in its page cache, flushed or not (crash.test.ts).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TrackedEvent } from '../../src/api/event.js';
-import { shopRange } from '../../src/store/database.js';
 import { CommitControl, settlesWithin } from '../support/commit-control.js';
 import { putProducts, startTestService, wireProduct, type TestService } from '../support/service.js';
+import { storedEvents } from '../support/stored-events.js';
 
 /** How long a held answer must stay unanswered: an answer not waiting for the flush leaves within milliseconds of the commit. */
 const QUIET_MS = 200;
@@ -22,9 +22,9 @@ describe('acknowledgements wait for the disk flush', () => {
   });
 
   /** Events of a session already committed to LMDB (readable here whether flushed or not). */
-  function storedEvents(sessionId: string): TrackedEvent[] {
-    return Array.from(t.service.dbs.events.getRange(shopRange(t.shop.shopId)))
-      .map(({ value }) => value)
+  function sessionEvents(sessionId: string): TrackedEvent[] {
+    return storedEvents(t.service.dbs, t.shop.shopId)
+      .map(({ event }) => event)
       .filter((event) => event.sessionId === sessionId);
   }
 
@@ -38,7 +38,7 @@ describe('acknowledgements wait for the disk flush', () => {
     await control.untilCommitted(committedBefore + 1);
 
     // Assert: committed, readable, and unanswered until the flush
-    expect(storedEvents('held-single')).toHaveLength(1);
+    expect(sessionEvents('held-single')).toHaveLength(1);
     expect(await settlesWithin(answer, QUIET_MS), 'answered before the flush').toBe(false);
     release();
     const res = await answer;
@@ -54,7 +54,7 @@ describe('acknowledgements wait for the disk flush', () => {
     const answer = t.fetch('/api/events/batch', { method: 'POST', body: JSON.stringify({ events }) });
     await control.untilCommitted(committedBefore + 1);
 
-    expect(storedEvents('held-batch')).toHaveLength(3);
+    expect(sessionEvents('held-batch')).toHaveLength(3);
     expect(await settlesWithin(answer, QUIET_MS), 'answered before the flush').toBe(false);
     release();
     const res = await answer;

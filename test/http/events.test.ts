@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { expectProblem } from '../support/problem.js';
 import { putProducts, recommendations, startTestService, wireProduct, type TestService } from '../support/service.js';
 import { expectedFreshScore, expectedTrendingScore, expectedTrendingScoreOf, trendingInputs, wireScore } from '../support/trending.js';
+import { storedEvents } from '../support/stored-events.js';
 
 const EVENT_ID = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/;
 const NOW = Date.parse('2025-06-01T12:00:00Z');
@@ -147,7 +148,7 @@ describe('events', () => {
       expect(applied()).toBe(before + 1);
       // Exactly one purchase (weight 6, now) was added to the model.
       expect(await trendingScore('2')).toBe(wireScore(expectedTrendingScore(recent + 6, longTerm + 6)));
-      const stored = [...t.service.dbs.events.getRange({ start: [t.shop.shopId, ''] })].filter(({ value }) => value.messageId === 'msg-race-1');
+      const stored = storedEvents(t.service.dbs, t.shop.shopId).filter(({ event }) => event.messageId === 'msg-race-1');
       expect(stored).toHaveLength(1);
     });
 

@@ -4,11 +4,11 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { TrackedEvent } from '../../src/api/event.js';
-import { shopRange } from '../../src/store/database.js';
 import { killIfRunning, startChildServer, type ChildServer } from '../support/child-server.js';
 import { settlesWithin } from '../support/commit-control.js';
 import { newShop, putProducts, startTestService, wireProduct, type TestService } from '../support/service.js';
 import { Tmpfs, tmpfsUnavailable } from '../support/tmpfs.js';
+import { storedEvents } from '../support/stored-events.js';
 
 const MiB = 1 << 20;
 /** What a stop or a start on a full disk may take at most: nothing there waits on the disk. */
@@ -72,8 +72,8 @@ describe.skipIf(unavailable !== undefined)(`a full disk (a tmpfs of its own${una
 
   function storedSessions(t: TestService): Map<string, TrackedEvent[]> {
     const sessions = new Map<string, TrackedEvent[]>();
-    for (const { value } of t.service.dbs.events.getRange(shopRange(t.shop.shopId))) {
-      sessions.set(value.sessionId, [...(sessions.get(value.sessionId) ?? []), value]);
+    for (const { event } of storedEvents(t.service.dbs, t.shop.shopId)) {
+      sessions.set(event.sessionId, [...(sessions.get(event.sessionId) ?? []), event]);
     }
     return sessions;
   }

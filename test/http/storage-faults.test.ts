@@ -3,11 +3,11 @@
 // stored or applied, reads go on, and writes succeed again once the refusals stop. full-disk.test.ts
 // does the same on a disk that really fills.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { shopRange } from '../../src/store/database.js';
 import { StreamClient } from '../ws/stream-client.js';
 import { CommitControl } from '../support/commit-control.js';
 import { expectProblem } from '../support/problem.js';
 import { putProducts, startTestService, wireProduct, type TestService } from '../support/service.js';
+import { storedEvents } from '../support/stored-events.js';
 
 describe('commits the storage refuses', () => {
   const control = new CommitControl();
@@ -26,7 +26,7 @@ describe('commits the storage refuses', () => {
 
   function storedSessions(): Set<string> {
     const sessions = new Set<string>();
-    for (const { value } of t.service.dbs.events.getRange(shopRange(t.shop.shopId))) sessions.add(value.sessionId);
+    for (const { event } of storedEvents(t.service.dbs, t.shop.shopId)) sessions.add(event.sessionId);
     return sessions;
   }
 

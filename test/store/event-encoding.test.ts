@@ -4,7 +4,7 @@ import path from 'node:path';
 import { open } from 'lmdb';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { TrackedEvent } from '../../src/api/event.js';
-import { openDatabases, shopRange, storedEventCount } from '../../src/store/database.js';
+import { openDatabases, shopRange, eventsStoredById } from '../../src/store/database.js';
 import { tempDataDir } from '../support/service.js';
 
 const dirs: string[] = [];
@@ -73,7 +73,7 @@ describe('stored events (msgpack records with shared structures)', () => {
     await dbs.events.put(['shop', 'evt_1'], event);
     await dbs.events.put(['shop', 'evt_2'], event);
     const record = Buffer.from(dbs.events.getBinary(['shop', 'evt_2'])!);
-    const count = storedEventCount(dbs); // the structures' entry is beside the events, not one of them
+    const count = eventsStoredById(dbs); // the structures' entry is beside the events, not one of them
     await dbs.root.close();
     expect(count).toBe(2);
     expect(record.includes('productId')).toBe(false);

@@ -3,8 +3,9 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { TrackedEvent } from '../../src/api/event.js';
-import { openDatabases } from '../../src/store/database.js';
+import { eventsStoredById, openDatabases } from '../../src/store/database.js';
 import { LmdbEventLog } from '../../src/store/event-log.js';
+import { appendByIds } from '../support/older-event-layouts.js';
 import { tempDataDir } from '../support/service.js';
 
 const dir = tempDataDir();
@@ -18,16 +19,17 @@ afterAll(async () => {
 });
 
 function view(eventId: string): TrackedEvent {
-  return { type: 'view', productId: eventId, sessionId: 's1' };
+  return { type: 'view', productId: eventId, sessionId: 's1', timestamp: 0 };
 }
 
 let shops = 0;
 
 describe('LmdbEventLog', () => {
-  test('When writers append batches whose ids interleave in any way, then readShop gives every event once, in commit order, from and to any position', async () => {
-    // Each batch: increasing ids from one writer's own range (two writers whose clocks differ).
+  test('When writers append batches whose ids interleave in any way, some stored by id as older versions did, then readShop gives every event once, in commit order, from and to any position', async () => {
+    // Each batch: increasing ids from one writer's own range (two writers whose clocks differ),
+    // held by its log entry or (byIds: an older version's layout) stored by id beside it.
     const batches = fc.array(
-      fc.record({ writer: fc.constantFrom('a', 'b'), size: fc.integer({ min: 1, max: 4 }), skip: fc.integer({ min: 0, max: 3 }) }),
+      fc.record({ writer: fc.constantFrom('a', 'b'), size: fc.integer({ min: 1, max: 4 }), skip: fc.integer({ min: 0, max: 3 }), byIds: fc.boolean() }),
       { minLength: 1, maxLength: 12 },
     );
     await fc.assert(
@@ -35,10 +37,11 @@ describe('LmdbEventLog', () => {
         const shopId = `shop-${shops++}`;
         const nextId = { a: 0, b: 0 };
         const committed: string[] = [];
-        for (const { writer, size, skip } of plan) {
+        for (const { writer, size, skip, byIds } of plan) {
           nextId[writer] += skip;
           const ids = Array.from({ length: size }, () => `evt_${writer === 'a' ? 5 : 1}${String(nextId[writer]++).padStart(4, '0')}`);
-          expect(await log.append(shopId, ids.map((eventId) => ({ eventId, event: view(eventId) })), 0)).toBe(committed.length + 1);
+          const entries = ids.map((eventId) => ({ eventId, event: view(eventId) }));
+          expect(await (byIds ? appendByIds(dbs, shopId, entries) : log.append(shopId, entries, 0))).toBe(committed.length + 1);
           committed.push(...ids);
         }
         const [after, through] = [a % (committed.length + 1), b % (committed.length + 1)].sort((x, y) => x - y) as [number, number];
@@ -52,6 +55,22 @@ describe('LmdbEventLog', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  test('When a batch is appended, then its log entry holds the events (none is stored by id) and they read back whole, metadata included', async () => {
+    const shopId = `shop-${shops++}`;
+    const byIdBefore = eventsStoredById(dbs);
+    const events: TrackedEvent[] = [
+      { type: 'purchase', productId: 'p1', sessionId: 's1', customerId: 'c1', metadata: { price: 12.5, coupon: 'X' }, timestamp: 1_763_900_000_000 },
+      { type: 'click', productId: 'p2', sessionId: 's1', widgetId: 'w', recId: 'r', messageId: 'm', timestamp: 1_763_900_000_001 },
+    ];
+
+    await log.append(shopId, events.map((event, i) => ({ eventId: `evt_${i}`, event })), 1000); // received late: its messageId outlives the dedup prune below
+
+    expect(eventsStoredById(dbs)).toBe(byIdBefore);
+    expect(dbs.log.get([shopId, 1])).toEqual({ runs: ['evt_0', 1, 'evt_1', 1], events });
+    expect([...log.readShop(shopId)].map(({ event }) => event)).toEqual(events);
+    expect(dbs.logHeldEvents.get(shopId)).toBe(2);
   });
 });
 

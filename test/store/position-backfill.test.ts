@@ -7,10 +7,10 @@ import { replay } from '../../src/ingest/replay.js';
 import { ShopEngines } from '../../src/ingest/shop-engines.js';
 import { CatalogStore } from '../../src/store/catalog-store.js';
 import { openDatabases, type Databases } from '../../src/store/database.js';
-import { commitDurably } from '../../src/store/durable-commit.js';
 import { LmdbEventLog } from '../../src/store/event-log.js';
 import { backfillPositions } from '../../src/store/position-backfill.js';
 import { SnapshotStore } from '../../src/store/snapshot-store.js';
+import { appendByIds, storeWithoutPositions } from '../support/older-event-layouts.js';
 import { tempDataDir } from '../support/service.js';
 
 const opened: { dir: string; dbs: Databases }[] = [];
@@ -31,14 +31,12 @@ afterEach(async () => {
 });
 
 function view(productId: string): TrackedEvent {
-  return { type: 'view', productId, sessionId: 's1' };
+  return { type: 'view', productId, sessionId: 's1', timestamp: 0 };
 }
 
-/** Events as a build before log positions stored them: under [shopId, eventId] alone. */
-async function storeOldLayout(dbs: Databases, shopId: string, eventIds: string[]): Promise<void> {
-  await commitDurably(dbs, () => {
-    for (const id of eventIds) dbs.events.put([shopId, id], view(id.slice(-2)));
-  });
+/** Events as a build before log positions stored them. */
+function storeOldLayout(dbs: Databases, shopId: string, eventIds: string[]): Promise<void> {
+  return storeWithoutPositions(dbs, shopId, eventIds.map((eventId) => ({ eventId, event: view(eventId.slice(-2)) })));
 }
 
 function positions(dbs: Databases, shopId: string): [number, string][] {
@@ -80,6 +78,24 @@ describe('backfillPositions', () => {
 
     expect(positions(dbs, 'shop-a')).toEqual([[1, 'evt_05'], [2, 'evt_02'], [3, 'evt_07']]);
     expect(await log.append('shop-a', [{ eventId: 'evt_08', event: view('08') }], 0)).toBe(4);
+  });
+
+  test('When events stored by id (with positions) and events held by log entries are all positioned, then the backfill finds that without reading a key, and changes nothing', async () => {
+    const dbs = open();
+    const log = new LmdbEventLog(dbs);
+    expect(await appendByIds(dbs, 'shop-a', [{ eventId: 'evt_01', event: view('01') }, { eventId: 'evt_02', event: view('02') }])).toBe(1);
+    expect(await log.append('shop-a', [{ eventId: 'evt_03', event: view('03') }], 0)).toBe(3);
+    expect(await log.append('shop-b', [{ eventId: 'evt_01', event: view('01') }, { eventId: 'evt_04', event: view('04') }], 0)).toBe(1);
+    expect(await appendByIds(dbs, 'shop-a', [{ eventId: 'evt_00', event: view('00') }])).toBe(4); // an older build's CLI beside a newer server
+    let keysRead = 0;
+    const getKeys = dbs.events.getKeys.bind(dbs.events);
+    dbs.events.getKeys = ((options?: object) => (keysRead++, getKeys(options))) as typeof dbs.events.getKeys;
+
+    expect(await backfillPositions(dbs)).toBe(0);
+
+    expect(keysRead).toBe(0);
+    expect(positions(dbs, 'shop-a')).toEqual([[1, 'evt_01'], [2, 'evt_02'], [3, 'evt_03'], [4, 'evt_00']]);
+    expect(positions(dbs, 'shop-b')).toEqual([[1, 'evt_01'], [2, 'evt_04']]);
   });
 
   test('When an old data dir has a snapshot without a position, then after the backfill a replay ignores it and applies the whole log', async () => {

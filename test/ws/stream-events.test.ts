@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ids, putProducts, recommendations, startTestService, wireProduct, type TestService } from '../support/service.js';
 import { StreamClient } from './stream-client.js';
+import { storedEvents } from '../support/stored-events.js';
 
 const EVENT_ID = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -27,7 +28,7 @@ describe('stream events', () => {
       expect(ack).toMatchObject({ op: 'ack', ref: `e-${binary}`, __binary: binary });
       expect(ack.eventId).toMatch(EVENT_ID);
       expect(ack.duplicate).toBeUndefined();
-      expect(t.service.dbs.events.get([t.shop.shopId, ack.eventId])).toMatchObject({ type: 'view', productId: '3', sessionId: session });
+      expect(storedEvents(t.service.dbs, t.shop.shopId).find(({ eventId }) => eventId === ack.eventId)?.event).toMatchObject({ type: 'view', productId: '3', sessionId: session });
       expect(ids(await recommendations(t, `strategy=recently-viewed&sessionId=${session}&limit=1`))).toEqual(['3']);
       client.close();
     });
