@@ -57,7 +57,7 @@ describe('LmdbEventLog', () => {
     );
   });
 
-  test('When a batch is appended, then its log entry holds the events (none is stored by id) and they read back whole, metadata included', async () => {
+  test('When a batch is appended, then its log entry holds the events (none is stored by id, no field name in the entry) and they read back whole, metadata included', async () => {
     const shopId = `shop-${shops++}`;
     const byIdBefore = eventsStoredById(dbs);
     const events: TrackedEvent[] = [
@@ -69,6 +69,10 @@ describe('LmdbEventLog', () => {
 
     expect(eventsStoredById(dbs)).toBe(byIdBefore);
     expect(dbs.log.get([shopId, 1])).toEqual({ runs: ['evt_0', 1, 'evt_1', 1], events });
+    // Field names are stored once per database (shared structures), not in each entry; metadata's are the shopper's own.
+    const record = Buffer.from(dbs.log.getBinary([shopId, 1])!);
+    expect(['runs', 'productId', 'sessionId', 'timestamp'].filter((name) => record.includes(name))).toEqual([]);
+    expect(record.includes('coupon')).toBe(true);
     expect([...log.readShop(shopId)].map(({ event }) => event)).toEqual(events);
     expect(dbs.logHeldEvents.get(shopId)).toBe(2);
   });
