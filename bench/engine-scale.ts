@@ -25,6 +25,7 @@ import { LmdbEventLog } from '../src/store/event-log.js';
 import { SnapshotStore } from '../src/store/snapshot-store.js';
 import { workloads } from './support/engine-requests.js';
 import { timeCalls, type LatencySummary } from './support/latency.js';
+import { cpuTicks, stealShare } from './support/cpu-steal.js';
 import { environment, writeResults } from './support/report.js';
 import { integerSetting } from './support/settings.js';
 import { SyntheticEventStream } from './support/synthetic-events.js';
@@ -48,6 +49,8 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run node with --expose-gc (npm run bench:engine does)');
 const log = (line: string) => process.stderr.write(line + '\n');
 const MB = 1024 * 1024;
+/** A share as a percentage, or n/a where it is not known. */
+const percent = (share: number | null): string => (share === null ? 'n/a' : `${(100 * share).toFixed(1)} %`);
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 // --- memory ---------------------------------------------------------------------------------
@@ -120,6 +123,10 @@ interface Segment {
   to: number;
   seconds: number;
   eventsPerSec: number;
+  /** Events per second of the process's CPU time (all its threads) while applying them: what the host's steal does not change. */
+  eventsPerCpuSec: number;
+  /** The share of the machine's CPU time its host took over the segment (null: not known). */
+  steal: number | null;
   /** JSON.parse baseline (events/s) at the segment's start and end. */
   parseBefore: number;
   parseAfter: number;
@@ -152,6 +159,8 @@ const half = Math.floor(settings.events / 2);
 let applySeconds = 0;
 let generateSeconds = 0;
 let segmentSeconds = 0;
+let segmentCpuSeconds = 0;
+let segmentTicks = cpuTicks();
 let segmentStart = 0;
 let parseAtStart = parseBaseline(body, 1000);
 let sizesAtHalf: Record<string, number> = {};
@@ -160,8 +169,11 @@ while (stream.produced < settings.events) {
   const g0 = performance.now();
   const chunk = stream.nextChunk(Math.min(settings.chunk, boundary - stream.produced));
   const a0 = performance.now();
+  const cpu0 = process.cpuUsage();
   for (let i = 0; i < chunk.length; i++) engine.apply(chunk[i]!);
+  const cpu = process.cpuUsage(cpu0);
   const a1 = performance.now();
+  segmentCpuSeconds += (cpu.user + cpu.system) / 1e6;
   generateSeconds += (a0 - g0) / 1000;
   applySeconds += (a1 - a0) / 1000;
   segmentSeconds += (a1 - a0) / 1000;
@@ -171,10 +183,15 @@ while (stream.produced < settings.events) {
     const events = stream.produced - segmentStart;
     const eventsPerSec = events / segmentSeconds;
     const ratio = eventsPerSec / ((parseAtStart + parseAtEnd) / 2);
-    segments.push({ from: segmentStart, to: stream.produced, seconds: segmentSeconds, eventsPerSec, parseBefore: parseAtStart, parseAfter: parseAtEnd, ratio, rssMB: m.rss / MB, heapUsedMB: m.heapUsed / MB });
-    log(`ingest ${fmt(stream.produced)}: ${fmt(eventsPerSec)} events/s (ratio ${ratio.toFixed(3)}), rss ${fmt(m.rss / MB)} MB, ${fmt((performance.now() - started) / 1000)} s elapsed`);
+    const eventsPerCpuSec = events / segmentCpuSeconds;
+    const ticks = cpuTicks();
+    const steal = stealShare(segmentTicks, ticks) ?? null;
+    segments.push({ from: segmentStart, to: stream.produced, seconds: segmentSeconds, eventsPerSec, eventsPerCpuSec, steal, parseBefore: parseAtStart, parseAfter: parseAtEnd, ratio, rssMB: m.rss / MB, heapUsedMB: m.heapUsed / MB });
+    log(`ingest ${fmt(stream.produced)}: ${fmt(eventsPerSec)} events/s (ratio ${ratio.toFixed(3)}; ${fmt(eventsPerCpuSec)} per CPU second, steal ${percent(steal)}), rss ${fmt(m.rss / MB)} MB, ${fmt((performance.now() - started) / 1000)} s elapsed`);
     segmentStart = stream.produced;
     segmentSeconds = 0;
+    segmentCpuSeconds = 0;
+    segmentTicks = ticks;
     parseAtStart = parseAtEnd;
   }
   if (stream.produced === half) {
@@ -412,15 +429,18 @@ console.log(`event mix: ${Object.entries(stream.typeCounts).map(([t, c]) => `${t
 console.log(`\nIngest through ShopEngine.apply (event generation excluded: ${fmt(generateSeconds, 1)} s); catalog load ${fmt(settings.products / catalogSeconds)} products/s, content neighbours of all products precomputed in ${fmt(contentSeconds, 1)} s (the service does this in the background)`);
 console.log(
   table(
-    ['events', 'events/s', 'µs/event', 'ratio', 'rss MB', 'heap MB'],
+    ['events', 'events/s', 'µs/event', 'ratio', 'per CPU s', 'steal', 'rss MB', 'heap MB'],
     [
-      ...segments.map((s) => [`${millions(s.from)}-${millions(s.to)}`, fmt(s.eventsPerSec), fmt(1e6 / s.eventsPerSec, 1), s.ratio.toFixed(3), fmt(s.rssMB), fmt(s.heapUsedMB)]),
-      [`total ${millions(settings.events)}`, fmt(ingestEventsPerSec), fmt(1e6 / ingestEventsPerSec, 1), (ingestEventsPerSec / parseMean).toFixed(3), '', ''],
-      ['baseline: JSON.parse 100-event batch', fmt(parseMean), fmt(1e6 / parseMean, 2), '1.000', '', ''],
+      ...segments.map((s) => [`${millions(s.from)}-${millions(s.to)}`, fmt(s.eventsPerSec), fmt(1e6 / s.eventsPerSec, 1), s.ratio.toFixed(3), fmt(s.eventsPerCpuSec), percent(s.steal), fmt(s.rssMB), fmt(s.heapUsedMB)]),
+      [`total ${millions(settings.events)}`, fmt(ingestEventsPerSec), fmt(1e6 / ingestEventsPerSec, 1), (ingestEventsPerSec / parseMean).toFixed(3), '', '', '', ''],
+      ['baseline: JSON.parse 100-event batch', fmt(parseMean), fmt(1e6 / parseMean, 2), '1.000', '', '', '', ''],
     ],
   ),
 );
-console.log(`(ratio = events/s ÷ events/s of JSON.parse of the same 100-event batch, measured at the segment's start and end; rss/heap at the segment's end, no GC)`);
+console.log(
+  `(ratio = events/s ÷ events/s of JSON.parse of the same 100-event batch, measured at the segment's start and end; per CPU s = events per second of the process's CPU time while applying them; ` +
+    `steal = the share of the machine's CPU time its host took during the segment (a shared VM's wall-clock rates fall with it); rss/heap at the segment's end, no GC)`,
+);
 
 console.log('\nMemory');
 console.log(table(['point', 'rss MB', 'heap used MB', 'heap total MB', 'external MB'], memoryPoints.map((p) => [p.label + (p.afterGc ? ' (GC)' : ''), fmt(p.rssMB), fmt(p.heapUsedMB), fmt(p.heapTotalMB), fmt(p.externalMB)])));
