@@ -69,11 +69,12 @@ export class LmdbEventLog implements EventLog {
     try {
       for (const { key, value } of log.getRange({ start: [shopId, entryAt(this.dbs, shopId, after + 1)], end: [shopId, through + 1] })) {
         const first = key[1];
+        const held = holdsEvents(value) ? value.events : undefined; // else stored by id (older versions)
         const eventIds = entryIds(holdsEvents(value) ? value.runs : value);
         const end = Math.min(eventIds.length, through - first + 1);
         for (let i = Math.max(0, after + 1 - first); i < end; i++) {
           const eventId = eventIds[i]!;
-          const event = holdsEvents(value) ? value.events[i] : legacy.get(eventId);
+          const event = held !== undefined ? held[i] : legacy.get(eventId);
           if (event !== undefined) yield { shopId, position: first + i, eventId, event };
         }
       }
