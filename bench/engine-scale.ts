@@ -230,6 +230,7 @@ function modelSizes(): Record<string, number> {
     out[`${name}NeighbourEntries`] = entries;
     out[`${name}MaxPerProduct`] = max;
     out[`${name}PoolMB`] = Math.round(model.pairs.usedBytes / MB);
+    out[`${name}FreeMB`] = Math.round(model.pairs.freeBytes / MB);
   }
   return out;
 }

@@ -6,7 +6,10 @@
 // Memory follows the neighbours actually held, never the number of events: a row lives in a block
 // of 4, 8, 16 … 2K entries, moving to the next size as it fills (blocks of one size are reused
 // through a free list), so rows × 2K × 10 bytes (14 with totals) is the bound and a long tail of
-// products with few neighbours costs little. A block holds its ids, then their weights in
+// products with few neighbours costs little. Blocks freed in small classes wait for rows that grow
+// into them, fewer and fewer as a store matures: once they make up 1/32 of the pool, the next new
+// block first compacts the pool in place (every row's block moved down, in pool order), so the
+// pool's touched pages stay within 1/32 of what its rows hold. A block holds its ids, then their weights in
 // insertion order (then their totals), then an open-addressing index (linear probing, two one-byte
 // slots per entry, holding position + 1) from neighbour id to position: adding to a pair is a
 // probe or two, not a scan of the row. Each row's block offset, size class and fill sit side by
@@ -26,6 +29,8 @@ const SMALLEST_BLOCK = 4;
 /** A row's second word: size class + 1 in the low byte, entries (≤ 2 × MAX_KEPT = 254) above. */
 const CLASS_MASK = 0xff;
 const FILL_SHIFT = 8;
+/** The pool is compacted before it grows once free blocks make up this share of it. */
+const COMPACT_AT_FREE_SHARE = 1 / 32;
 
 /** A table's contents as bytes (what a snapshot stores). */
 export interface NeighborTableData {
@@ -63,6 +68,8 @@ export class NeighborTable {
   /** Words of the pool handed out so far; blocks past it are unused. */
   #used = 0;
   #free: number[][] = [];
+  /** Words in the free lists' blocks. */
+  #freeWords = 0;
   /** Prune scratch: the strengths of a full row plus the newcomer's, and a copy quickselect reorders. */
   readonly #strengths: Float32Array;
   readonly #scratch: Float32Array;
@@ -216,6 +223,38 @@ export class NeighborTable {
     return 4 * this.#used;
   }
 
+  /** Bytes of the pool in blocks on a free list (handed out once, free now: part of usedBytes). */
+  get freeBytes(): number {
+    return 4 * this.#freeWords;
+  }
+
+  /**
+   * Moves every row's block down to the start of the pool, in pool order, and empties the free
+   * lists: rows keep their entries, weights, order and index (an add compacts when free blocks
+   * reach COMPACT_AT_FREE_SHARE of the pool; tests call it directly).
+   */
+  compact(): void {
+    const rows = this.#rowCount();
+    // Blocks in pool order: one numeric sort of start × span + row (exact below 2^53).
+    const span = 2 ** Math.ceil(Math.log2(rows + 1));
+    const keys = new Float64Array(rows);
+    let blocks = 0;
+    for (let row = 0; row < rows; row++) if (this.#classOf(row) !== 0) keys[blocks++] = this.#rows[2 * row]! * span + row;
+    const order = keys.subarray(0, blocks).sort();
+    let to = 0;
+    for (let k = 0; k < blocks; k++) {
+      const row = order[k]! % span;
+      const from = this.#rows[2 * row]!;
+      const words = this.#classWords[this.#classOf(row) - 1]!;
+      if (from !== to) this.#ids.copyWithin(to, from, from + words);
+      this.#rows[2 * row] = to;
+      to += words;
+    }
+    this.#used = to;
+    for (const list of this.#free) list.length = 0;
+    this.#freeWords = 0;
+  }
+
   /** The table's rows (copied), pool and free lists (the pool a view of the live array: copy it before the next add): what a snapshot stores. */
   export(): NeighborTableData {
     let rows = this.#rowCount();
@@ -256,6 +295,7 @@ export class NeighborTable {
     this.#usePool(fromBytes(Uint8Array, data.pool));
     this.#used = data.pool.length / 4;
     this.#free = data.free.map((list) => Array.from(fromBytes(Int32Array, list)));
+    this.#freeWords = this.#free.reduce((words, list, sizeClass) => words + list.length * this.#classWords[sizeClass]!, 0);
   }
 
   /** Position of `id` in the row, or -1 (also for a row with no entries). */
@@ -291,7 +331,10 @@ export class NeighborTable {
     let start: number;
     if (free.length > 0) {
       start = free.pop()!;
+      this.#freeWords -= words;
     } else {
+      // The row's own block may move: its offset is read below.
+      if (this.#freeWords > 0 && this.#freeWords >= COMPACT_AT_FREE_SHARE * this.#used) this.compact();
       this.#reserve(this.#used + words);
       start = this.#used;
       this.#used += words;
@@ -313,7 +356,10 @@ export class NeighborTable {
       if (this.withTotals) this.#weights[totalsAt + k] = this.#weights[oldTotals + k]!;
       this.#index(row, id, k);
     }
-    if (oldClass !== 0) this.#free[oldClass - 1]!.push(oldStart);
+    if (oldClass !== 0) {
+      this.#free[oldClass - 1]!.push(oldStart);
+      this.#freeWords += this.#classWords[oldClass - 1]!;
+    }
   }
 
   /**

@@ -136,6 +136,49 @@ describe('NeighborTable', () => {
     expect(table.weight(0, 14)).toBe(1);
   });
 
+  test('When the pool is compacted between adds, at any point, then every row still equals the reference, totals included, and no free block is left', () => {
+    const withTotal = fc.tuple(fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 39 }), weights, fc.integer({ min: 1, max: 3 }), fc.integer({ min: 0, max: 19 }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.boolean(), fc.array(withTotal, { maxLength: 600, size: 'medium' }), (kept, totals, stream) => {
+        const table = totals ? new NeighborTable(kept, true, byStrength) : new NeighborTable(kept);
+        const reference = new ReferencePairCounts(kept, totals ? byStrength : undefined);
+        for (const [row, id, weight, total, dice] of stream) {
+          table.add(row, id, weight, totals ? total : weight);
+          reference.add(row, id, weight, totals ? total : weight);
+          if (dice === 0) {
+            const liveBytes = table.usedBytes - table.freeBytes;
+            table.compact();
+            expect([table.usedBytes, table.freeBytes]).toEqual([liveBytes, 0]);
+          }
+        }
+        for (let row = 0; row < 8; row++) {
+          if (totals) expect(entriesWithTotals(table, row)).toEqual(reference.entriesWithTotals(row));
+          else expect(entries(table, row)).toEqual(reference.entries(row));
+          for (let id = 0; id < 40; id++) expect(table.weight(row, id)).toBe(reference.weight(row, id));
+        }
+      }),
+    );
+  });
+
+  test('When rows leave small blocks behind, then the pool never grows while 1/32 of it is free: it is compacted first', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), adds(60, 200, weights), (kept, stream) => {
+        const table = new NeighborTable(kept);
+        let grewWithFree = 0;
+        for (const [row, id, weight] of stream) {
+          const [used, free] = [table.usedBytes, table.freeBytes];
+          table.add(row, id, weight);
+          if (table.usedBytes > used && free > 0 && free >= used / 32) grewWithFree++;
+        }
+        expect(grewWithFree).toBe(0);
+      }),
+    );
+    // A store's shape: many rows pass through the small classes, then stay in the large one.
+    const table = new NeighborTable(8);
+    for (let round = 0; round < 16; round++) for (let row = 0; row < 2000; row++) table.add(row, round, 1);
+    expect(table.freeBytes).toBeLessThan(table.usedBytes / 32);
+  });
+
   test('When a table is restored from an export mid-stream, its pool copied or read fresh and taken over, then it goes on exactly as the original, totals kept or not', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 8 }), adds(6, 40, weights), adds(6, 40, weights), fc.boolean(), fc.boolean(), (kept, first, second, fresh, totals) => {
