@@ -29,6 +29,8 @@ const SMALLEST_BLOCK = 4;
 /** A row's second word: size class + 1 in the low byte, entries (≤ 2 × MAX_KEPT = 254) above. */
 const CLASS_MASK = 0xff;
 const FILL_SHIFT = 8;
+/** A pool this large (32 MB) grows by an eighth, not by half. */
+const LARGE_POOL_WORDS = 8 * 1024 * 1024;
 /** The pool is compacted before it grows once free blocks make up this share of it. */
 const COMPACT_AT_FREE_SHARE = 1 / 32;
 
@@ -411,11 +413,15 @@ export class NeighborTable {
     this.#setFill(row, kept);
   }
 
-  /** Makes the pool hold at least `words` words (grows by half). */
+  /**
+   * Makes the pool hold at least `words` words: it grows by half, by an eighth once it is large
+   * (a store's pool grows slowly by then, and half of 60 MB would sit allocated for millions of
+   * events; each step copies the pool, a few ms per 10 MB).
+   */
   #reserve(words: number): void {
     if (words * 4 <= this.#bytes.length) return;
     let size = Math.max(4096, this.#bytes.length / 4);
-    while (size < words) size = Math.ceil(size * 1.5);
+    while (size < words) size = Math.ceil(size * (size < LARGE_POOL_WORDS ? 1.5 : 1.125));
     const bytes = new Uint8Array(size * 4);
     bytes.set(this.#bytes.subarray(0, this.#used * 4));
     this.#usePool(bytes);
