@@ -9,10 +9,10 @@
 // products with few neighbours costs little. Blocks freed in small classes wait for rows that grow
 // into them, fewer and fewer as a store matures: once they make up 1/32 of the pool, the next new
 // block first compacts the pool in place (every row's block moved down, in pool order), so the
-// pool's touched pages stay within 1/32 of what its rows hold. A block holds its ids, then their weights in
-// insertion order (then their totals), then an open-addressing index (linear probing, two one-byte
-// slots per entry, holding position + 1) from neighbour id to position: adding to a pair is a
-// probe or two, not a scan of the row. Each row's block offset, size class and fill sit side by
+// pool's touched pages stay within 1/32 (and a block) of what its rows' blocks hold.
+// A block holds its ids, then their weights in insertion order (then their totals), then an
+// open-addressing index (linear probing, two one-byte slots per entry, holding position + 1) from
+// neighbour id to position: adding to a pair is a probe or two, not a scan of the row. Each row's block offset, size class and fill sit side by
 // side in one Int32Array (8 bytes a row), so an add to a random row misses the cache once for
 // them, not three times.
 // A table made `withTotals` keeps a second sum per entry after the weights: what the pair's adds
