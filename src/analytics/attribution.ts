@@ -16,6 +16,7 @@
 // Every count goes to the key's day cell, and every count but impressions to the product's day cell
 // too (product-cells.ts).
 import { orderIdOf, type EngineEvent } from '../engine/event.js';
+import { CUSTOMER_SPACE, SESSION_SPACE } from '../engine/shopper-keys.js';
 import { parseRecId } from './rec-id.js';
 import { ADD_TO_CARTS, CLICKS, DAY_MS, DayCells, IMPRESSIONS, ORDERS, packKey, REVENUE, type DayCellsSnapshot } from './day-cells.js';
 import { ProductCells, type ProductCellsSnapshot } from './product-cells.js';
@@ -88,13 +89,13 @@ export class Attribution {
       // Not per product: impressions are most of the events, and counting each product's would
       // double attribution's cost on the ingest path (bench/attribution.ts).
       this.cells.add(day, key, IMPRESSIONS, 1);
-      memory.shown(memory.touch('s:' + event.sessionId), product, key);
+      memory.shown(memory.touch(SESSION_SPACE, event.sessionId), product, key);
       return;
     }
     if (type === 'click') {
       let clickKey = key;
       if (clickKey < 0) {
-        const session = memory.slotOf('s:' + event.sessionId);
+        const session = memory.slotOf(SESSION_SPACE, event.sessionId);
         if (session >= 0) clickKey = memory.shownKey(session, product);
         if (clickKey < 0) return;
       }
@@ -152,8 +153,8 @@ export class Attribution {
   /** Remembers the click (or the carted card) for the customer, when there is one, and the session. */
   #remember(event: AttributedEvent, product: number, key: number, t: number): void {
     const memory = this.shoppers;
-    if (event.customerId !== undefined) memory.clicked(memory.touch('c:' + event.customerId), product, key, t);
-    memory.clicked(memory.touch('s:' + event.sessionId), product, key, t);
+    if (event.customerId !== undefined) memory.clicked(memory.touch(CUSTOMER_SPACE, event.customerId), product, key, t);
+    memory.clicked(memory.touch(SESSION_SPACE, event.sessionId), product, key, t);
   }
 
   /** The key of the shopper's latest click on `product` within the window before `t`; -1 when none. */
@@ -164,7 +165,7 @@ export class Attribution {
     for (let k = 0; k < 2; k++) {
       const id = k === 0 ? event.customerId : event.sessionId;
       if (id === undefined) continue;
-      const slot = memory.slotOf((k === 0 ? 'c:' : 's:') + id);
+      const slot = memory.slotOf(k === 0 ? CUSTOMER_SPACE : SESSION_SPACE, id);
       if (slot < 0) continue;
       const click = memory.clickOf(slot, product);
       if (click < 0) continue;

@@ -8,6 +8,7 @@
 // on the catalog (a replay, catalog first, and the live service see the same thing); two of one
 // shopper's ≤ 48 remembered products sharing a hash is a chance of about 48² / 2^33.
 import { LruSlots, type LruSlotsSnapshot } from '../engine/lru-slots.js';
+import { SHOPPER_PREFIXES } from '../engine/shopper-keys.js';
 import { bytesOf, fromBytes, grownTo } from '../engine/typed-arrays.js';
 
 export const SHOWN_PER_SHOPPER = 32;
@@ -46,7 +47,7 @@ export class ShopperMemory {
   #clickTimes = new Float64Array(0);
 
   constructor(maxShoppers: number) {
-    this.slots = new LruSlots(maxShoppers);
+    this.slots = new LruSlots(maxShoppers, SHOPPER_PREFIXES);
     this.slots.onReuse((slot) => {
       this.#shownCount[slot] = 0;
       this.#shownHead[slot] = 0;
@@ -54,16 +55,16 @@ export class ShopperMemory {
     });
   }
 
-  /** The key's slot, created (and its arrays grown) if new, marked most recently written. */
-  touch(key: string): number {
-    const slot = this.slots.touch(key);
+  /** The shopper's slot (a customer or session id in its key space: shopper-keys.ts), created (and its arrays grown) if new, marked most recently written. */
+  touch(space: number, id: string): number {
+    const slot = this.slots.touchIn(space, id);
     this.#reserve(slot + 1);
     return slot;
   }
 
-  /** The key's slot, or -1; reading does not count as a write. */
-  slotOf(key: string): number {
-    return this.slots.slotOf(key);
+  /** The shopper's slot, or -1; reading does not count as a write. */
+  slotOf(space: number, id: string): number {
+    return this.slots.slotIn(space, id);
   }
 
   /** Remembers that a recommendation under `key` showed `product` to the shopper in `slot`. */

@@ -11,7 +11,6 @@
 import type { Stamps } from './change-stamps.js';
 import type { AnswerReads } from './answer-reads.js';
 import type { ShopEngine } from './shop-engine.js';
-import type { ShopperKey } from './shopper-keys.js';
 
 interface Entry<T> {
   readonly engine: ShopEngine;
@@ -22,7 +21,9 @@ interface Entry<T> {
   readonly computedAt: number;
   readonly parts: Stamps[];
   readonly indices: Int32Array;
-  readonly keys: ShopperKey[];
+  /** The shoppers it resolved (key space, id) and their slots then. */
+  readonly spaces: Uint8Array;
+  readonly ids: string[];
   readonly slots: Int32Array;
   /** The change count at which its parts and keys were last found unchanged. */
   verifiedAt: number;
@@ -65,7 +66,7 @@ export class AnswerCache<T> {
   /** Keeps `value`, just computed by `engine` at `now` with `reads` as recorded. */
   set(engine: ShopEngine, key: string, now: number, value: T, reads: AnswerReads): void {
     if (this.maxBytes === 0) return;
-    const bytes = ENTRY_OVERHEAD + this.sizeOf(value) + key.length * 2 + reads.parts.length * 12 + reads.keys.length * 64;
+    const bytes = ENTRY_OVERHEAD + this.sizeOf(value) + key.length * 2 + reads.parts.length * 12 + reads.ids.length * 64;
     if (bytes > this.maxBytes) return;
     this.#delete(key);
     this.#entries.set(key, {
@@ -76,7 +77,8 @@ export class AnswerCache<T> {
       computedAt: now,
       parts: reads.parts.slice(),
       indices: Int32Array.from(reads.indices),
-      keys: reads.keys.slice(),
+      spaces: Uint8Array.from(reads.spaces),
+      ids: reads.ids.slice(),
       slots: Int32Array.from(reads.slots),
       verifiedAt: engine.clock.now,
     });
@@ -103,7 +105,7 @@ function fresh<T>(entry: Entry<T>, engine: ShopEngine, now: number, maxAgeMs: nu
   if (count === entry.verifiedAt) return true;
   const changes = entry.changes;
   for (let i = 0; i < entry.parts.length; i++) if (entry.parts[i]!.at(entry.indices[i]!) > changes) return false;
-  for (let i = 0; i < entry.keys.length; i++) if (engine.shopperSlot(entry.keys[i]!) !== entry.slots[i]) return false;
+  for (let i = 0; i < entry.ids.length; i++) if (engine.shoppers.slotIn(entry.spaces[i]!, entry.ids[i]!) !== entry.slots[i]) return false;
   entry.verifiedAt = count;
   return true;
 }

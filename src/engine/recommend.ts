@@ -3,7 +3,7 @@
 import { PickList } from './pick-list.js';
 import type { Product } from './product.js';
 import { CATALOG_PART, type ShopEngine } from './shop-engine.js';
-import { shopperKeys } from './shopper-keys.js';
+import { CUSTOMER_SPACE, SESSION_SPACE } from './shopper-keys.js';
 import type { Producer, StrategyContext } from './strategies/context.js';
 import { boughtTogether } from './strategies/bought-together.js';
 import { collectionPopular } from './strategies/collection-popular.js';
@@ -63,18 +63,25 @@ const PRODUCERS: Partial<Record<Strategy, Producer>> = {
 
 /** The request's shopper slots in the engine, customer first (-1 for a shopper it holds nothing for). */
 function shopperSlots(engine: ShopEngine, request: RecommendationRequest): number[] {
-  return shopperKeys(request.customerId, request.sessionId).map((key) => engine.shopperSlot(key));
+  const slots: number[] = [];
+  if (request.customerId) slots.push(engine.shoppers.slotIn(CUSTOMER_SPACE, request.customerId));
+  if (request.sessionId) slots.push(engine.shoppers.slotIn(SESSION_SPACE, request.sessionId));
+  return slots;
 }
 
-/** Resolves the request's shoppers and records each key, its slot and the slot's state as read. */
+/** Resolves the request's shoppers (as shopperSlots) and records each one, its slot and the slot's state as read. */
 function readShoppers(engine: ShopEngine, request: RecommendationRequest): number[] {
-  const reads = engine.scratch.reads;
-  return shopperKeys(request.customerId, request.sessionId).map((key) => {
-    const slot = engine.shopperSlot(key);
-    reads.resolved(key, slot);
-    if (slot >= 0) reads.read(engine.shopperStamps, slot);
-    return slot;
-  });
+  const slots: number[] = [];
+  if (request.customerId) slots.push(readShopper(engine, CUSTOMER_SPACE, request.customerId));
+  if (request.sessionId) slots.push(readShopper(engine, SESSION_SPACE, request.sessionId));
+  return slots;
+}
+
+function readShopper(engine: ShopEngine, space: number, id: string): number {
+  const slot = engine.shoppers.slotIn(space, id);
+  engine.scratch.reads.resolved(space, id, slot);
+  if (slot >= 0) engine.scratch.reads.read(engine.shopperStamps, slot);
+  return slot;
 }
 
 /** The strategy that answers a request (DESIGN.md §4 "Auto strategy"). */

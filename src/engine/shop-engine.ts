@@ -23,7 +23,7 @@ import type { Product } from './product.js';
 import { RecentViews, type RecentViewsSnapshot } from './recent-views.js';
 import { ScoreBoard } from './score-board.js';
 import { ShopperAffinities, type AffinitySnapshot } from './shopper-affinity.js';
-import { customerKey, sessionKey, type ShopperKey } from './shopper-keys.js';
+import { CUSTOMER_SPACE, SESSION_SPACE, SHOPPER_PREFIXES, type ShopperKey } from './shopper-keys.js';
 import { TopK } from './top-k.js';
 import { TopList } from './top-list.js';
 
@@ -136,12 +136,12 @@ export class ShopEngine {
     this.popularity = new DecayedScores(config.popularityHalfLifeMs);
     this.storeStamps = new Stamps(this.clock);
     this.collectionStamps = new Stamps(this.clock);
-    this.shoppers = new LruSlots(config.maxShoppers);
+    this.shoppers = new LruSlots(config.maxShoppers, SHOPPER_PREFIXES);
     this.shopperStamps = new Stamps(this.clock);
     this.recentViews = new RecentViews(this.shoppers, config.recentViewsPerShopper);
     this.dismissals = new Dismissals(this.shoppers, config.dismissTtlMs);
     this.affinities = new ShopperAffinities(this.shoppers, config.affinityHalfLifeMs, config.historyPerShopper, config.purchasesPerShopper);
-    this.basketSlots = new LruSlots(config.maxBaskets);
+    this.basketSlots = new LruSlots(config.maxBaskets, BASKET_PREFIXES);
     this.baskets = new CoOccurrence(this.clock, new GroupTable(this.basketSlots, MAX_BASKET_ITEMS), config.maxNeighbors, false, config.pairHalfLifeMs);
     this.shopperItems = new CoOccurrence(this.clock, new GroupTable(this.shoppers, config.pairingWindow), config.shopperNeighbors, true);
     this.coViews = new CoOccurrence(this.clock, new GroupTable(this.shoppers, SESSION_VIEW_WINDOW), config.coViewNeighbors, true);
@@ -259,8 +259,8 @@ export class ShopEngine {
     // and views go to both the customer and the session, history to the customer when logged in.
     const viewed = type === 'view' || type === 'click';
     const kept = type === 'dismiss' || viewed || weight > 0;
-    const customer = kept && event.customerId ? this.#touch(customerKey(event.customerId)) : -1;
-    const session = event.sessionId && (type === 'dismiss' || viewed || (weight > 0 && customer < 0)) ? this.#touch(sessionKey(event.sessionId)) : -1;
+    const customer = kept && event.customerId ? this.#touch(CUSTOMER_SPACE, event.customerId) : -1;
+    const session = event.sessionId && (type === 'dismiss' || viewed || (weight > 0 && customer < 0)) ? this.#touch(SESSION_SPACE, event.sessionId) : -1;
     if (type === 'dismiss') {
       if (customer >= 0) this.dismissals.record(customer, id, t);
       if (session >= 0) this.dismissals.record(session, id, t);
@@ -273,8 +273,8 @@ export class ShopEngine {
         this.coViews.add(session, id, t);
       }
     }
-    if (type === 'purchase') this.baskets.add(this.basketSlots.touch(orderKey(event)), id, t);
-    else if (type === 'add_to_cart') this.baskets.add(this.basketSlots.touch('c:' + event.sessionId), id, t, this.config.cartPairWeight);
+    if (type === 'purchase') this.baskets.add(this.#orderSlot(event), id, t);
+    else if (type === 'add_to_cart') this.baskets.add(this.basketSlots.touchIn(CART_SPACE, event.sessionId), id, t, this.config.cartPairWeight);
     if (weight <= 0) return;
     // The customer's history when logged in, else the session's: one shopper, one history.
     const shopper = customer >= 0 ? customer : session;
@@ -370,11 +370,17 @@ export class ShopEngine {
     });
   }
 
-  /** The shopper's slot, created if new, marked most recently active and changed now. */
-  #touch(key: ShopperKey): number {
-    const slot = this.shoppers.touch(key);
+  /** The shopper's slot (a customer or session id in its key space), created if new, marked most recently active and changed now. */
+  #touch(space: number, id: string): number {
+    const slot = this.shoppers.touchIn(space, id);
     this.shopperStamps.mark(slot);
     return slot;
+  }
+
+  /** The open basket a purchase belongs to: the order it names, else its session's purchases. */
+  #orderSlot(event: EngineEvent): number {
+    const orderId = orderIdOf(event);
+    return orderId !== undefined ? this.basketSlots.touchIn(ORDER_SPACE, orderId) : this.basketSlots.touchIn(SESSION_PURCHASES_SPACE, event.sessionId);
   }
 
   /** The collection's part, its popular list created if new. */
@@ -385,8 +391,8 @@ export class ShopEngine {
   }
 }
 
-/** The order a purchase belongs to: the one it names, else its session's purchases ('c:' keys are session carts). */
-function orderKey(event: EngineEvent): string {
-  const orderId = orderIdOf(event);
-  return orderId !== undefined ? 'o:' + orderId : 'p:' + event.sessionId;
-}
+/** Key spaces of the basket table: orders by id, a session's purchases without one, a session's cart. */
+const ORDER_SPACE = 0;
+const SESSION_PURCHASES_SPACE = 1;
+const CART_SPACE = 2;
+const BASKET_PREFIXES: readonly string[] = ['o:', 'p:', 'c:'];

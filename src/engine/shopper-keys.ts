@@ -2,18 +2,15 @@
 
 export type ShopperKey = string;
 
+/** Key spaces of the shopper table (LruSlots): customers, then sessions, by their keys' prefixes. */
+export const CUSTOMER_SPACE = 0;
+export const SESSION_SPACE = 1;
+export const SHOPPER_PREFIXES: readonly string[] = ['c:', 's:'];
+
 export function customerKey(customerId: string): ShopperKey {
   return 'c:' + customerId;
 }
 
 export function sessionKey(sessionId: string): ShopperKey {
   return 's:' + sessionId;
-}
-
-/** A shopper's keys, the customer first (its history is the richer one); empty ids are skipped. */
-export function shopperKeys(customerId: string | undefined, sessionId: string | undefined): ShopperKey[] {
-  const keys: ShopperKey[] = [];
-  if (customerId) keys.push(customerKey(customerId));
-  if (sessionId) keys.push(sessionKey(sessionId));
-  return keys;
 }

@@ -25,6 +25,48 @@ describe('LruSlots', () => {
     );
   });
 
+  test('When ids are written in key spaces, then the table equals a Map LRU of the whole keys, read by space and id or by whole key, and so does its restored copy', () => {
+    const prefixes = ['c:', 's:', 'o:'];
+    const write = fc.tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom('1', '2', 'x', 's:1', 'c:', ''), fc.boolean());
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.array(write, { maxLength: 120 }), (max, writes) => {
+        const slots = new LruSlots(max, prefixes);
+        const reference = new ReferenceLru(max, () => 0);
+        for (const [space, id, whole] of writes) {
+          const key = prefixes[space] + id;
+          // Half the writes name the whole key: the prefix must find the same space.
+          const slot = whole ? slots.touch(key) : slots.touchIn(space, id);
+          reference.touch(key);
+          expect(slots.keyOf(slot)).toBe(key);
+        }
+        const copy = new LruSlots(max, prefixes);
+        copy.restore(slots.snapshot());
+        for (const table of [slots, copy]) {
+          expect([...table.oldestFirst()].map((slot) => table.keyOf(slot))).toEqual([...reference.entries.keys()]);
+          expect(table.size).toBe(reference.entries.size);
+          for (let space = 0; space < 3; space++) {
+            for (const id of ['1', '2', 'x', 's:1', 'c:', '']) {
+              const key = prefixes[space] + id;
+              expect(table.slotIn(space, id) >= 0).toBe(reference.entries.has(key));
+              expect(table.slotOf(key)).toBe(table.slotIn(space, id));
+              if (table.slotIn(space, id) >= 0) expect(table.slotIn(space, id)).toBe(slots.slotIn(space, id));
+            }
+          }
+        }
+      }),
+    );
+  });
+
+  test('When key spaces are declared, then a prefix that starts another is refused, and a whole key of no space is never found and cannot be written', () => {
+    expect(() => new LruSlots(4, ['c:', 'c:x'])).toThrow(/starts/);
+    const slots = new LruSlots(4, ['c:', 's:']);
+    expect(slots.slotOf('o:1')).toBe(-1);
+    expect(() => slots.touch('o:1')).toThrow(/none of the prefixes/);
+    expect(() => new LruSlots(4, ['c:']).restore(slots.snapshot())).not.toThrow();
+    slots.touchIn(1, 'a');
+    expect(() => new LruSlots(4, ['c:']).restore(slots.snapshot())).toThrow(/none of the prefixes/);
+  });
+
   test('When the bound is passed, then the least recently written key is evicted and reading does not count as a write', () => {
     const slots = new LruSlots(2);
     const a = slots.touch('a');

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { ShopEngine } from '../../src/engine/shop-engine.js';
-import { customerKey, sessionKey, shopperKeys } from '../../src/engine/shopper-keys.js';
+import { customerKey, sessionKey } from '../../src/engine/shopper-keys.js';
 import { expectedTrendingScore, expectedTrendingScoreOf, repeated } from '../support/trending.js';
 import { ask, DAY, engineWith, event, HOUR, idsOf, product, T0 } from './fixtures.js';
 
@@ -163,11 +163,5 @@ describe('ShopEngine', () => {
     expect(engine.catalog.size).toBe(2);
     expect(hasHistory(engine, customerKey('c-19999'))).toBe(true);
     expect(hasHistory(engine, customerKey('c-0'))).toBe(false);
-  });
-
-  test('When shopper keys are built, then the customer comes first and empty ids are skipped', () => {
-    expect(shopperKeys('c1', 's1')).toEqual([customerKey('c1'), sessionKey('s1')]);
-    expect(shopperKeys(undefined, 's1')).toEqual([sessionKey('s1')]);
-    expect(shopperKeys('', '')).toEqual([]);
   });
 });
