@@ -1,5 +1,6 @@
 // One recommendation request: choose the strategy (DESIGN.md §4 "Auto strategy"), run its backfill
 // chain into one pick list, label each item with the strategy that produced it.
+import type { AnswerReads } from './answer-reads.js';
 import { PickList } from './pick-list.js';
 import type { Product } from './product.js';
 import { CATALOG_PART, type ShopEngine } from './shop-engine.js';
@@ -61,26 +62,24 @@ const PRODUCERS: Partial<Record<Strategy, Producer>> = {
   'recently-viewed': recentlyViewed,
 };
 
-/** The request's shopper slots in the engine, customer first (-1 for a shopper it holds nothing for). */
-function shopperSlots(engine: ShopEngine, request: RecommendationRequest): number[] {
+/**
+ * The request's shopper slots in the engine, customer first (-1 for a shopper it holds nothing
+ * for); empty ids name no shopper. With `reads`, each shopper, its slot and the slot's state are
+ * recorded as read.
+ */
+function shopperSlots(engine: ShopEngine, request: RecommendationRequest, reads?: AnswerReads): number[] {
   const slots: number[] = [];
-  if (request.customerId) slots.push(engine.shoppers.slotIn(CUSTOMER_SPACE, request.customerId));
-  if (request.sessionId) slots.push(engine.shoppers.slotIn(SESSION_SPACE, request.sessionId));
+  if (request.customerId) slots.push(shopperSlot(engine, CUSTOMER_SPACE, request.customerId, reads));
+  if (request.sessionId) slots.push(shopperSlot(engine, SESSION_SPACE, request.sessionId, reads));
   return slots;
 }
 
-/** Resolves the request's shoppers (as shopperSlots) and records each one, its slot and the slot's state as read. */
-function readShoppers(engine: ShopEngine, request: RecommendationRequest): number[] {
-  const slots: number[] = [];
-  if (request.customerId) slots.push(readShopper(engine, CUSTOMER_SPACE, request.customerId));
-  if (request.sessionId) slots.push(readShopper(engine, SESSION_SPACE, request.sessionId));
-  return slots;
-}
-
-function readShopper(engine: ShopEngine, space: number, id: string): number {
+function shopperSlot(engine: ShopEngine, space: number, id: string, reads: AnswerReads | undefined): number {
   const slot = engine.shoppers.slotIn(space, id);
-  engine.scratch.reads.resolved(space, id, slot);
-  if (slot >= 0) engine.scratch.reads.read(engine.shopperStamps, slot);
+  if (reads !== undefined) {
+    reads.resolved(space, id, slot);
+    if (slot >= 0) reads.read(engine.shopperStamps, slot);
+  }
   return slot;
 }
 
@@ -100,7 +99,7 @@ export function chooseStrategy(engine: ShopEngine, request: RecommendationReques
 export function recommend(engine: ShopEngine, request: RecommendationRequest, now: number): Recommendation {
   engine.scratch.reads.reset();
   engine.scratch.reads.read(engine.storeStamps, CATALOG_PART);
-  const shoppers = readShoppers(engine, request);
+  const shoppers = shopperSlots(engine, request, engine.scratch.reads);
   const strategy = chooseStrategy(engine, request, shoppers);
   const product = request.productId === undefined ? undefined : engine.catalog.denseOf(request.productId);
 

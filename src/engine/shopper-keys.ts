@@ -8,9 +8,9 @@ export const SESSION_SPACE = 1;
 export const SHOPPER_PREFIXES: readonly string[] = ['c:', 's:'];
 
 export function customerKey(customerId: string): ShopperKey {
-  return 'c:' + customerId;
+  return SHOPPER_PREFIXES[CUSTOMER_SPACE] + customerId;
 }
 
 export function sessionKey(sessionId: string): ShopperKey {
-  return 's:' + sessionId;
+  return SHOPPER_PREFIXES[SESSION_SPACE] + sessionId;
 }

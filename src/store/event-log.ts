@@ -69,8 +69,9 @@ export class LmdbEventLog implements EventLog {
     try {
       for (const { key, value } of log.getRange({ start: [shopId, entryAt(this.dbs, shopId, after + 1)], end: [shopId, through + 1] })) {
         const first = key[1];
-        const held = holdsEvents(value) ? value.events : undefined; // else stored by id (older versions)
-        const eventIds = entryIds(holdsEvents(value) ? value.runs : value);
+        const holds = holdsEvents(value); // else stored by id (older versions)
+        const held = holds ? value.events : undefined;
+        const eventIds = entryIds(holds ? value.runs : value);
         const end = Math.min(eventIds.length, through - first + 1);
         for (let i = Math.max(0, after + 1 - first); i < end; i++) {
           const eventId = eventIds[i]!;
