@@ -125,7 +125,7 @@ export class ShopperMemory {
 
   snapshot(): ShopperMemorySnapshot {
     const slots = this.slots.snapshot();
-    const n = slots.keys.length;
+    const n = this.slots.size;
     return {
       slots,
       shownCount: bytesOf(this.#shownCount.subarray(0, n)),
@@ -141,7 +141,7 @@ export class ShopperMemory {
 
   restore(snapshot: ShopperMemorySnapshot): void {
     this.slots.restore(snapshot.slots);
-    const n = snapshot.slots.keys.length;
+    const n = this.slots.size;
     this.#reserve(n);
     this.#shownCount.set(fromBytes(Uint8Array, snapshot.shownCount));
     this.#shownHead.set(fromBytes(Uint8Array, snapshot.shownHead));

@@ -67,6 +67,38 @@ describe('LruSlots', () => {
     expect(() => new LruSlots(4, ['c:']).restore(slots.snapshot())).toThrow(/none of the prefixes/);
   });
 
+  test('When a snapshot holds whole keys (written before key spaces), then it restores to the same table as one of ids and spaces', () => {
+    const prefixes = ['c:', 's:'];
+    const write = fc.tuple(fc.integer({ min: 0, max: 1 }), fc.constantFrom('1', '2', 'x', 'c:', ''));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5 }), fc.array(write, { maxLength: 60 }), (max, writes) => {
+        const slots = new LruSlots(max, prefixes);
+        for (const [space, id] of writes) slots.touchIn(space, id);
+        const snapshot = slots.snapshot();
+        const wholeKeys = { keys: Array.from({ length: slots.size }, (_, slot) => slots.keyOf(slot)), order: snapshot.order };
+        const fromSpaces = new LruSlots(max, prefixes);
+        fromSpaces.restore(snapshot);
+        const fromKeys = new LruSlots(max, prefixes);
+        fromKeys.restore(wholeKeys);
+        for (const table of [fromSpaces, fromKeys]) {
+          expect([...table.oldestFirst()].map((slot) => table.keyOf(slot))).toEqual([...slots.oldestFirst()].map((slot) => slots.keyOf(slot)));
+          for (let space = 0; space < 2; space++) for (const id of ['1', '2', 'x', 'c:', '']) expect(table.slotIn(space, id)).toBe(slots.slotIn(space, id));
+        }
+      }),
+    );
+  });
+
+  test('When a snapshot was taken with the key spaces in another order, then each id goes back to the space of its prefix', () => {
+    const slots = new LruSlots(4, ['c:', 's:']);
+    slots.touchIn(0, 'a');
+    slots.touchIn(1, 'a');
+    const swapped = new LruSlots(4, ['s:', 'c:']);
+    swapped.restore(slots.snapshot());
+    expect(swapped.slotIn(1, 'a')).toBe(slots.slotIn(0, 'a'));
+    expect(swapped.slotIn(0, 'a')).toBe(slots.slotIn(1, 'a'));
+    expect(swapped.slotOf('c:a')).toBe(slots.slotOf('c:a'));
+  });
+
   test('When the bound is passed, then the least recently written key is evicted and reading does not count as a write', () => {
     const slots = new LruSlots(2);
     const a = slots.touch('a');
