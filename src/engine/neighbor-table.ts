@@ -12,9 +12,9 @@
 // pool's touched pages stay within 1/32 (and a block) of what its rows' blocks hold.
 // A block holds its ids, then their weights in insertion order (then their totals), then an
 // open-addressing index (linear probing, two one-byte slots per entry, holding position + 1) from
-// neighbour id to position: adding to a pair is a probe or two, not a scan of the row. Each row's block offset, size class and fill sit side by
-// side in one Int32Array (8 bytes a row), so an add to a random row misses the cache once for
-// them, not three times.
+// neighbour id to position: adding to a pair is a probe or two, not a scan of the row. Each row's
+// block offset, size class and fill sit side by side in one Int32Array (8 bytes a row), so an add
+// to a random row misses the cache once for them, not three times.
 // A table made `withTotals` keeps a second sum per entry after the weights: what the pair's adds
 // came to before any decay (a decaying owner's weights fade, but how much evidence stands behind
 // a pair does not). It costs 4 more bytes per entry. Such a table may be given a strength of

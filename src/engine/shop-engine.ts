@@ -23,7 +23,7 @@ import type { Product } from './product.js';
 import { RecentViews, type RecentViewsSnapshot } from './recent-views.js';
 import { ScoreBoard } from './score-board.js';
 import { ShopperAffinities, type AffinitySnapshot } from './shopper-affinity.js';
-import { CUSTOMER_SPACE, SESSION_SPACE, SHOPPER_PREFIXES, type ShopperKey } from './shopper-keys.js';
+import { CUSTOMER_SPACE, SESSION_SPACE, SHOPPER_PREFIXES } from './shopper-keys.js';
 import { TopK } from './top-k.js';
 import { TopList } from './top-list.js';
 
@@ -351,11 +351,6 @@ export class ShopEngine {
     let part = this.#collectionParts.get(collectionId);
     if (part === undefined) this.#collectionParts.set(collectionId, (part = this.#collectionParts.size));
     return part;
-  }
-
-  /** The shopper's slot, or -1 when the engine holds nothing for the key. */
-  shopperSlot(key: ShopperKey): number {
-    return this.shoppers.slotOf(key);
   }
 
   /** Whether the shopper in `slot` has any behaviour the personal strategies can use. */

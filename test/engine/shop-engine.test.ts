@@ -5,12 +5,12 @@ import { expectedTrendingScore, expectedTrendingScoreOf, repeated } from '../sup
 import { ask, DAY, engineWith, event, HOUR, idsOf, product, T0 } from './fixtures.js';
 
 function hasHistory(engine: ShopEngine, key: string): boolean {
-  return engine.hasHistory(engine.shopperSlot(key));
+  return engine.hasHistory(engine.shoppers.slotOf(key));
 }
 
 /** The shopper's recently viewed product ids, newest first. */
 function viewed(engine: ShopEngine, key: string): string[] {
-  const slot = engine.shopperSlot(key);
+  const slot = engine.shoppers.slotOf(key);
   const start = engine.recentViews.start(slot);
   return Array.from(engine.recentViews.ids.subarray(start, start + engine.recentViews.size(slot)), (id) => engine.catalog.idOf(id));
 }
