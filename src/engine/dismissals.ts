@@ -1,64 +1,85 @@
-// Products a shopper dismissed, hidden from that shopper for `ttlMs` after the dismissal. Few
-// shoppers dismiss anything: a small Map per slot that has dismissals, none for the others.
+// Products a shopper dismissed, hidden from that shopper for `ttlMs` after the dismissal: per slot
+// of the shopper table, a list in the order recorded (a product dismissed again moves to its end),
+// in a block sized to what it holds (SlotBlocks: 12 bytes a dismissal, off the JavaScript heap).
+// Few shoppers dismiss anything, but anyone holding the public key can dismiss for any shopper:
+// the bound, maxShoppers × MAX_PER_SHOPPER × 12 bytes, holds whatever they send.
 import type { LruSlots } from './lru-slots.js';
-import { bytesOf, fromBytes } from './typed-arrays.js';
+import { SlotBlocks, type SlotBlocksSnapshot } from './slot-blocks.js';
+import { fromBytes } from './typed-arrays.js';
 
-/** Dismissals kept per shopper; the oldest go first past this. */
+/** Dismissals kept per shopper; the earliest recorded go first past this. */
 const MAX_PER_SHOPPER = 200;
 
+/**
+ * What a snapshot stores: the blocks, or (snapshots written before the blocks, still restored) one
+ * flat Float64Array list: per slot with dismissals, slot, count, then (id, time) × count in the order recorded.
+ */
+export type DismissalsSnapshot = SlotBlocksSnapshot | Uint8Array;
+
 export class Dismissals {
-  /** Per slot: dense id → time of its latest dismissal, in the order recorded. */
-  readonly #bySlot = new Map<number, Map<number, number>>();
+  /** Per slot: dense product ids and the epoch ms of each one's latest dismissal, in the order recorded. */
+  readonly #blocks: SlotBlocks<[Int32Array, Float64Array]>;
 
   constructor(
     readonly slots: LruSlots,
     readonly ttlMs: number,
   ) {
-    slots.onReuse((slot) => this.#bySlot.delete(slot));
+    this.#blocks = new SlotBlocks(slots, MAX_PER_SHOPPER, [Int32Array, Float64Array]);
   }
 
   record(slot: number, id: number, t: number): void {
-    let dismissed = this.#bySlot.get(slot);
-    if (dismissed === undefined) this.#bySlot.set(slot, (dismissed = new Map()));
-    const previous = dismissed.get(id);
-    if (previous !== undefined && previous >= t) return;
-    dismissed.delete(id);
-    dismissed.set(id, t);
-    if (dismissed.size > MAX_PER_SHOPPER) dismissed.delete(dismissed.keys().next().value!);
-  }
-
-  /** Calls `hide` with each product the slot's shopper dismissed within the ttl before `now`. */
-  hiddenFor(slot: number, now: number, hide: (id: number) => void): void {
-    const dismissed = slot < 0 ? undefined : this.#bySlot.get(slot);
-    if (dismissed === undefined) return;
-    for (const [id, t] of dismissed) if (now - t < this.ttlMs) hide(id);
-  }
-
-  /** What a snapshot stores, as one flat list of numbers: per slot with dismissals, slot, count, then (id, time) × count in the order recorded. */
-  snapshot(): Uint8Array {
-    let length = 0;
-    for (const dismissed of this.#bySlot.values()) length += 2 + 2 * dismissed.size;
-    const flat = new Float64Array(length);
-    let k = 0;
-    for (const [slot, dismissed] of this.#bySlot) {
-      flat[k++] = slot;
-      flat[k++] = dismissed.size;
-      for (const [id, t] of dismissed) {
-        flat[k++] = id;
-        flat[k++] = t;
-      }
+    const blocks = this.#blocks;
+    let start = blocks.start(slot);
+    let size = blocks.size(slot);
+    let ids = blocks.lanes[0];
+    let times = blocks.lanes[1];
+    for (let k = 0; k < size; k++) {
+      if (ids[start + k] !== id) continue;
+      if (times[start + k]! >= t) return;
+      ids.copyWithin(start + k, start + k + 1, start + size);
+      times.copyWithin(start + k, start + k + 1, start + size);
+      size--;
+      break;
     }
-    return bytesOf(flat);
+    if (size === MAX_PER_SHOPPER) {
+      ids.copyWithin(start, start + 1, start + size);
+      times.copyWithin(start, start + 1, start + size);
+      size--;
+    }
+    blocks.reserve(slot, size + 1);
+    start = blocks.start(slot);
+    ids = blocks.lanes[0];
+    times = blocks.lanes[1];
+    ids[start + size] = id;
+    times[start + size] = t;
+    blocks.setSize(slot, size + 1);
   }
 
-  /** Restores a snapshot taken with the same slots (restore the slots first). */
-  restore(snapshot: Uint8Array): void {
+  /** Calls `hide` with each product the slot's shopper dismissed within the ttl before `now`, in the order recorded. */
+  hiddenFor(slot: number, now: number, hide: (id: number) => void): void {
+    const blocks = this.#blocks;
+    const size = blocks.size(slot);
+    if (size === 0) return;
+    const start = blocks.start(slot);
+    const ids = blocks.lanes[0];
+    const times = blocks.lanes[1];
+    for (let k = start; k < start + size; k++) if (now - times[k]! < this.ttlMs) hide(ids[k]!);
+  }
+
+  snapshot(): DismissalsSnapshot {
+    return this.#blocks.snapshot();
+  }
+
+  /** Restores a snapshot taken with the same slots (restore the slots first), into empty dismissals. */
+  restore(snapshot: DismissalsSnapshot): void {
+    if (!(snapshot instanceof Uint8Array)) {
+      this.#blocks.restore(snapshot);
+      return;
+    }
     const flat = fromBytes(Float64Array, snapshot);
     for (let k = 0; k < flat.length; ) {
       const slot = flat[k++]!;
-      const dismissed = new Map<number, number>();
-      for (let end = k + 2 * flat[k++]!; k < end; k += 2) dismissed.set(flat[k]!, flat[k + 1]!);
-      this.#bySlot.set(slot, dismissed);
+      for (let end = k + 2 * flat[k++]!; k < end; k += 2) this.record(slot, flat[k]!, flat[k + 1]!);
     }
   }
 }

@@ -14,7 +14,7 @@ import { ContentIndex } from './content-index.js';
 import { DecayedScores, type DecayedScoresSnapshot } from './decayed-scores.js';
 import { DenseSet } from './dense-set.js';
 import { EaseModel, type EaseFit, type EaseSnapshot } from './ease/ease-model.js';
-import { Dismissals } from './dismissals.js';
+import { Dismissals, type DismissalsSnapshot } from './dismissals.js';
 import { orderIdOf, type EngineEvent } from './event.js';
 import { GroupTable } from './group-table.js';
 import { LruSlots, type LruSlotsSnapshot } from './lru-slots.js';
@@ -47,7 +47,7 @@ export interface EngineSnapshot {
   shoppers: LruSlotsSnapshot;
   basketSlots: LruSlotsSnapshot;
   recentViews: RecentViewsSnapshot;
-  dismissals: Uint8Array;
+  dismissals: DismissalsSnapshot;
   affinities: AffinitySnapshot;
   baskets: CoOccurrenceSnapshot;
   shopperItems: CoOccurrenceSnapshot;
