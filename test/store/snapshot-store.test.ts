@@ -3,7 +3,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { openDatabases, snapshotPartRange, type Databases } from '../../src/store/database.js';
-import { copyParts, joinParts, splitParts, SPLIT_BYTES, SPLIT_STRINGS } from '../../src/store/snapshot-parts.js';
+import { CHUNK_BYTES, copyParts, joinParts, SLICE_BYTES, splitParts, SPLIT_BYTES, SPLIT_STRINGS } from '../../src/store/snapshot-parts.js';
 import { SnapshotStore } from '../../src/store/snapshot-store.js';
 import { tempDataDir } from '../support/service.js';
 
@@ -70,13 +70,21 @@ describe('snapshot parts', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(bytes, { maxLength: 6 }), fc.integer({ min: 1, max: 2 * SPLIT_BYTES }), async (parts, sliceBytes) => {
         let pauses = 0;
-        const copies = await copyParts(parts, async () => void pauses++, sliceBytes);
+        const copies = await copyParts(parts, async () => void pauses++, sliceBytes, undefined, Infinity); // no time bound: bytes alone
         expect(copies.map(plain)).toEqual(parts.map(plain));
         copies.forEach((copy, i) => expect(copy.buffer).not.toBe(parts[i]!.buffer));
         const total = parts.reduce((sum, part) => sum + part.byteLength, 0);
         expect(pauses).toBe(Math.max(0, Math.ceil(total / sliceBytes) - 1));
       }),
     );
+  });
+
+  test('When a copy takes longer than its time per slice, then the thread is given back after each chunk, and the copies are still exact', async () => {
+    const parts = [1, 2.5, 0.25].map((chunks, p) => Uint8Array.from({ length: chunks * CHUNK_BYTES }, (_, i) => (i * 31 + p) & 255));
+    let pauses = 0;
+    const copies = await copyParts(parts, async () => void pauses++, SLICE_BYTES, undefined, 0); // every chunk over time
+    expect(copies.map(plain)).toEqual(parts.map(plain));
+    expect(pauses).toBe(1 + 3 + 1 - 1); // chunks: 1, 3 (the last one half), 1; a pause between each two
   });
 
   test('When a long string list is copied, then it is encoded a step at a time with the thread given back between steps', async () => {
