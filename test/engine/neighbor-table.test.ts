@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { pairSignificance } from '../../src/engine/co-occurrence.js';
-import { kthLargest, NeighborTable } from '../../src/engine/neighbor-table.js';
+import { kthLargest, NeighborTable, type NeighborTableData } from '../../src/engine/neighbor-table.js';
 import { handOver } from '../../src/engine/typed-arrays.js';
 import { ExactPairCounts, ReferencePairCounts } from '../reference/pair-counts.js';
 
@@ -25,6 +25,21 @@ const byStrength = (weight: number, total: number) => weight * pairSignificance(
 const adds = (rows: number, ids: number, weight: fc.Arbitrary<number>) =>
   fc.array(fc.tuple(fc.integer({ min: 0, max: rows - 1 }), fc.integer({ min: 0, max: ids - 1 }), weight), { maxLength: 600, size: 'medium' });
 const weights = fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 9 }), fc.double({ min: 0.01, max: 5, noNaN: true }));
+
+/** An export in the layout snapshots had before `rows`: per row its size class + 1, its entries and its block offset, in three lists. */
+function legacyRows(data: NeighborTableData): NeighborTableData {
+  const words = new Int32Array(data.rows!.slice().buffer);
+  const rows = words.length / 2;
+  const rowClass = new Uint8Array(rows);
+  const rowFill = new Uint8Array(rows);
+  const rowStart = new Int32Array(rows);
+  for (let row = 0; row < rows; row++) {
+    rowStart[row] = words[2 * row]!;
+    rowClass[row] = words[2 * row + 1]! & 0xff;
+    rowFill[row] = words[2 * row + 1]! >>> 8;
+  }
+  return { kept: data.kept, withTotals: data.withTotals, rowClass, rowFill, rowStart: new Uint8Array(rowStart.buffer), pool: data.pool, free: data.free };
+}
 
 describe('NeighborTable', () => {
   test('When pairs are added, pruned or not, then every row equals the Map reference entry for entry, in order', () => {
@@ -178,9 +193,9 @@ describe('NeighborTable', () => {
     expect(table.freeBytes).toBeLessThan(table.usedBytes / 32);
   });
 
-  test('When a table is restored from an export mid-stream, its pool copied or read fresh and taken over, then it goes on exactly as the original, totals kept or not', () => {
+  test('When a table is restored from an export mid-stream, its pool copied or read fresh and taken over, its rows as the table holds them or in the three lists of older snapshots, then it goes on exactly as the original, totals kept or not', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 8 }), adds(6, 40, weights), adds(6, 40, weights), fc.boolean(), fc.boolean(), (kept, first, second, fresh, totals) => {
+      fc.property(fc.integer({ min: 1, max: 8 }), adds(6, 40, weights), adds(6, 40, weights), fc.boolean(), fc.boolean(), fc.boolean(), (kept, first, second, fresh, totals, legacy) => {
         const make = () => (totals ? new NeighborTable(kept, true, byStrength) : new NeighborTable(kept));
         const original = make();
         // Totals a third of the weight plus one: never equal to it, so a mixed-up lane shows.
@@ -188,7 +203,8 @@ describe('NeighborTable', () => {
         const restored = make();
         const data = original.export();
         // A snapshot read hands its fresh bytes over (SnapshotStore.get): the table keeps that buffer.
-        restored.import(fresh ? { ...data, pool: handOver(data.pool.slice()) } : data);
+        const given = legacy ? legacyRows(data) : data;
+        restored.import(fresh ? { ...given, pool: handOver(data.pool.slice()) } : given);
         for (const [row, id, weight] of second) {
           original.add(row, id, weight, weight / 3 + 1);
           restored.add(row, id, weight, weight / 3 + 1);
