@@ -36,14 +36,12 @@ export class Dismissals {
     for (let k = 0; k < size; k++) {
       if (ids[start + k] !== id) continue;
       if (times[start + k]! >= t) return;
-      ids.copyWithin(start + k, start + k + 1, start + size);
-      times.copyWithin(start + k, start + k + 1, start + size);
+      blocks.removeAt(slot, k);
       size--;
       break;
     }
     if (size === MAX_PER_SHOPPER) {
-      ids.copyWithin(start, start + 1, start + size);
-      times.copyWithin(start, start + 1, start + size);
+      blocks.removeAt(slot, 0);
       size--;
     }
     blocks.reserve(slot, size + 1);

@@ -51,10 +51,7 @@ export class GroupTable {
 
   /** Drops the group's oldest item. */
   shift(slot: number): void {
-    const start = this.start(slot);
-    const filled = this.size(slot);
-    this.items.copyWithin(start, start + 1, start + filled);
-    this.#blocks.setSize(slot, filled - 1);
+    this.#blocks.removeAt(slot, 0);
   }
 
   snapshot(): GroupTableSnapshot {

@@ -29,17 +29,13 @@ export class RecentViews {
       if (ids[start + k] !== id) continue;
       // At an equal time the later arrival is the newer view, as for a first view below.
       if (times[start + k]! > t) return;
-      ids.copyWithin(start + k, start + k + 1, start + size);
-      times.copyWithin(start + k, start + k + 1, start + size);
+      blocks.removeAt(slot, k);
       size--;
       break;
     }
     let at = 0;
     while (at < size && times[start + at]! > t) at++;
-    if (at >= this.perShopper) {
-      blocks.setSize(slot, size);
-      return;
-    }
+    if (at >= this.perShopper) return; // older than every view kept (a removed repeat stays removed)
     const end = Math.min(size, this.perShopper - 1);
     blocks.reserve(slot, end + 1);
     start = blocks.start(slot);

@@ -67,8 +67,7 @@ export class ShopperAffinities {
       let weakest = 0;
       for (let k = 1; k < size; k++) if (values[start + k]! < values[start + weakest]!) weakest = k;
       if (Math.fround(value) < values[start + weakest]!) return;
-      items.copyWithin(start + weakest, start + weakest + 1, start + size);
-      values.copyWithin(start + weakest, start + weakest + 1, start + size);
+      entries.removeAt(slot, weakest);
       size--;
     } else {
       entries.reserve(slot, size + 1);

@@ -85,6 +85,14 @@ export class SlotBlocks<T extends readonly LaneArray[]> {
     this.#fill[slot] = entries;
   }
 
+  /** Removes the slot's entry `k` (< size), moving the entries after it down one in every lane. */
+  removeAt(slot: number, k: number): void {
+    const start = this.#start[slot]!;
+    const fill = this.#fill[slot]!;
+    for (const lane of this.#lanes) lane.copyWithin(start + k, start + k + 1, start + fill);
+    this.#fill[slot] = fill - 1;
+  }
+
   /** Empties the slot and returns its block to the free list. */
   clear(slot: number): void {
     if (slot >= this.#blockClass.length || this.#blockClass[slot] === 0) return;

@@ -64,9 +64,7 @@ describe('SlotBlocks', () => {
             list.push(op.value);
           } else if ((op.kind === 'shift' || op.kind === 'remove') && size > 0) {
             const at = op.kind === 'shift' ? 0 : op.at % size;
-            const start = blocks.start(slot);
-            for (const lane of blocks.lanes) lane.copyWithin(start + at, start + at + 1, start + size);
-            blocks.setSize(slot, size - 1);
+            blocks.removeAt(slot, at);
             list.splice(at, 1);
           }
         }
