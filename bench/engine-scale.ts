@@ -21,7 +21,7 @@ import { replay } from '../src/ingest/replay.js';
 import { ShopEngines } from '../src/ingest/shop-engines.js';
 import { CatalogStore } from '../src/store/catalog-store.js';
 import { openDatabases, snapshotPartRange } from '../src/store/database.js';
-import { LmdbEventLog } from '../src/store/event-log.js';
+import { LmdbShopLog } from '../src/store/shop-log.js';
 import { SnapshotStore } from '../src/store/snapshot-store.js';
 import { workloads } from './support/engine-requests.js';
 import { timeCalls, type LatencySummary } from './support/latency.js';
@@ -379,7 +379,7 @@ async function measureRestart(): Promise<RestartFigures> {
     const snapshotMB = snapshotBytes / MB;
     const engines = new ShopEngines(DEFAULT_ENGINE_CONFIG);
     const r0 = performance.now();
-    const stats = replay(catalogStore, new LmdbEventLog(dbs), snapshots, engines);
+    const stats = replay(catalogStore, new LmdbShopLog(dbs), snapshots, engines);
     const replaySeconds = (performance.now() - r0) / 1000;
     if (stats.snapshots !== 1) throw new Error('the snapshot was not used');
     const restored = engines.get('bench');

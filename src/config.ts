@@ -193,6 +193,10 @@ export interface Config {
   snapshotKeepBufferBytes: number;
   /** Longest a graceful shutdown waits for requests and WebSocket acks in flight, in ms. */
   shutdownDrainMs: number;
+  /** Longest a read with `after=` waits for this process to apply that write before it answers as stale, in ms. */
+  afterWaitMs: number;
+  /** How often a server process reads the log's heads for what other processes wrote (a fallback to its supervisor's notifications), in ms. */
+  logPollMs: number;
   /** Finished recommendation answers kept for repeated requests (see http/answers.ts). */
   answerCache: AnswerCacheConfig;
   engine: EngineConfig;
@@ -348,6 +352,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     snapshotIntervalMs: integer(env, 'PAIRWISE_SNAPSHOT_MINUTES', 5, 1, 24 * 60) * 60_000,
     snapshotKeepBufferBytes: integer(env, 'PAIRWISE_SNAPSHOT_KEEP_BUFFER_MB', 64, 0, 64 * 1024) * 1024 * 1024,
     shutdownDrainMs: integer(env, 'PAIRWISE_SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 3600) * 1000,
+    afterWaitMs: integer(env, 'PAIRWISE_AFTER_WAIT_MS', 250, 0, 10_000),
+    logPollMs: integer(env, 'PAIRWISE_LOG_POLL_MS', 100, 5, 60_000),
     answerCache: Object.freeze({
       maxBytes: integer(env, 'PAIRWISE_ANSWER_CACHE_MB', 64, 0, 64 * 1024) * 1024 * 1024,
       maxAgeMs: integer(env, 'PAIRWISE_ANSWER_MAX_AGE_MS', 30_000, 0, 3_600_000),

@@ -16,6 +16,10 @@ import { ContentWarmer } from './ingest/content-warmer.js';
 import { EaseRefits } from './ingest/ease-refits.js';
 import { EventPipeline } from './ingest/event-pipeline.js';
 import { Experiments } from './ingest/experiments.js';
+import { LogApplier } from './ingest/log-applier.js';
+import { LogListeners } from './ingest/log-listeners.js';
+import { LogTail } from './ingest/log-tail.js';
+import { PositionWaits } from './ingest/position-waits.js';
 import { replay, type ReplayStats } from './ingest/replay.js';
 import { ShopEngines } from './ingest/shop-engines.js';
 import { mintCustomerToken, signingKey } from './api/customer-token.js';
@@ -23,11 +27,10 @@ import { CustomerIdentity } from './http/customer-identity.js';
 import { SnapshotScheduler } from './ingest/snapshots.js';
 import { CatalogStore } from './store/catalog-store.js';
 import { lockDataDir, type DataDirLock } from './store/data-dir-lock.js';
-import { openDatabases, type Databases } from './store/database.js';
+import { checkLogLayout, ensureLogId, openDatabases, type Databases } from './store/database.js';
 import { closeDatabases, type Committer } from './store/durable-commit.js';
-import { LmdbEventLog } from './store/event-log.js';
 import { ExperimentStore } from './store/experiment-store.js';
-import { backfillPositions } from './store/position-backfill.js';
+import { LmdbShopLog } from './store/shop-log.js';
 import { ShopStore } from './store/shop-store.js';
 import { SnapshotStore } from './store/snapshot-store.js';
 import { DashboardSessions } from './dashboard/sessions.js';
@@ -81,7 +84,7 @@ async function bootstrapShop(config: Config, shops: ShopStore, log: (line: strin
   if (boot.signingSecret) await shops.addSigningSecret(boot.shopId, boot.signingSecret);
 }
 
-function keyResolver(shops: ShopStore): KeyResolver {
+function keyResolver(shops: ShopStore, applied: LogListeners): KeyResolver {
   const cached = cachedResolver((key) => {
     const record = shops.findKey(key);
     if (record === undefined) return undefined;
@@ -94,7 +97,10 @@ function keyResolver(shops: ShopStore): KeyResolver {
       ...(shop?.appProxySecret ? { appProxySecret: shop.appProxySecret } : {}),
     };
   });
-  shops.onChanged(() => cached.clear()); // revocations, origins and signing secrets apply at once here
+  // Revocations, origins and signing secrets apply at once, whichever process wrote them.
+  applied.onChange((_shopId, change) => {
+    if (change.kind === 'shop' || change.kind === 'key-added' || change.kind === 'key-revoked') cached.clear();
+  });
   return cached.resolve;
 }
 
@@ -147,18 +153,28 @@ export async function startService(config: Config, options: ServiceOptions = {})
 async function compose(config: Config, options: ServiceOptions, dbs: Databases, lock: DataDirLock): Promise<RunningService> {
   const clock = options.clock ?? Date.now;
   const log = options.log ?? ((line: string) => console.log(line));
-  const backfilled = await backfillPositions(dbs);
-  if (backfilled > 0) log(`log positions given to ${backfilled} events stored by an older version (in eventId order)`);
-  const shops = new ShopStore(dbs);
-  const catalogStore = new CatalogStore(dbs);
-  const eventLog = new LmdbEventLog(dbs);
+  checkLogLayout(dbs);
+  const logId = await ensureLogId(dbs);
+  const shopLog = new LmdbShopLog(dbs);
   const engines = new ShopEngines(config.engine);
+  const applied = new LogListeners();
+  const applier = new LogApplier(shopLog, engines, applied);
+  // Every write of this process is applied before it is answered, with whatever precedes it in the log.
+  const applyThrough = (shopId: string, position: number) => applier.applyThrough(shopId, position);
+  const shops = new ShopStore(dbs, shopLog, applyThrough);
+  const catalogStore = new CatalogStore(dbs, shopLog);
   const snapshotStore = new SnapshotStore(dbs, undefined, config.snapshotKeepBufferBytes);
-  const replayed = replay(catalogStore, eventLog, snapshotStore, engines);
-  const pipeline = new EventPipeline(eventLog, engines, config.dedupTtlMs);
-  const catalog = new CatalogUpdates(catalogStore, engines);
+  const replayed = replay(catalogStore, shopLog, snapshotStore, engines);
+  const pipeline = new EventPipeline(shopLog, applier, config.dedupTtlMs, logId);
+  const catalog = new CatalogUpdates(catalogStore, engines, applier);
+  const tail = new LogTail(shopLog, engines, applier, log);
+  const positions = new PositionWaits(shopLog, engines, tail, config.afterWaitMs);
+  applied.onPosition(positions.reached);
 
-  const experiments = new Experiments(new ExperimentStore(dbs));
+  const experiments = new Experiments(new ExperimentStore(dbs, shopLog, applyThrough));
+  applied.onChange((shopId, change) => {
+    if (change.kind === 'experiment') experiments.applied(shopId, change.record);
+  });
 
   await bootstrapShop(config, shops, log);
   let demoKeys: DemoKeys | undefined;
@@ -173,12 +189,12 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     // Tokens for an hour, minted per page as a merchant's theme would (the page is rendered per visit).
     demo = createDemoStorefront(demoDir, demoKeys.publicKey, (customerId) => mintCustomerToken(signingSecret, shopId, customerId, Math.floor(clock() / 1000) + 3600));
   }
-  const resolveKey = keyResolver(shops);
+  const resolveKey = keyResolver(shops, applied);
   const identity = new CustomerIdentity();
   const limits = new RateLimits(config.rateLimits, config.host, options.monotonic);
   const answers = new Answers(engines, config.answerCache, identity, experiments);
-  const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock });
-  shops.onChanged(() => stream.recheckKeys()); // after the key cache is cleared (listeners run in order)
+  // Its listeners of applied changes come after the key cache's: a key check sees the cache cleared.
+  const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, applied, clock });
   const dashboardSessions = new DashboardSessions();
   const shopRecord = (shopId: string) => shopRecordView(shops, shopId);
   const refits = new EaseRefits(engines, config.easeRefit, clock, log);
@@ -190,12 +206,12 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
       return refits.refitting;
     },
   };
-  const http = await startHttpServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, shopRecord, clock, demo, experiments, dashboardSessions, background }, stream.routes).catch(async (error: unknown) => {
+  const http = await startHttpServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, positions, tail, shopRecord, clock, demo, experiments, dashboardSessions, background }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     throw error;
   });
   const pruneTimer = setInterval(() => {
-    eventLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`));
+    shopLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`));
   }, DEDUP_PRUNE_INTERVAL_MS);
   pruneTimer.unref();
   const snapshots = new SnapshotScheduler(engines, snapshotStore, clock, log);
@@ -203,6 +219,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const warmer = new ContentWarmer(engines);
   warmer.start();
   refits.start();
+  tail.start(config.logPollMs);
 
   let stopping: Promise<void> | undefined;
   return {
@@ -222,6 +239,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     stop() {
       stopping ??= (async () => {
         clearInterval(pruneTimer);
+        tail.stop();
         warmer.stop();
         await refits.stop(); // ends a refit under way at once
         // One deadline for both: WebSocket acks first, then HTTP requests, within shutdownDrainMs.

@@ -40,6 +40,8 @@ export interface RecommendationMeta {
   /** Inside an A/B experiment on the request's widgetId: the experiment (exp_<n>) and this shopper's variant (A, B, …). */
   experiment?: string;
   variant?: string;
+  /** The request named a write's position (`after`) that this server had not applied within its wait: the answer may not reflect that write yet. */
+  stale?: true;
 }
 
 /** GET /api/recommendations (and a WebSocket subscription's pushes, beside op and sub). */
@@ -63,17 +65,27 @@ export interface CatalogProduct extends ProductCard {
 export interface ProductsUpserted {
   success: true;
   upserted: number & tags.Type<'uint32'>;
+  /** Where the shop's log stood after this write: `after=` with it reads the write from any server process. */
+  position: string;
 }
 
 /** DELETE /api/products/{id}: `deleted` is the id as the path gave it. */
 export interface ProductDeleted {
   success: true;
   deleted: string;
+  /** As ProductsUpserted's. */
+  position: string;
 }
 
 /** GET /healthz. */
 export interface Health {
   status: 'ok';
+  /** The server process that answered (one of several behind one port). */
+  pid: number & tags.Type<'uint32'>;
+  /** Shops whose log this process applies. */
+  shops: number & tags.Type<'uint32'>;
+  /** Log positions written (by any process) that this process has not applied yet, all shops together; per shop in /metrics. */
+  behind: number & tags.Type<'uint32'>;
 }
 
 /** GET /api/products: one page of the catalog in product-id order. */

@@ -2,7 +2,7 @@
 // the secret key names the shop and nothing local is needed.
 import { loadConfig } from '../config.js';
 import { readLockHolder } from '../store/data-dir-lock.js';
-import { backfillPositions } from '../store/position-backfill.js';
+import { checkLogLayout, ensureLogId } from '../store/database.js';
 import { importFile, type ImportKind, type ImportSummary } from './import-file.js';
 import { withDataDir } from './open-data-dir.js';
 import { progressBar } from './progress.js';
@@ -58,8 +58,8 @@ export async function importCommand(kind: ImportKind, args: string[], options: I
       input.stream.destroy();
       throw new Error(`unknown shop "${shopId}" in ${options.dataDir} (create it with shop create ${shopId}, or import into a server elsewhere with --url and its secret key)`);
     }
-    await backfillPositions(dbs); // an older data dir's events get log positions before new ones follow them
-    const summary = await run(new DirectSink(dbs, loadConfig().dedupTtlMs), shopId, kind, file, format, input);
+    checkLogLayout(dbs);
+    const summary = await run(new DirectSink(dbs, loadConfig().dedupTtlMs, await ensureLogId(dbs)), shopId, kind, file, format, input);
     return report(file, summary, directImportNote(dbs.path, kind === 'events' ? 'events' : 'products'));
   });
 }

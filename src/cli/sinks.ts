@@ -6,7 +6,7 @@ import { EventPipeline } from '../ingest/event-pipeline.js';
 import { trackBatch } from '../ingest/track-events.js';
 import { CatalogStore } from '../store/catalog-store.js';
 import type { Databases } from '../store/database.js';
-import { LmdbEventLog } from '../store/event-log.js';
+import { LmdbShopLog } from '../store/shop-log.js';
 
 /** A record the sink refused: its index in the chunk, and why. */
 export interface Refused {
@@ -39,10 +39,11 @@ export class DirectSink implements ImportSink {
   readonly #catalog: CatalogStore;
   readonly #pipeline: EventPipeline;
 
-  constructor(dbs: Databases, dedupTtlMs: number) {
-    this.#catalog = new CatalogStore(dbs);
-    // Stored only, not applied: a server on this data dir replays them (by log position) at its next start.
-    this.#pipeline = new EventPipeline(new LmdbEventLog(dbs), undefined, dedupTtlMs);
+  constructor(dbs: Databases, dedupTtlMs: number, logId: string) {
+    const log = new LmdbShopLog(dbs);
+    this.#catalog = new CatalogStore(dbs, log);
+    // Stored only, not applied: the servers on this data dir apply them from the log.
+    this.#pipeline = new EventPipeline(log, undefined, dedupTtlMs, logId);
   }
 
   async products(shopId: string | undefined, chunk: unknown[]): Promise<ChunkOutcome> {
@@ -54,7 +55,7 @@ export class DirectSink implements ImportSink {
       refused.push({ index, reason: parsed.errors.map((e) => reason(e.pointer, e.detail, /^\/products\/0/)).join('; ') });
       return [];
     });
-    if (valid.length > 0) await this.#catalog.put(shopId!, valid);
+    if (valid.length > 0) await this.#catalog.put(shopId!, valid, now);
     return { accepted: valid.length, duplicates: 0, refused };
   }
 

@@ -63,7 +63,7 @@ async function issueKeys(shops: ShopStore, file: string): Promise<DemoKeys> {
 async function seedCatalog(deps: SeedDeps, demoDir: string, now: number): Promise<readonly Product[]> {
   const parsed = parseCatalog({ products: readDemoProducts(demoDir) }, deps.gidPlatform, now);
   if (!parsed.ok) throw new Error(`data/demo/products.json is invalid: ${JSON.stringify(parsed.errors.slice(0, 3))}`);
-  await deps.catalog.upsert(DEMO_SHOP, parsed.products);
+  await deps.catalog.upsert(DEMO_SHOP, parsed.products, now);
   return parsed.products;
 }
 

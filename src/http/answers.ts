@@ -46,6 +46,9 @@ function answerBytes(answer: Answer): number {
   return answer.head.length + answer.recPrefix.length * 2 + 64 + answer.result.items.length * 48;
 }
 
+/** The end of a body whose read waited for a write in vain. */
+const STALE_TAIL = '","stale":true}}';
+
 export class Answers {
   readonly cache: AnswerCache<Answer>;
   readonly #parsed = new Map<string, ParsedQuery>();
@@ -97,10 +100,11 @@ export class Answers {
   /**
    * The answer's body with a fresh recId, in a scratch buffer shared by every call: valid until the
    * next call, so hand it to a synchronous write at once (uWS copies what it cannot send right away).
+   * `stale`: the read asked for a write this process had not applied within its wait (meta.stale).
    */
-  body(answer: Answer): Uint8Array {
+  body(answer: Answer, stale = false): Uint8Array {
     const head = answer.head;
-    const tail = answer.recPrefix + this.#recIds.next() + '"}}';
+    const tail = answer.recPrefix + this.#recIds.next() + (stale ? STALE_TAIL : '"}}');
     const length = head.length + tail.length; // the tail is ASCII: one byte per character
     if (this.#scratch.length < length) this.#scratch = Buffer.allocUnsafe(Math.max(length, this.#scratch.length * 2));
     head.copy(this.#scratch, 0);

@@ -4,7 +4,7 @@ import type { Exchange } from './exchange.js';
 
 export const PREFLIGHT_HEADERS = {
   'access-control-allow-methods': 'GET, POST, OPTIONS',
-  'access-control-allow-headers': 'authorization, content-type',
+  'access-control-allow-headers': 'authorization, content-type, pairwise-after',
   'access-control-max-age': '86400',
 };
 

@@ -5,6 +5,8 @@ import type { DemoStorefront } from '../demo/demo-storefront.js';
 import type { CatalogUpdates } from '../ingest/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { Experiments } from '../ingest/experiments.js';
+import type { LogTail } from '../ingest/log-tail.js';
+import type { PositionWaits } from '../ingest/position-waits.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
 import type { Answers } from './answers.js';
 import type { KeyResolver } from './auth.js';
@@ -42,6 +44,10 @@ export interface HttpDeps {
   answers: Answers;
   pipeline: EventPipeline;
   catalog: CatalogUpdates;
+  /** Reads that wait for a write's position (after=). */
+  positions: PositionWaits;
+  /** What other processes wrote, followed (lag for /healthz and /metrics). */
+  tail: LogTail;
   /** A shop's record; undefined for a shop that has none (its keys outlived it). */
   shopRecord: (shopId: string) => ShopRecordView | undefined;
   /** Signed-in dashboard sessions (/dashboard). */

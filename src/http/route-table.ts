@@ -112,6 +112,7 @@ export const ROUTES: readonly Route[] = [
     method: 'get',
     path: '/api/recommendations',
     handler: getRecommendations,
+    options: { headers: ['pairwise-after'] },
     access: 'public',
     storefront: true,
     doc: {
@@ -122,7 +123,7 @@ export const ROUTES: readonly Route[] = [
       tag: 'recommendations',
       query: 'RecommendationParams',
       ok: { status: 200, description: 'The recommended products and how they were chosen.', schema: 'RecommendationResponse' },
-      errors: ['invalid_strategy', 'invalid_limit', 'missing_context', 'invalid_query'],
+      errors: ['invalid_strategy', 'invalid_limit', 'missing_context', 'invalid_query', 'invalid_position'],
     },
   },
   {

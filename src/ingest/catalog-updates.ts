@@ -1,45 +1,31 @@
-// Catalog use cases: persist durably, then apply to the shop's engine, so reads after the answer see it.
+// Catalog use cases: append the change to the shop's log durably, then apply the log through it, so
+// reads after the answer see it (and every other process applies it in the same order).
 import { catalogPage, type CatalogPage } from '../engine/catalog-page.js';
 import type { Product } from '../engine/product.js';
 import { AppError } from '../errors.js';
 import type { CatalogStore } from '../store/catalog-store.js';
+import type { LogApplier } from './log-applier.js';
 import type { ShopEngines } from './shop-engines.js';
 
-/** Called after a shop's catalog changed (committed and applied), e.g. to refresh live lists. */
-export type CatalogListener = (shopId: string) => void;
-
 export class CatalogUpdates {
-  readonly #listeners: CatalogListener[] = [];
-
   constructor(
     readonly store: CatalogStore,
     readonly engines: ShopEngines,
+    readonly applier: LogApplier,
   ) {}
 
-  onChanged(listener: CatalogListener): void {
-    this.#listeners.push(listener);
+  /** Resolves with the change's log position; rejects with AppError('unavailable') when the storage refuses the commit (nothing changed). */
+  async upsert(shopId: string, products: readonly Product[], now: number): Promise<number> {
+    const position = await stored(this.store.put(shopId, products, now));
+    await this.applier.applyThrough(shopId, position);
+    return position;
   }
 
-  /** Rejects with AppError('unavailable') when the storage refuses the commit (nothing changed). */
-  async upsert(shopId: string, products: readonly Product[]): Promise<void> {
-    await stored(this.store.put(shopId, products));
-    // Checked again after each wait, in the turn that changes the models: a catch-up waiting too
-    // may take the shop as a hold ends (see LogApplier).
-    for (let held = this.engines.changesWait(shopId); held !== undefined; held = this.engines.changesWait(shopId)) await held;
-    const engine = this.engines.get(shopId);
-    for (const product of products) engine.upsertProduct(product);
-    for (const listener of this.#listeners) listener(shopId);
-  }
-
-  /** Resolves false when the shop has no such product. */
-  async remove(shopId: string, productId: string): Promise<boolean> {
-    const removed = await stored(this.store.remove(shopId, productId));
-    if (removed) {
-      for (let held = this.engines.changesWait(shopId); held !== undefined; held = this.engines.changesWait(shopId)) await held;
-      this.engines.get(shopId).removeProduct(productId);
-      for (const listener of this.#listeners) listener(shopId);
-    }
-    return removed;
+  /** Resolves with the change's log position, or undefined when the shop has no such product. */
+  async remove(shopId: string, productId: string, now: number): Promise<number | undefined> {
+    const position = await stored(this.store.remove(shopId, productId, now));
+    if (position !== undefined) await this.applier.applyThrough(shopId, position);
+    return position;
   }
 
   get(shopId: string, productId: string): Product | undefined {

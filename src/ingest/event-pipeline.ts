@@ -1,13 +1,14 @@
-// The event pipeline: dedup → durable commit (one per call, group-committed with concurrent calls)
-// → apply to the shop's engine → tell listeners. An event is acknowledged only after all of it.
-// The models follow the shop's log position by position (LogApplier): events another process
-// stored before a batch (a CLI import into the data dir) are applied before it.
+// The event pipeline: one durable commit per call (group-committed with concurrent calls) that
+// checks messageIds and appends in one transaction → apply to the shop's engine (the applier tells
+// the listeners). An event is acknowledged only after all of it. The models follow the shop's log
+// position by position (LogApplier): entries another process stored before a batch are applied
+// before it.
 import { monotonicFactory } from 'ulid';
 import type { TrackedEvent } from '../api/event.js';
+import { formatPosition } from '../api/position-token.js';
 import { AppError } from '../errors.js';
-import type { EventLog } from '../store/event-log.js';
-import { LogApplier } from './log-applier.js';
-import type { ShopEngines } from './shop-engines.js';
+import type { EventsAppended, ShopLog } from '../store/shop-log.js';
+import type { LogApplier } from './log-applier.js';
 
 export interface Ingested {
   eventId: string;
@@ -15,38 +16,22 @@ export interface Ingested {
   duplicate: boolean;
 }
 
-/** Called after events are committed and applied, e.g. to push live updates. */
-export type AppliedListener = (shopId: string, events: readonly TrackedEvent[]) => void;
-
-interface InFlight {
-  eventId: string;
-  /** Resolves true once committed, false if the commit failed. */
-  committed: Promise<boolean>;
-}
-
 export class EventPipeline {
   readonly #nextUlid = monotonicFactory();
-  /** messageIds being committed right now: a concurrent repeat waits for the first one's commit. */
-  readonly #inFlight = new Map<string, InFlight>();
-  readonly #listeners: AppliedListener[] = [];
-  readonly #applier: LogApplier | undefined;
   #closed = false;
 
   constructor(
-    readonly log: EventLog,
-    /** The models to apply events to; undefined stores them only (the CLI: the server replays them). */
-    engines: ShopEngines | undefined,
+    readonly log: ShopLog,
+    /** Applies what is committed; undefined stores only (the CLI: the servers apply the log). */
+    readonly applier: LogApplier | undefined,
     readonly dedupTtlMs: number,
-    /** Events a catch-up applies per turn of the event loop (see LogApplier). */
-    catchUpSlice?: number,
-  ) {
-    this.#applier = engines && new LogApplier(log, engines, (shopId, events) => {
-      for (const listener of this.#listeners) listener(shopId, events);
-    }, catchUpSlice);
-  }
+    /** The log's id, which acknowledgements' positions carry (api/position-token.ts). */
+    readonly logId: string,
+  ) {}
 
-  onApplied(listener: AppliedListener): void {
-    this.#listeners.push(listener);
+  /** A log position as acknowledgements carry it. */
+  positionToken(position: number): string {
+    return formatPosition(this.logId, position);
   }
 
   /** Refuse new events from now on (graceful shutdown); commits under way finish. */
@@ -54,62 +39,28 @@ export class EventPipeline {
     this.#closed = true;
   }
 
-  /** Ingests valid events (in order) in one durable commit. Rejects with AppError('unavailable'). */
-  async ingest(shopId: string, events: readonly TrackedEvent[], now: number): Promise<Ingested[]> {
+  /**
+   * Ingests valid events (in order) in one durable commit, then applies them; resolves with each
+   * event's result and the log position of the last one stored (the shop's head when every one was
+   * a repeat). Rejects with AppError('unavailable').
+   */
+  async ingest(shopId: string, events: readonly TrackedEvent[], now: number): Promise<{ results: Ingested[]; position: number }> {
     if (this.#closed) throw new AppError('unavailable', 'the service is shutting down');
-    const results: (Ingested | InFlight)[] = [];
-    const fresh: { eventId: string; event: TrackedEvent }[] = [];
-    const batchIds = new Map<string, string>();
-    for (const event of events) {
-      const messageId = event.messageId;
-      const known = messageId === undefined ? undefined : this.#known(shopId, messageId, now, batchIds);
-      if (known !== undefined) {
-        results.push(typeof known === 'string' ? { eventId: known, duplicate: true } : known);
-        continue;
-      }
-      const eventId = 'evt_' + this.#nextUlid(now);
-      if (messageId !== undefined) batchIds.set(messageId, eventId);
-      fresh.push({ eventId, event });
-      results.push({ eventId, duplicate: false });
-    }
-    if (fresh.length > 0) await this.#commit(shopId, fresh, batchIds, now);
-    return Promise.all(results.map(settled));
-  }
-
-  #known(shopId: string, messageId: string, now: number, batchIds: Map<string, string>): string | InFlight | undefined {
-    return (
-      batchIds.get(messageId) ??
-      this.#inFlight.get(shopId + '\u0000' + messageId) ??
-      this.log.findByMessageId(shopId, messageId, now - this.dedupTtlMs)
-    );
-  }
-
-  async #commit(shopId: string, fresh: { eventId: string; event: TrackedEvent }[], batchIds: Map<string, string>, now: number): Promise<void> {
-    let settle!: (ok: boolean) => void;
-    const committed = new Promise<boolean>((resolve) => (settle = resolve));
-    const keys: string[] = [];
-    for (const [messageId, eventId] of batchIds) {
-      const key = shopId + '\u0000' + messageId;
-      keys.push(key);
-      this.#inFlight.set(key, { eventId, committed });
-    }
-    let first: number;
+    const fresh = events.map((event) => ({ eventId: 'evt_' + this.#nextUlid(now), event }));
+    let appended: EventsAppended;
     try {
-      first = await this.log.append(shopId, fresh, now);
-      settle(true);
+      appended = await this.log.appendEvents(shopId, fresh, now, now - this.dedupTtlMs);
     } catch (cause) {
-      settle(false);
       throw new AppError('unavailable', `events could not be stored: ${(cause as Error).message}`);
-    } finally {
-      for (const key of keys) this.#inFlight.delete(key);
     }
-    await this.#applier?.applyBatch(shopId, first, fresh);
+    const stored: TrackedEvent[] = [];
+    const results = fresh.map(({ eventId, event }, i): Ingested => {
+      const first = appended.duplicateOf[i];
+      if (first !== undefined) return { eventId: first, duplicate: true };
+      stored.push(event);
+      return { eventId, duplicate: false };
+    });
+    if (stored.length > 0) await this.applier?.applyBatch(shopId, appended.first, stored);
+    return { results, position: stored.length > 0 ? appended.first + stored.length - 1 : appended.first };
   }
-}
-
-/** A repeat of an event another request is committing is a duplicate once that commit succeeds. */
-async function settled(result: Ingested | InFlight): Promise<Ingested> {
-  if (!('committed' in result)) return result;
-  if (!(await result.committed)) throw new AppError('unavailable', 'the first copy of this event could not be stored');
-  return { eventId: result.eventId, duplicate: true };
 }

@@ -1,7 +1,8 @@
 // Experiments' use cases (create, start, stop, conclude, read) and the running ones by placement,
 // kept in memory for the recommendation hot path: one Map lookup and one hash per request on a
-// placement with an experiment. Writes are serialized (one at a time), so "one running experiment
-// per widget" holds without a race between two starts.
+// placement with an experiment. Writes are serialized (one at a time) in this process, so "one
+// running experiment per widget" holds without a race between two starts sent to it; two starts
+// sent to two server processes at the same moment can both pass the check (the later one wins).
 import { assignVariant } from '../analytics/assignment.js';
 import { parseExperiment, type ExperimentRecord } from '../api/experiment.js';
 import type { Strategy } from '../engine/strategy.js';
@@ -70,8 +71,7 @@ export class Experiments {
       if (other !== undefined) throw new AppError('experiment_conflict', `exp_${other.record.number} is already running on widget "${record.widgetId}": stop it first`);
       const started: ExperimentRecord = { ...record, status: 'running', startedAt: record.startedAt ?? now };
       delete started.stoppedAt;
-      await this.store.put(shopId, started);
-      this.#setRunning(shopId, started);
+      await this.store.put(shopId, started, now);
       return started;
     });
   }
@@ -83,8 +83,7 @@ export class Experiments {
       if (record.status === 'stopped') return record;
       if (record.status !== 'running') throw new AppError('experiment_conflict', `${id} is ${record.status}, not running`);
       const stopped: ExperimentRecord = { ...record, status: 'stopped', stoppedAt: now };
-      await this.store.put(shopId, stopped);
-      this.#clearRunning(shopId, record);
+      await this.store.put(shopId, stopped, now);
       return stopped;
     });
   }
@@ -95,10 +94,19 @@ export class Experiments {
       const record = this.get(shopId, id);
       if (record.status === 'concluded') return record;
       const concluded: ExperimentRecord = { ...record, status: 'concluded', concludedAt: now, ...(record.status === 'running' ? { stoppedAt: now } : {}) };
-      await this.store.put(shopId, concluded);
-      this.#clearRunning(shopId, record);
+      await this.store.put(shopId, concluded, now);
       return concluded;
     });
+  }
+
+  /**
+   * An experiment's record as the log applied it (from this process or another): what runs on its
+   * placement follows. The store runs the applier before its writes resolve, so a start or stop is
+   * in force here when it answers.
+   */
+  applied(shopId: string, record: ExperimentRecord): void {
+    if (record.status === 'running') this.#setRunning(shopId, record);
+    else this.#clearRunning(shopId, record);
   }
 
   #setRunning(shopId: string, record: ExperimentRecord): void {

@@ -1,11 +1,14 @@
-// Applies each shop's event log to its models in log order, position by position, so that the
-// position a snapshot records covers every event at or before it. A committed batch is applied
-// after the events before it that the models lack: another process's (a CLI import into the data
-// dir), read back from the log, or an earlier batch of ours whose continuation has not run yet.
-// A long run of those (a large import) is applied a slice per turn of the event loop with the shop
-// held (ShopEngines.hold), so other shops are served meanwhile and this shop's writers wait.
+// Applies each shop's log to its models in log order, position by position, so that the position
+// a snapshot records covers every entry at or before it, and every process that applies the same
+// log holds the same models. A write of this process is applied after the entries before it that
+// the models lack: another process's (another server, a CLI import into the data dir), read back
+// from the log, or an earlier write of ours whose continuation has not run yet. A long run of those
+// (a large import, a server catching up) is applied a slice per turn of the event loop with the
+// shop held (ShopEngines.hold), so other shops are served meanwhile and this shop's writers wait.
 import type { TrackedEvent } from '../api/event.js';
-import type { EventLog } from '../store/event-log.js';
+import type { ShopEngine } from '../engine/shop-engine.js';
+import type { ShopChange } from '../store/log-entry.js';
+import type { LogRecord, ShopLog } from '../store/shop-log.js';
 import type { ShopEngines } from './shop-engines.js';
 
 /** Events read back and applied per turn of the event loop (~10-30 ms of apply). */
@@ -14,33 +17,60 @@ export const CATCH_UP_SLICE = 2_000;
 /** Lets the event loop run other work before the next slice. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** Told of what was applied, in log order, whoever wrote it. */
+export interface AppliedListeners {
+  /** A run of events, applied. */
+  events(shopId: string, events: readonly TrackedEvent[]): void;
+  /** One change, applied to the models (the catalog's) or for listeners to apply to theirs (keys, experiments). */
+  change(shopId: string, change: ShopChange): void;
+  /** The shop's models now stand for its log through `position`. */
+  position?(shopId: string, position: number): void;
+}
+
+/** Applies a change to the shop's models; changes of other things (keys, experiments) leave them as they are. */
+export function applyChange(engine: ShopEngine, change: ShopChange): void {
+  if (change.kind === 'products') for (const product of change.products) engine.upsertProduct(product);
+  else if (change.kind === 'product-removed') engine.removeProduct(change.productId);
+}
+
 export class LogApplier {
   constructor(
-    readonly log: EventLog,
+    readonly log: ShopLog,
     readonly engines: ShopEngines,
-    /** Told of every run of events applied, in log order. */
-    readonly applied: (shopId: string, events: readonly TrackedEvent[]) => void,
+    readonly listeners: AppliedListeners,
     readonly slice = CATCH_UP_SLICE,
     /** What a catch-up awaits between slices (tests may count or hold it). */
     readonly pause: () => Promise<void> = nextTurn,
   ) {}
 
-  /** Brings the shop's models to the batch's last position; the batch starts at log position `first`. */
-  async applyBatch(shopId: string, first: number, batch: readonly { event: TrackedEvent }[]): Promise<void> {
-    for (;;) {
-      // Held by a snapshot copying the models, or by another batch's catch-up: apply (and ack) after it.
-      for (let held = this.engines.changesWait(shopId); held !== undefined; held = this.engines.changesWait(shopId)) await held;
-      if (first - 1 - this.engines.position(shopId) <= this.slice) break;
-      await this.#catchUp(shopId, first - 1);
-    }
+  /** Brings the shop's models to the batch's last position; the batch's events are at log positions `first`, `first + 1`, …. */
+  async applyBatch(shopId: string, first: number, batch: readonly TrackedEvent[]): Promise<void> {
+    await this.#catchUpBefore(shopId, first);
     // Not held, and nothing awaited since that was checked: the rest is one synchronous step.
     const applied = this.engines.position(shopId);
     const last = first + batch.length - 1;
-    if (last <= applied) return; // a later batch's catch-up applied (and announced) these
-    const events: TrackedEvent[] = [];
-    if (applied < first - 1) for (const { event } of this.log.readShop(shopId, applied, first - 1)) events.push(event);
-    for (let i = Math.max(0, applied + 1 - first); i < batch.length; i++) events.push(batch[i]!.event);
-    this.#apply(shopId, events, last);
+    if (last <= applied) return; // a later write's catch-up applied (and announced) these
+    const records: LogRecord[] = applied < first - 1 ? [...this.log.read(shopId, applied, first - 1)] : [];
+    for (let i = Math.max(0, applied + 1 - first); i < batch.length; i++) records.push({ position: first + i, eventId: '', event: batch[i]! });
+    this.#apply(shopId, records, last);
+  }
+
+  /** Brings the shop's models to log position `through` (at least), reading what they lack from the log. */
+  async applyThrough(shopId: string, through: number): Promise<void> {
+    await this.#catchUpBefore(shopId, through);
+    const applied = this.engines.position(shopId);
+    if (through <= applied) return;
+    this.#apply(shopId, [...this.log.read(shopId, applied, through)], through);
+  }
+
+  /** Returns once the shop is not held and lacks at most a slice before `position`. */
+  async #catchUpBefore(shopId: string, position: number): Promise<void> {
+    for (;;) {
+      // Held by a snapshot copying the models, or by another write's catch-up: apply (and ack) after it.
+      for (let held = this.engines.changesWait(shopId); held !== undefined; held = this.engines.changesWait(shopId)) await held;
+      if (position - 1 - this.engines.position(shopId) <= this.slice) return;
+      await this.#catchUp(shopId, position - 1);
+    }
   }
 
   /** Applies the log through `through`, a slice per turn, holding the shop meanwhile. */
@@ -49,9 +79,7 @@ export class LogApplier {
     try {
       for (let from = this.engines.position(shopId); from < through; from = this.engines.position(shopId)) {
         const to = Math.min(through, from + this.slice);
-        const events: TrackedEvent[] = [];
-        for (const { event } of this.log.readShop(shopId, from, to)) events.push(event);
-        this.#apply(shopId, events, to);
+        this.#apply(shopId, [...this.log.read(shopId, from, to)], to);
         if (to < through) await this.pause();
       }
     } finally {
@@ -59,10 +87,26 @@ export class LogApplier {
     }
   }
 
-  #apply(shopId: string, events: TrackedEvent[], position: number): void {
+  /** Applies the records in order, telling the listeners of each run of events and each change. */
+  #apply(shopId: string, records: readonly LogRecord[], position: number): void {
     const engine = this.engines.get(shopId);
-    for (const event of events) engine.apply(event);
+    let events: TrackedEvent[] = [];
+    for (const record of records) {
+      if (record.event !== undefined) {
+        engine.apply(record.event);
+        events.push(record.event);
+        continue;
+      }
+      if (events.length > 0) {
+        this.listeners.events(shopId, events);
+        events = [];
+      }
+      applyChange(engine, record.change);
+      this.engines.noteApplied(shopId, record.position);
+      this.listeners.change(shopId, record.change);
+    }
     this.engines.noteApplied(shopId, position);
-    this.applied(shopId, events);
+    if (events.length > 0) this.listeners.events(shopId, events);
+    this.listeners.position?.(shopId, position);
   }
 }

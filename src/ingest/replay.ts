@@ -1,10 +1,12 @@
 // Rebuilds every shop's in-memory models from LMDB at start: from its latest snapshot when there
-// is one (then only the events at log positions after it, whatever their ids: a CLI import may
-// have stored older ids since), else from the whole event log; the catalog is upserted in
-// between, so the models answer exactly as they did before the restart.
+// is one (then only the log after its position), else from the whole log. The current catalog is
+// upserted in between (the log's catalog changes after the snapshot are then applied again, in
+// order: upserts and removals of the same products), so the models answer exactly as they did
+// before the restart.
 import { ShopEngine } from '../engine/shop-engine.js';
 import type { CatalogStore } from '../store/catalog-store.js';
-import type { EventLog } from '../store/event-log.js';
+import type { ShopLog } from '../store/shop-log.js';
+import { applyChange } from './log-applier.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import type { ShopEngines } from './shop-engines.js';
 
@@ -20,14 +22,14 @@ export interface ReplayStats {
 
 export function replay(
   catalog: CatalogStore,
-  log: EventLog,
+  log: ShopLog,
   snapshots: SnapshotStore,
   engines: ShopEngines,
   clock: () => number = performance.now.bind(performance),
 ): ReplayStats {
   const started = clock();
   const stats: ReplayStats = { shops: 0, products: 0, events: 0, snapshots: 0, ms: 0 };
-  const shopIds = new Set([...catalog.shopIds(), ...log.shopIds()]);
+  const shopIds = new Set([...catalog.shopIds(), ...[...log.heads()].map(({ shopId }) => shopId)]);
   stats.shops = shopIds.size;
   for (const shopId of shopIds) {
     const snapshot = snapshots.get(shopId);
@@ -43,10 +45,14 @@ export function replay(
       stats.products++;
     }
     let last = from;
-    for (const { position, event } of log.readShop(shopId, from)) {
-      engine.apply(event);
-      last = position;
-      stats.events++;
+    for (const record of log.read(shopId, from)) {
+      if (record.event !== undefined) {
+        engine.apply(record.event);
+        stats.events++;
+      } else {
+        applyChange(engine, record.change);
+      }
+      last = record.position;
     }
     if (last !== from) engines.noteApplied(shopId, last);
   }

@@ -21,6 +21,8 @@ export interface EventAck {
   success: true;
   eventId: string;
   duplicate?: true;
+  /** Where the shop's log stood after this write: `after=` with it reads the write from any server process. */
+  position: string;
 }
 
 export type BatchResult =
@@ -36,6 +38,8 @@ export interface BatchResponse {
   duplicates: number;
   rejected: number;
   results: BatchResult[];
+  /** As EventAck's; with no event stored, where the shop's log stood. */
+  position: string;
 }
 
 /** Throws AppError('invalid_event') with every field error, or ('unavailable'). */
@@ -45,8 +49,10 @@ export async function trackEvent(pipeline: EventPipeline, shopId: string, input:
     const first = parsed.errors[0]!;
     throw new AppError('invalid_event', `${first.pointer || 'event'} ${first.detail}`, parsed.errors.map(({ pointer, detail }) => ({ pointer, detail })));
   }
-  const [result] = await pipeline.ingest(shopId, [withProvenCustomer(parsed.event, parsed.customerToken, check)], now);
-  return result!.duplicate ? { success: true, eventId: result!.eventId, duplicate: true } : { success: true, eventId: result!.eventId };
+  const { results, position } = await pipeline.ingest(shopId, [withProvenCustomer(parsed.event, parsed.customerToken, check)], now);
+  const [result] = results;
+  const token = pipeline.positionToken(position);
+  return result!.duplicate ? { success: true, eventId: result!.eventId, duplicate: true, position: token } : { success: true, eventId: result!.eventId, position: token };
 }
 
 /** Stores the valid events of a batch in one commit and reports each event's fate by its index. */
@@ -64,7 +70,7 @@ export async function trackBatch(pipeline: EventPipeline, shopId: string, inputs
       results[index] = { index, success: false, error: { code: 'invalid_event', pointer: first.pointer, detail: first.detail } };
     }
   });
-  const ingested = valid.length > 0 ? await pipeline.ingest(shopId, valid, now) : [];
+  const { results: ingested, position } = valid.length > 0 ? await pipeline.ingest(shopId, valid, now) : { results: [], position: pipeline.log.head(shopId) };
   let duplicates = 0;
   ingested.forEach(({ eventId, duplicate }, i) => {
     const index = validIndex[i]!;
@@ -72,5 +78,5 @@ export async function trackBatch(pipeline: EventPipeline, shopId: string, inputs
     results[index] = duplicate ? { index, success: true, eventId, duplicate: true } : { index, success: true, eventId };
   });
   const rejected = inputs.length - valid.length;
-  return { success: rejected === 0, accepted: valid.length - duplicates, duplicates, rejected, results };
+  return { success: rejected === 0, accepted: valid.length - duplicates, duplicates, rejected, results, position: pipeline.positionToken(position) };
 }

@@ -1,24 +1,28 @@
-// Durable catalog: each shop's products under [shopId, productId].
+// Durable catalog: each change is an entry of the shop's log, and the current products are kept
+// under [shopId, productId] beside it (written in the same transaction).
 import type { Product } from '../engine/product.js';
 import { shopIdsOf, shopRange, type Databases } from './database.js';
-import { commitDurably } from './durable-commit.js';
+import { LmdbShopLog, type ShopLog } from './shop-log.js';
 
 export class CatalogStore {
-  constructor(readonly dbs: Databases) {}
+  constructor(
+    readonly dbs: Databases,
+    readonly log: ShopLog = new LmdbShopLog(dbs),
+  ) {}
 
-  put(shopId: string, products: readonly Product[]): Promise<void> {
-    return commitDurably(this.dbs, () => {
-      for (const product of products) this.dbs.products.put([shopId, product.id], product);
-    });
+  /** Resolves with the change's log position. */
+  async put(shopId: string, products: readonly Product[], at = Date.now()): Promise<number> {
+    const appended = await this.log.appendChange(shopId, () => ({ kind: 'products', products }), at);
+    return appended!.position;
   }
 
-  /** Resolves false when the product did not exist. */
-  async remove(shopId: string, productId: string): Promise<boolean> {
-    if (this.dbs.products.get([shopId, productId]) === undefined) return false;
-    await commitDurably(this.dbs, () => {
-      this.dbs.products.remove([shopId, productId]);
-    });
-    return true;
+  /** Resolves with the change's log position, or undefined when the product did not exist. */
+  async remove(shopId: string, productId: string, at = Date.now()): Promise<number | undefined> {
+    const exists = () => this.dbs.products.get([shopId, productId]) !== undefined;
+    if (!exists()) return undefined;
+    // Checked again inside the transaction: another process may have removed it meanwhile.
+    const appended = await this.log.appendChange(shopId, () => (exists() ? { kind: 'product-removed', productId } : undefined), at);
+    return appended?.position;
   }
 
   *readShop(shopId: string): Iterable<Product> {

@@ -1,5 +1,6 @@
 // Opens the LMDB environment and its named databases. Every key starts with the shop id, so one
 // shop's data is one contiguous key range and never mixes with another's.
+import { randomBytes } from 'node:crypto';
 import { existsSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
@@ -8,7 +9,8 @@ import type { TrackedEvent } from '../api/event.js';
 import type { ExperimentRecord } from '../api/experiment.js';
 import type { EngineSnapshot } from '../engine/shop-engine.js';
 import type { EventsEntry, StoredLogEntry } from './log-entry.js';
-import { handleUnclaimedCommitFailures, lmdbCommitter, type Committer } from './durable-commit.js';
+import { StartupError } from '../errors.js';
+import { commitDurably, handleUnclaimedCommitFailures, lmdbCommitter, type Committer } from './durable-commit.js';
 
 export type KeyKind = 'public' | 'secret';
 
@@ -53,30 +55,22 @@ export interface Databases {
   /** How the stores commit (commitDurably): LMDB's, unless a test wraps it. */
   committer: Committer;
   /**
-   * [shopId, eventId] → event, as older versions stored every event (now read only: see `log`).
-   * EventIds are ULIDs from each writer's own clock, so key order is not commit order across
-   * processes (a CLI import beside the server): replay follows `log`.
+   * [shopId, eventId] → event, as development versions before the log held events stored them.
+   * Never written: a data dir that has any is refused at start (see checkLogLayout).
    */
   events: Database<TrackedEvent, [string, string]>;
   /**
-   * [shopId, first position] → the events of one append and their eventIds (as runs: see
-   * log-entry.ts), at positions first, first + 1, …: the shop's log in commit order. Positions are
-   * 1, 2, 3… per shop, taken from `logHeads` in the transaction that stores the events (see
-   * LmdbEventLog.append), so they follow commit order whichever process wrote them. One value per
-   * append, not per event, keeps the commit cheap and the tree small: a batch's value goes to
-   * overflow pages that are written once and never read back while the server runs, where a tree
-   * of one key per event had every leaf copied out of the map (resident) while it was the tail.
-   * Entries written by older versions hold only eventIds; their events are in `events`.
+   * [shopId, first position] → one entry of the shop's log (log-entry.ts): the events of one
+   * append, at positions first, first + 1, …, or one change, at `first`. Positions are 1, 2, 3…
+   * per shop, taken from `logHeads` in the transaction that stores the entry (see LmdbShopLog), so
+   * they follow commit order whichever process wrote them. One value per append, not per event,
+   * keeps the commit cheap and the tree small: a batch's value goes to overflow pages that are
+   * written once and never read back while the server runs, where a tree of one key per event had
+   * every leaf copied out of the map (resident) while it was the tail.
    */
   log: Database<StoredLogEntry, [string, number]>;
   /** shopId → the shop's last log position. */
   logHeads: Database<number, string>;
-  /**
-   * shopId → how many of the shop's logged events its log entries hold (the others, stored by
-   * older versions, are in `events`): with `logHeads`, how the position backfill knows in O(1)
-   * that every event in `events` has a position.
-   */
-  logHeldEvents: Database<number, string>;
   /** [shopId, messageId] → the first eventId with that messageId. */
   dedup: Database<DedupRecord, [string, string]>;
   /** [shopId, productId] → product. */
@@ -91,6 +85,8 @@ export interface Databases {
   snapshotParts: Database<Uint8Array, [string, number]>;
   /** [shopId, experiment number] → the experiment (A/B tests of placements). */
   experiments: Database<ExperimentRecord, [string, number]>;
+  /** Facts about the data dir itself: 'logId' → the id its write positions carry (api/position-token.ts). */
+  meta: Database<string, string>;
 }
 
 /** The least free space a new environment is created on (its lock file, first pages and some room). */
@@ -127,10 +123,22 @@ function isEventShape(keys: readonly string[]): boolean {
 /** Where the events database keeps its shared structures: an entry beside the events. */
 const EVENT_STRUCTURES_KEY = Symbol.for('structures');
 
-/** Events stored in `events` by older versions, all shops together (the shared structures' entry is not one). */
+/** Events stored in `events` by development versions before the log held them (the shared structures' entry is not one). */
 export function eventsStoredById(dbs: Databases): number {
   const entries = (dbs.events.getStats() as { entryCount: number }).entryCount;
   return dbs.events.getBinary(EVENT_STRUCTURES_KEY as unknown as [string, string]) === undefined ? entries : entries - 1;
+}
+
+/**
+ * Refuses a data dir whose log a development version wrote before the log held its events (events
+ * stored by id): this version cannot replay it. Snapshots are caches, the log is the data: such a
+ * data dir is exported with that version's tools, or deleted.
+ */
+export function checkLogLayout(dbs: Databases): void {
+  const byId = eventsStoredById(dbs);
+  if (byId > 0) {
+    throw new StartupError(`the data dir ${dbs.path} holds ${byId} events in the layout of a development version before 0.1 (events stored by id); this version cannot read it: start with an empty data dir`);
+  }
 }
 
 /**
@@ -171,7 +179,6 @@ export function openDatabases(path: string, committer: Committer = lmdbCommitter
     events: root.openDB({ name: 'events', ...EVENT_ENCODING }),
     log: root.openDB({ name: 'log', ...LOG_ENCODING }),
     logHeads: root.openDB({ name: 'log-heads', encoding: 'msgpack' }),
-    logHeldEvents: root.openDB({ name: 'log-held-events', encoding: 'msgpack' }),
     dedup: root.openDB({ name: 'dedup', encoding: 'msgpack' }),
     products: root.openDB({ name: 'products', encoding: 'msgpack' }),
     shops: root.openDB({ name: 'shops', encoding: 'msgpack' }),
@@ -179,7 +186,22 @@ export function openDatabases(path: string, committer: Committer = lmdbCommitter
     snapshots: root.openDB({ name: 'snapshots', encoding: 'msgpack' }),
     snapshotParts: root.openDB({ name: 'snapshot-parts', encoding: 'binary' }),
     experiments: root.openDB({ name: 'experiments', encoding: 'msgpack' }),
+    meta: root.openDB({ name: 'meta', encoding: 'msgpack' }),
   };
+}
+
+/** The data dir's log id (api/position-token.ts), made on first use: 8 random characters of a-z and 0-9. */
+export async function ensureLogId(dbs: Databases): Promise<string> {
+  const known = dbs.meta.get('logId');
+  if (known !== undefined) return known;
+  const made = randomBytes(8).reduce((id, byte) => id + (byte % 36).toString(36), '');
+  // Read again in the write transaction: another process opening the same data dir may have made one.
+  return commitDurably(dbs, () => {
+    const current = dbs.meta.get('logId');
+    if (current !== undefined) return current;
+    dbs.meta.put('logId', made);
+    return made;
+  });
 }
 
 /** The key range of one shop's snapshot parts. */

@@ -1,27 +1,32 @@
 // Durable experiments: each shop's under [shopId, number], numbered 1, 2, 3… in the transaction
-// that creates them (so two writers never take the same number).
+// that creates them (so two writers never take the same number). Every change is an entry of the
+// shop's log, the table its view (written in the same transaction).
 import type { ExperimentRecord } from '../api/experiment.js';
 import type { Databases } from './database.js';
-import { commitDurably } from './durable-commit.js';
+import { LmdbShopLog, type ShopLog } from './shop-log.js';
 
 export class ExperimentStore {
-  constructor(readonly dbs: Databases) {}
+  constructor(
+    readonly dbs: Databases,
+    readonly log: ShopLog = new LmdbShopLog(dbs),
+    /** Runs after each change is durable, with its log position (the service applies the log through it). */
+    readonly appended: (shopId: string, position: number) => Promise<void> = async () => {},
+  ) {}
 
   /** Stores a new experiment under the shop's next number; resolves with the record. */
-  create(shopId: string, fields: Omit<ExperimentRecord, 'number'>): Promise<ExperimentRecord> {
-    return commitDurably(this.dbs, () => {
+  async create(shopId: string, fields: Omit<ExperimentRecord, 'number'>): Promise<ExperimentRecord> {
+    const done = await this.log.appendChange(shopId, () => {
       let last = 0;
       for (const key of this.dbs.experiments.getKeys({ start: [shopId, 2 ** 31], end: [shopId, 0], reverse: true, limit: 1 })) last = key[1];
-      const record: ExperimentRecord = { ...fields, number: last + 1 };
-      this.dbs.experiments.put([shopId, record.number], record);
-      return record;
-    });
+      return { kind: 'experiment', record: { ...fields, number: last + 1 } };
+    }, fields.createdAt);
+    await this.appended(shopId, done!.position);
+    return done!.change.record;
   }
 
-  put(shopId: string, record: ExperimentRecord): Promise<void> {
-    return commitDurably(this.dbs, () => {
-      this.dbs.experiments.put([shopId, record.number], record);
-    });
+  async put(shopId: string, record: ExperimentRecord, at: number): Promise<void> {
+    const done = await this.log.appendChange(shopId, () => ({ kind: 'experiment', record }), at);
+    await this.appended(shopId, done!.position);
   }
 
   get(shopId: string, number: number): ExperimentRecord | undefined {

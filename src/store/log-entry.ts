@@ -1,28 +1,49 @@
-// One log entry: the events of one append, in log order, with their eventIds stored as runs of
-// consecutive ids. A ULID's last 16 characters are its random part, and monotonicFactory makes the ids of one
-// millisecond by incrementing it, so a batch's ids (all made with one `now`) are one run: the
-// entry is [firstId, count] instead of 100 ids of 30 characters, a fifth of the log's bytes per
-// event. Ids that do not follow (other writers, other clocks) start a new run. Entries written
-// before runs existed are plain id lists ([id, id, …]: no numbers) and read the same way.
-// Entries written before the events moved into the log are ids only, the events being in the
-// `events` database by id (see database.ts): they read the same way too.
+// One log entry: an append of events, or one change of anything else that alters a shop's answers
+// (its catalog, its record and keys, its experiments). Each event takes one log position, each
+// change one. The eventIds of an append are stored as runs of consecutive ids: a ULID's last 16
+// characters are its random part, and monotonicFactory makes the ids of one millisecond by
+// incrementing it, so a batch's ids (all made with one `now`) are one run: [firstId, count]
+// instead of 100 ids of 30 characters, a fifth of the log's bytes per event. Ids that do not
+// follow (other writers, other clocks) start a new run.
 import type { TrackedEvent } from '../api/event.js';
+import type { ExperimentRecord } from '../api/experiment.js';
+import type { Product } from '../engine/product.js';
+import type { ApiKeyRecord, ShopRecord } from './database.js';
 
-/** EventIds as stored: [firstId, count, firstId, count, …], or a plain list of ids (older entries). */
-export type LogEntry = readonly (string | number)[];
+/** EventIds as stored: [firstId, count, firstId, count, …]. */
+export type EventIdRuns = readonly (string | number)[];
 
 /** An append as stored: its eventIds (as runs) and its events, in log order. */
 export interface EventsEntry {
-  runs: LogEntry;
+  runs: EventIdRuns;
   events: readonly TrackedEvent[];
 }
 
-/** A log value: an append's events, or (written by older versions) only its eventIds. */
-export type StoredLogEntry = EventsEntry | LogEntry;
+/**
+ * A change to a shop other than its events, as the log carries it: whole records, so that applying
+ * the log alone rebuilds every table and model (the tables beside the log are written in the same
+ * transaction, as a view of it). Keys are carried as their SHA-256 only, as they are stored.
+ */
+export type ShopChange =
+  | { kind: 'products'; products: readonly Product[] }
+  | { kind: 'product-removed'; productId: string }
+  | { kind: 'shop'; record: ShopRecord }
+  | { kind: 'key-added'; hash: string; record: ApiKeyRecord }
+  | { kind: 'key-revoked'; hash: string }
+  | { kind: 'experiment'; record: ExperimentRecord };
 
-/** Whether the entry holds its events (else they are in the `events` database, by id). */
-export function holdsEvents(entry: StoredLogEntry): entry is EventsEntry {
-  return !Array.isArray(entry);
+/** A change as stored, with the time it was written (epoch ms, from the writer's clock). */
+export interface ChangeEntry {
+  change: ShopChange;
+  at: number;
+}
+
+/** A log value: an append's events, or one change. */
+export type StoredLogEntry = EventsEntry | ChangeEntry;
+
+/** Whether the entry is a change (one position) rather than events (one position each). */
+export function isChange(entry: StoredLogEntry): entry is ChangeEntry {
+  return (entry as ChangeEntry).change !== undefined;
 }
 
 /** The entry to store for an append: its events and their ids, in log order. */
@@ -73,9 +94,8 @@ export function toLogEntry(ids: readonly string[]): (string | number)[] {
   return entry;
 }
 
-/** The entry's ids, in order. */
-export function entryIds(entry: LogEntry): string[] {
-  if (!isRuns(entry)) return entry as string[];
+/** The ids of an append's runs, in order. */
+export function entryIds(entry: EventIdRuns): string[] {
   const ids: string[] = [];
   for (let r = 0; r < entry.length; r += 2) {
     let id = entry[r] as string;
@@ -86,9 +106,4 @@ export function entryIds(entry: LogEntry): string[] {
     }
   }
   return ids;
-}
-
-/** An entry of runs has a count after its first id; an older entry is ids only. */
-function isRuns(entry: LogEntry): boolean {
-  return entry.length >= 2 && typeof entry[1] === 'number';
 }

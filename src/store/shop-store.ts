@@ -1,8 +1,11 @@
-// Shops and their API keys. A key is shown once when it is made; only its SHA-256 is stored.
+// Shops and their API keys. A key is shown once when it is made; only its SHA-256 is stored. Every
+// change is an entry of the shop's log (the tables are its view, written in the same transaction),
+// so every server process applies it, in order, whoever wrote it.
 import { createHash, randomBytes } from 'node:crypto';
 import { generateSigningSecret, signingSecretId } from '../api/customer-token.js';
 import type { ApiKeyRecord, Databases, KeyKind, ShopRecord } from './database.js';
-import { commitDurably } from './durable-commit.js';
+import type { ShopChange } from './log-entry.js';
+import { LmdbShopLog, type ShopLog } from './shop-log.js';
 
 export const SHOP_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
@@ -20,19 +23,30 @@ export function keyKind(key: string): KeyKind | undefined {
 }
 
 export class ShopStore {
-  readonly #listeners: (() => void)[] = [];
+  constructor(
+    readonly dbs: Databases,
+    readonly log: ShopLog = new LmdbShopLog(dbs),
+    /** Runs after each change is durable, with its log position (the service applies the log through it). */
+    readonly appended: (shopId: string, position: number) => Promise<void> = async () => {},
+  ) {}
 
-  constructor(readonly dbs: Databases) {}
-
-  /** Called after any shop or key change this store commits (caches of keys drop what they hold). */
-  onChanged(listener: () => void): void {
-    this.#listeners.push(listener);
+  /** Appends the change `build` makes inside the write transaction (none when it returns undefined), then runs `appended`. */
+  async #change(shopId: string, build: () => ShopChange | undefined, now = Date.now()): Promise<void> {
+    const done = await this.log.appendChange(shopId, build, now);
+    if (done !== undefined) await this.appended(shopId, done.position);
   }
 
-  /** Commits a change durably, then tells the listeners. */
-  async #change(write: () => void): Promise<void> {
-    await commitDurably(this.dbs, write);
-    for (const listener of this.#listeners) listener();
+  /**
+   * The shop's record with `update` applied, read inside the transaction (nothing is thrown there:
+   * callers check that the shop exists first, and shops are never removed).
+   */
+  #updated(shopId: string, update: (shop: ShopRecord) => ShopRecord | undefined): () => ShopChange | undefined {
+    return () => {
+      const shop = this.getShop(shopId);
+      if (shop === undefined) return undefined;
+      const record = update(shop);
+      return record === undefined ? undefined : { kind: 'shop', record };
+    };
   }
 
   getShop(shopId: string): ShopRecord | undefined {
@@ -47,18 +61,18 @@ export class ShopStore {
   async ensureShop(shopId: string, extra: Partial<ShopRecord> = {}, now = Date.now()): Promise<boolean> {
     if (!SHOP_ID.test(shopId)) throw new Error(`invalid shop id "${shopId}": use 1-63 of a-z, 0-9, _ and -`);
     if (this.getShop(shopId) !== undefined) return false;
-    await this.#change(() => {
-      this.dbs.shops.put(shopId, { createdAt: now, allowedOrigins: [], ...extra });
-    });
-    return true;
+    let created = false;
+    await this.#change(shopId, () => {
+      if (this.getShop(shopId) !== undefined) return undefined; // created by another process meanwhile
+      created = true;
+      return { kind: 'shop', record: { createdAt: now, allowedOrigins: [], ...extra } };
+    }, now);
+    return created;
   }
 
   async setAllowedOrigins(shopId: string, origins: string[]): Promise<void> {
-    const shop = this.getShop(shopId);
-    if (shop === undefined) throw new Error(`unknown shop "${shopId}"`);
-    await this.#change(() => {
-      this.dbs.shops.put(shopId, { ...shop, allowedOrigins: origins });
-    });
+    if (this.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}"`);
+    await this.#change(shopId, this.#updated(shopId, (shop) => ({ ...shop, allowedOrigins: origins })));
   }
 
   /**
@@ -74,23 +88,26 @@ export class ShopStore {
   /** Makes `secret` the shop's newest signing secret (as a rotation does); nothing when it already is one of them. */
   async addSigningSecret(shopId: string, secret: string): Promise<void> {
     if (signingSecretId(secret) === undefined) throw new Error('not a signing secret (cts_…)');
-    const shop = this.getShop(shopId);
-    if (shop === undefined) throw new Error(`unknown shop "${shopId}"`);
-    const current = shop.signingSecrets ?? [];
-    if (current.includes(secret)) return;
-    await this.#change(() => {
-      this.dbs.shops.put(shopId, { ...shop, signingSecrets: [secret, ...current.slice(0, 1)] });
-    });
+    if (this.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}"`);
+    await this.#change(
+      shopId,
+      this.#updated(shopId, (shop) => {
+        const current = shop.signingSecrets ?? [];
+        return current.includes(secret) ? undefined : { ...shop, signingSecrets: [secret, ...current.slice(0, 1)] };
+      }),
+    );
   }
 
   /** Sets (or with undefined removes) the shared secret of the shop's Shopify app proxy. */
   async setAppProxySecret(shopId: string, secret: string | undefined): Promise<void> {
-    const shop = this.getShop(shopId);
-    if (shop === undefined) throw new Error(`unknown shop "${shopId}"`);
-    const { appProxySecret: _previous, ...rest } = shop;
-    await this.#change(() => {
-      this.dbs.shops.put(shopId, secret === undefined ? rest : { ...rest, appProxySecret: secret });
-    });
+    if (this.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}"`);
+    await this.#change(
+      shopId,
+      this.#updated(shopId, (shop) => {
+        const { appProxySecret: _previous, ...rest } = shop;
+        return secret === undefined ? rest : { ...rest, appProxySecret: secret };
+      }),
+    );
   }
 
   findKey(key: string): ApiKeyRecord | undefined {
@@ -106,10 +123,12 @@ export class ShopStore {
       if (existing.shopId !== shopId) throw new Error('this key already belongs to another shop');
       return;
     }
+    const hash = hashKey(key);
     const record: ApiKeyRecord = { shopId, kind, createdAt: now, ...(label ? { label } : {}) };
-    await this.#change(() => {
-      this.dbs.apiKeys.put(hashKey(key), record);
-    });
+    await this.#change(shopId, () => {
+      // Added by another process since the check above: nothing to do (a key's 192 random bits are never another shop's).
+      return this.dbs.apiKeys.get(hash) === undefined ? { kind: 'key-added', hash, record } : undefined;
+    }, now);
   }
 
   /** Makes a new key for the shop and returns it: the only time it is ever visible. */
@@ -128,10 +147,14 @@ export class ShopStore {
   }
 
   async revokeKey(hash: string): Promise<boolean> {
-    if (this.dbs.apiKeys.get(hash) === undefined) return false;
-    await this.#change(() => {
-      this.dbs.apiKeys.remove(hash);
+    const shopId = this.dbs.apiKeys.get(hash)?.shopId;
+    if (shopId === undefined) return false;
+    let revoked = false;
+    await this.#change(shopId, () => {
+      if (this.dbs.apiKeys.get(hash) === undefined) return undefined; // revoked by another process meanwhile
+      revoked = true;
+      return { kind: 'key-revoked', hash };
     });
-    return true;
+    return revoked;
   }
 }

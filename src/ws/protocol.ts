@@ -67,7 +67,7 @@ export interface AcksMessage extends BatchResponse {
 }
 
 export type ServerMessage =
-  | { op: 'ack'; ref?: Ref; eventId: string; duplicate?: true }
+  | { op: 'ack'; ref?: Ref; eventId: string; duplicate?: true; position: string }
   | AcksMessage
   | { op: 'error'; ref?: Ref; error: ErrorBody }
   | { op: 'pong'; ref?: Ref };

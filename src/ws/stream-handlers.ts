@@ -35,7 +35,7 @@ export function handleMessage(ctx: StreamContext, conn: Connection, message: Cli
         afterCommit(ctx, conn, ref, binary, async () => {
           const now = ctx.clock();
           const ack = await trackEvent(ctx.pipeline, conn.shopId, event, now, customerCheck(ctx, conn, now));
-          return { op: 'ack', ...(ref === undefined ? {} : { ref }), eventId: ack.eventId, ...(ack.duplicate ? { duplicate: true } : {}) };
+          return { op: 'ack', ...(ref === undefined ? {} : { ref }), eventId: ack.eventId, ...(ack.duplicate ? { duplicate: true } : {}), position: ack.position };
         });
         return;
       }

@@ -10,8 +10,8 @@ import { Exchange, readRequest, toAppError } from '../http/exchange.js';
 import { Lifecycle } from '../http/lifecycle.js';
 import type { RateLimits } from '../http/rate-limits.js';
 import { refuseAmbiguousLength, route } from '../http/route.js';
-import type { CatalogUpdates } from '../ingest/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
+import type { LogListeners } from '../ingest/log-listeners.js';
 import type { Answers } from '../http/answers.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
 import { BackpressurePolicy } from './backpressure.js';
@@ -30,8 +30,8 @@ export interface StreamDeps {
   engines: ShopEngines;
   answers: Answers;
   pipeline: EventPipeline;
-  /** When given, catalog changes refresh live lists as events do. */
-  catalog?: CatalogUpdates;
+  /** What the log applier applied, whoever wrote it: events and catalog changes refresh live lists. */
+  applied: LogListeners;
   clock: () => number;
 }
 
@@ -82,9 +82,13 @@ export class StreamServer {
       publish: (topic, frame, binary) => this.#app?.publish(topic, frame, binary),
     });
     this.#context = { pipeline: deps.pipeline, identity: deps.identity, registry: this.#registry, lifecycle: this.#lifecycle, clock: deps.clock, maxInFlight: ws.maxInFlight };
-    deps.pipeline.onApplied((shopId) => this.#registry.changed(shopId));
-    // A product renamed, repriced, made unavailable or deleted changes live lists too.
-    deps.catalog?.onChanged((shopId) => this.#registry.changed(shopId));
+    deps.applied.onEvents((shopId) => this.#registry.changed(shopId));
+    // A product renamed, repriced, made unavailable or deleted changes live lists too; a key revoked
+    // or a shop's origins changed may end its connections.
+    deps.applied.onChange((shopId, change) => {
+      if (change.kind === 'products' || change.kind === 'product-removed') this.#registry.changed(shopId);
+      else if (change.kind === 'shop' || change.kind === 'key-revoked') this.recheckKeys();
+    });
   }
 
   /** startHttpServer's extraRoutes hook: the WebSocket route under /api and BASE_PATH/api. */

@@ -9,7 +9,7 @@ import type { FileFormat } from '../../src/cli/records.js';
 import { DirectSink, type ImportSink } from '../../src/cli/sinks.js';
 import { openDatabases } from '../../src/store/database.js';
 import { closeDatabases } from '../../src/store/durable-commit.js';
-import { LmdbEventLog } from '../../src/store/event-log.js';
+import { storedEvents } from '../support/stored-events.js';
 import { tempDataDir } from '../support/service.js';
 
 const dataDir = tempDataDir();
@@ -44,7 +44,7 @@ describe('importFile', () => {
   });
 
   test('When a file in any format mixes valid events, invalid events and text that is no record, then exactly the valid ones are stored, in order, and every other line is reported once at its line', async () => {
-    const direct = new DirectSink(dbs, 7 * 86_400_000);
+    const direct = new DirectSink(dbs, 7 * 86_400_000, 'testlog1');
     await fc.assert(
       fc.asyncProperty(fc.array(item, { maxLength: 40 }), fc.constantFrom<FileFormat>('ndjson', 'csv', 'json'), fc.integer({ min: 1, max: 9 }), async (items, format, chunkSize) => {
         const shopId = `prop-${++shops}`;
@@ -60,7 +60,7 @@ describe('importFile', () => {
         expect(summary.accepted).toBe(valid.length);
         expect(summary.rejected).toBe(items.length - valid.length);
         expect(logged.map((l) => Number(/^f:(\d+): /.exec(l)![1]))).toEqual(lines.filter((_, n) => items[n]!.kind !== 'valid'));
-        expect([...new LmdbEventLog(dbs).readShop(shopId)].map((e) => e.event.productId)).toEqual(valid.map((i) => (i as { productId: string }).productId));
+        expect(storedEvents(dbs, shopId).map((e) => e.event.productId)).toEqual(valid.map((i) => (i as { productId: string }).productId));
       }),
       { numRuns: 60 },
     );

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test, vi, type MockInstance } fr
 import { createDemoStorefront } from '../../src/demo/demo-storefront.js';
 import { defaultDemoDir } from '../../src/demo/demo-files.js';
 import { DEMO_SHOP } from '../../src/demo/seed-demo-store.js';
-import { LmdbEventLog } from '../../src/store/event-log.js';
+import { storedEvents } from '../support/stored-events.js';
 import { header, rawRequest, type RawOutcome } from '../support/raw-http.js';
 import { customerToken, newShop, putProducts, startTestService, wireProduct, type TestService } from '../support/service.js';
 import { expectContractAnswer } from './catalogue-checks.js';
@@ -30,7 +30,7 @@ describe(`HTTP fuzz (FUZZ_SEED=${FUZZ_SEED})`, () => {
   let consoleErrors: MockInstance<typeof console.error>;
   /** eventIds of every event acknowledged as newly stored, whichever shop took it. */
   const acked = new Set<string>();
-  const stored = (shopId: string) => new Map([...new LmdbEventLog(t.service.dbs).readShop(shopId)].map((e) => [e.eventId, e.event]));
+  const stored = (shopId: string) => new Map(storedEvents(t.service.dbs, shopId).map((e) => [e.eventId, e.event]));
   const applied = (shopId: string) => t.service.engines.get(shopId).eventCount;
   let before: { storedCount: number; applied: number }[];
 

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test, vi, type MockInstance } from 'vitest';
 import { pack, Unpackr } from 'msgpackr';
 import { AppError } from '../../src/errors.js';
-import { LmdbEventLog } from '../../src/store/event-log.js';
+import { storedEvents } from '../support/stored-events.js';
 import { decodeFrame } from '../../src/ws/codec.js';
 import { parseClientMessage, refOf } from '../../src/ws/protocol.js';
 import { header, rawRequest } from '../support/raw-http.js';
@@ -328,14 +328,14 @@ describe(`WebSocket fuzz (FUZZ_SEED=${FUZZ_SEED})`, () => {
 
   test('When the fuzzing is over, then no event op is in flight and every acknowledged event is stored and applied', async () => {
     await expect.poll(() => t.service.stream.stats().inFlight, { timeout: 5_000 }).toBe(0);
-    const stored = new Set([...new LmdbEventLog(t.service.dbs).readShop(shop.shopId)].map((e) => e.eventId));
+    const stored = new Set(storedEvents(t.service.dbs, shop.shopId).map((e) => e.eventId));
     expect([...acked].filter((id) => !stored.has(id)), 'acknowledged events missing from LMDB').toEqual([]);
     expect(t.service.engines.get(shop.shopId).eventCount, 'events applied').toBe(stored.size);
     console.log(`[fuzz] ${acked.size} events acknowledged over the stream, ${stored.size} stored; replies: ${answers}`);
   });
 
   test('When the service restarts on the fuzzed data, then it replays every stored event', async () => {
-    const count = [...new LmdbEventLog(t.service.dbs).readShop(shop.shopId)].length;
+    const count = storedEvents(t.service.dbs, shop.shopId).length;
     await t.stop();
 
     t = await startTestService({ shop, dataDir: t.dataDir });

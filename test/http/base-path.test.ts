@@ -1,7 +1,7 @@
 // BASE_PATH (the app-proxy form): every /api route also answers under BASE_PATH + /api.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { expectProblem } from '../support/problem.js';
-import { startTestService, wireProduct, type TestService } from '../support/service.js';
+import { ANY_POSITION, startTestService, wireProduct, type TestService } from '../support/service.js';
 
 describe('BASE_PATH', () => {
   let t: TestService;
@@ -12,7 +12,7 @@ describe('BASE_PATH', () => {
 
   test('When the catalog is loaded under BASE_PATH, then GET under both prefixes sees it', async () => {
     const put = await t.fetch('/apps/recs/api/products', { method: 'PUT', key: t.shop.secretKey, body: JSON.stringify({ products: [wireProduct('1'), wireProduct('2')] }) });
-    expect(await put.json()).toEqual({ success: true, upserted: 2 });
+    expect(await put.json()).toEqual({ success: true, upserted: 2, position: ANY_POSITION });
     const [prefixed, plain] = await Promise.all([
       t.fetch('/apps/recs/api/products/1', { key: t.shop.secretKey }).then((r) => r.json()),
       t.fetch('/api/products/1', { key: t.shop.secretKey }).then((r) => r.json()),

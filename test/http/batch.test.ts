@@ -1,7 +1,7 @@
 // POST /api/events/batch: each event judged alone, per-event results by index, one commit.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { expectProblem } from '../support/problem.js';
-import { putProducts, recommendations, startTestService, wireProduct, type TestService } from '../support/service.js';
+import { ANY_POSITION, putProducts, recommendations, startTestService, wireProduct, type TestService } from '../support/service.js';
 import { expectedFreshScore, wireScore } from '../support/trending.js';
 
 const EVENT_ID = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -34,6 +34,7 @@ describe('batch', () => {
       duplicates: 0,
       rejected: 0,
       results: [0, 1, 2].map((index) => ({ index, success: true, eventId: expect.stringMatching(EVENT_ID) })),
+      position: ANY_POSITION,
     });
     expect(new Set(body.results.map((r: { eventId: string }) => r.eventId)).size).toBe(3);
     expect(applied()).toBe(before + 3);

@@ -1,7 +1,7 @@
 // POST /api/events: the ack shape, optional timestamps, the view extension and messageId dedup.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { expectProblem } from '../support/problem.js';
-import { putProducts, recommendations, startTestService, wireProduct, type TestService } from '../support/service.js';
+import { ANY_POSITION, putProducts, recommendations, startTestService, wireProduct, type TestService } from '../support/service.js';
 import { expectedFreshScore, expectedTrendingScore, expectedTrendingScoreOf, trendingInputs, wireScore } from '../support/trending.js';
 import { storedEvents } from '../support/stored-events.js';
 
@@ -29,7 +29,7 @@ describe('events', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
     const body = await res.json();
-    expect(Object.keys(body).sort()).toEqual(['eventId', 'success']);
+    expect(Object.keys(body).sort()).toEqual(['eventId', 'position', 'success']);
     expect(body.success).toBe(true);
     expect(body.eventId).toMatch(EVENT_ID);
     expect(applied()).toBe(before + 1);
@@ -116,13 +116,13 @@ describe('events', () => {
     test('When a messageId repeats, then the same eventId comes back with duplicate:true and the model does not change', async () => {
       const event = { type: 'purchase', productId: '3', sessionId: 'dup', messageId: 'msg-dup-1' };
       const first = await (await post(event)).json();
-      expect(first).toEqual({ success: true, eventId: expect.stringMatching(EVENT_ID) });
+      expect(first).toEqual({ success: true, eventId: expect.stringMatching(EVENT_ID), position: ANY_POSITION });
       const score = await trendingScore('3');
       const count = applied();
 
       const again = await post(event);
       expect(again.status).toBe(200);
-      expect(await again.json()).toEqual({ success: true, eventId: first.eventId, duplicate: true });
+      expect(await again.json()).toEqual({ success: true, eventId: first.eventId, duplicate: true, position: ANY_POSITION });
       expect(await trendingScore('3')).toBe(score);
       expect(applied()).toBe(count);
     });
@@ -131,7 +131,7 @@ describe('events', () => {
       const first = await (await post({ type: 'view', productId: '1', sessionId: 'dup2', messageId: 'msg-dup-2' })).json();
       const score = await trendingScore('2');
       const again = await (await post({ type: 'purchase', productId: '2', sessionId: 'dup2', messageId: 'msg-dup-2' })).json();
-      expect(again).toEqual({ success: true, eventId: first.eventId, duplicate: true });
+      expect(again).toEqual({ success: true, eventId: first.eventId, duplicate: true, position: ANY_POSITION });
       expect(await trendingScore('2')).toBe(score);
     });
 
@@ -159,10 +159,10 @@ describe('events', () => {
         const event = JSON.stringify({ type: 'click', productId: '1', sessionId: 'w', messageId: 'weekly' });
         const first = await (await local.fetch('/api/events', { method: 'POST', body: event })).json();
         now += 6 * 86_400_000;
-        expect(await (await local.fetch('/api/events', { method: 'POST', body: event })).json()).toEqual({ success: true, eventId: first.eventId, duplicate: true });
+        expect(await (await local.fetch('/api/events', { method: 'POST', body: event })).json()).toEqual({ success: true, eventId: first.eventId, duplicate: true, position: ANY_POSITION });
         now += 2 * 86_400_000;
         const late = await (await local.fetch('/api/events', { method: 'POST', body: event })).json();
-        expect(late).toEqual({ success: true, eventId: expect.stringMatching(EVENT_ID) });
+        expect(late).toEqual({ success: true, eventId: expect.stringMatching(EVENT_ID), position: ANY_POSITION });
         expect(late.eventId).not.toBe(first.eventId);
         expect(local.service.engines.get(local.shop.shopId).eventCount).toBe(2);
       } finally {

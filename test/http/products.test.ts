@@ -1,7 +1,7 @@
 // The catalog routes (secret key): PUT /api/products upsert, GET and DELETE /api/products/:id.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { expectProblem } from '../support/problem.js';
-import { ids, postEvents, putProducts, recommendations, startTestService, wireProduct, type TestService } from '../support/service.js';
+import { ANY_POSITION, ids, postEvents, putProducts, recommendations, startTestService, wireProduct, type TestService } from '../support/service.js';
 import { expectedFreshScore, wireScore } from '../support/trending.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
@@ -23,7 +23,7 @@ describe('products', () => {
       { id: 'gid://shopify/Product/102', title: 'Blue Hat Ünïcode' },
     ]);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ success: true, upserted: 2 });
+    expect(await res.json()).toEqual({ success: true, upserted: 2, position: ANY_POSITION });
 
     const one = await get('101');
     expect(one.status).toBe(200);
@@ -72,7 +72,7 @@ describe('products', () => {
     try {
       const products = Array.from({ length: 1000 }, (_, i) => wireProduct(`k${i}`));
       const res = await local.fetch('/api/products', { method: 'PUT', key: local.shop.secretKey, body: JSON.stringify({ products }) });
-      expect(await res.json()).toEqual({ success: true, upserted: 1000 });
+      expect(await res.json()).toEqual({ success: true, upserted: 1000, position: ANY_POSITION });
       expect(local.service.engines.get(local.shop.shopId).catalog.productCount).toBe(1000);
     } finally {
       await local.cleanup();
@@ -129,7 +129,7 @@ describe('products', () => {
 
     const res = await del('501');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ success: true, deleted: '501' });
+    expect(await res.json()).toEqual({ success: true, deleted: '501', position: ANY_POSITION });
     await expectProblem(await get('501'), 404, 'not_found');
     const [trending, collection] = await Promise.all([
       recommendations(t, 'strategy=trending&limit=24'),

@@ -1,6 +1,6 @@
 // Restart: a new service on the same data dir replays catalog and events into the same answers.
 import { afterEach, describe, expect, test } from 'vitest';
-import { postEvents, putProducts, recommendations, startTestService, wireProduct, type RecommendationBody, type TestService } from '../support/service.js';
+import { ANY_POSITION, postEvents, putProducts, recommendations, startTestService, wireProduct, type RecommendationBody, type TestService } from '../support/service.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 
@@ -100,7 +100,7 @@ describe('restart', () => {
     const second = await startTestService({ dataDir: first.dataDir, shop: first.shop, clock: () => NOW });
     started.push(second);
     const again = await (await second.fetch('/api/events', { method: 'POST', body: event })).json();
-    expect(again).toEqual({ success: true, eventId: ack.eventId, duplicate: true });
+    expect(again).toEqual({ success: true, eventId: ack.eventId, duplicate: true, position: ANY_POSITION });
     expect(second.service.engines.get(second.shop.shopId).eventCount).toBe(1);
   });
 

@@ -9,7 +9,8 @@ import { LogApplier } from '../../src/ingest/log-applier.js';
 import { ShopEngines } from '../../src/ingest/shop-engines.js';
 import { CatalogStore } from '../../src/store/catalog-store.js';
 import { openDatabases, type Databases } from '../../src/store/database.js';
-import { LmdbEventLog } from '../../src/store/event-log.js';
+import { LmdbShopLog, type ShopLog } from '../../src/store/shop-log.js';
+import { LogListeners } from '../../src/ingest/log-listeners.js';
 import { product } from '../engine/fixtures.js';
 import { tempDataDir } from '../support/service.js';
 
@@ -22,7 +23,7 @@ function open() {
   mkdirSync(path.join(dir, 'db'), { recursive: true });
   const dbs = openDatabases(path.join(dir, 'db'));
   opened.push({ dir, dbs });
-  return { dbs, log: new LmdbEventLog(dbs), engines: new ShopEngines(DEFAULT_ENGINE_CONFIG) };
+  return { dbs, log: new LmdbShopLog(dbs), engines: new ShopEngines(DEFAULT_ENGINE_CONFIG) };
 }
 
 afterEach(async () => {
@@ -37,6 +38,18 @@ function views(from: number, count: number): TrackedEvent[] {
   return Array.from({ length: count }, (_, k) => ({ type: 'view', productId: String(from + k), sessionId: 's1', timestamp: NOW + (from + k) * 60_000 }));
 }
 
+/** Appends events as a writer does (ids of its own), resolving with the first position. */
+async function append(log: ShopLog, shopId: string, events: TrackedEvent[], tag: string): Promise<number> {
+  return (await log.appendEvents(shopId, events.map((event, i) => ({ eventId: `evt_${tag}${i}`, event })), NOW, 0)).first;
+}
+
+/** Listeners that count each run of events announced. */
+function counting(announced: number[]): LogListeners {
+  const listeners = new LogListeners();
+  listeners.onEvents((_shopId, events) => announced.push(events.length));
+  return listeners;
+}
+
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
   const promise = new Promise<void>((r) => (resolve = r));
@@ -46,24 +59,24 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 describe('LogApplier', () => {
   test('When another process stored more events than a slice before a batch, then they are applied a slice per turn, other shops are served meanwhile, and the batch is acknowledged after them', async () => {
     const { log, engines } = open();
-    const cli = new EventPipeline(log, undefined, TTL);
+    const cli = new EventPipeline(log, undefined, TTL, 'testlog1');
     await cli.ingest('shop-a', views(0, 35), NOW); // positions 1-35, not applied by anyone
     const pauses: ReturnType<typeof deferred>[] = [];
     const announced: number[] = [];
-    const applier = new LogApplier(log, engines, (_shopId, events) => announced.push(events.length), 10, () => {
+    const applier = new LogApplier(log, engines, counting(announced), 10, () => {
       pauses.push(deferred());
       return pauses.at(-1)!.promise;
     });
-    const first = await log.append('shop-a', views(35, 5).map((event, i) => ({ eventId: `evt_z${i}`, event })), NOW);
+    const first = await append(log, 'shop-a', views(35, 5), 'z');
     expect(first).toBe(36);
 
-    const applying = applier.applyBatch('shop-a', first, views(35, 5).map((event) => ({ event })));
+    const applying = applier.applyBatch('shop-a', first, views(35, 5));
     await new Promise((resolve) => setImmediate(resolve));
     // Paused after the first slice: the shop is held, another shop is not.
     expect(engines.position('shop-a')).toBe(10);
     expect(engines.changesWait('shop-a')).toBeDefined();
-    const other = await log.append('shop-b', [{ eventId: 'evt_b', event: views(0, 1)[0]! }], NOW);
-    await applier.applyBatch('shop-b', other, views(0, 1).map((event) => ({ event })));
+    const other = await append(log, 'shop-b', views(0, 1), 'b');
+    await applier.applyBatch('shop-b', other, views(0, 1));
     expect(engines.position('shop-b')).toBe(1);
     for (let i = 0; i < 3; i++) {
       pauses[i]!.resolve();
@@ -80,8 +93,8 @@ describe('LogApplier', () => {
 
   test('When batches of the server wait behind a catch-up, then each event is applied once, in log order', async () => {
     const { log, engines } = open();
-    await new EventPipeline(log, undefined, TTL).ingest('shop-a', views(0, 25), NOW);
-    const server = new EventPipeline(log, engines, TTL, 10);
+    await new EventPipeline(log, undefined, TTL, 'testlog1').ingest('shop-a', views(0, 25), NOW);
+    const server = new EventPipeline(log, new LogApplier(log, engines, new LogListeners(), 10), TTL, 'testlog1');
 
     await Promise.all([server.ingest('shop-a', views(25, 5), NOW), server.ingest('shop-a', views(30, 5), NOW)]);
     await server.ingest('shop-a', views(35, 5), NOW);
@@ -95,17 +108,17 @@ describe('LogApplier', () => {
 
   test('When a catalog change and a catch-up both wait for a hold to end, then the catalog change waits for the catch-up too', async () => {
     const { dbs, log, engines } = open();
-    await new EventPipeline(log, undefined, TTL).ingest('shop-a', views(0, 25), NOW); // another process's events
+    await new EventPipeline(log, undefined, TTL, 'testlog1').ingest('shop-a', views(0, 25), NOW); // another process's events
     const pauses: ReturnType<typeof deferred>[] = [];
-    const applier = new LogApplier(log, engines, () => {}, 10, () => {
+    const applier = new LogApplier(log, engines, new LogListeners(), 10, () => {
       pauses.push(deferred());
       return pauses.at(-1)!.promise;
     });
-    const catalog = new CatalogUpdates(new CatalogStore(dbs), engines);
+    const catalog = new CatalogUpdates(new CatalogStore(dbs, log), engines, applier);
     const snapshot = engines.hold('shop-a'); // a snapshot copying the models
-    const first = await log.append('shop-a', [{ eventId: 'evt_z', event: views(25, 1)[0]! }], NOW);
-    const applying = applier.applyBatch('shop-a', first, views(25, 1).map((event) => ({ event }))); // waits first
-    const upserting = catalog.upsert('shop-a', [product('p1')]); // then the catalog change
+    const first = await append(log, 'shop-a', views(25, 1), 'z');
+    const applying = applier.applyBatch('shop-a', first, views(25, 1)); // waits first
+    const upserting = catalog.upsert('shop-a', [product('p1')], NOW); // then the catalog change
     await new Promise((resolve) => setTimeout(resolve, 200)); // its commit is done: it waits too
     snapshot();
     await new Promise((resolve) => setImmediate(resolve));
@@ -118,6 +131,6 @@ describe('LogApplier', () => {
     }
     await Promise.all([applying, upserting]);
     expect(engines.get('shop-a').catalog.get('p1')).toBeDefined();
-    expect(engines.position('shop-a')).toBe(26);
+    expect(engines.position('shop-a')).toBe(27); // 25 + the batch + the catalog change
   });
 });

@@ -14,7 +14,9 @@ import { ShopEngines } from '../../src/ingest/shop-engines.js';
 import { SnapshotScheduler } from '../../src/ingest/snapshots.js';
 import { CatalogStore } from '../../src/store/catalog-store.js';
 import { openDatabases, type Databases } from '../../src/store/database.js';
-import { LmdbEventLog } from '../../src/store/event-log.js';
+import { LmdbShopLog } from '../../src/store/shop-log.js';
+import { LogApplier } from '../../src/ingest/log-applier.js';
+import { LogListeners } from '../../src/ingest/log-listeners.js';
 import { SnapshotStore } from '../../src/store/snapshot-store.js';
 import { tempDataDir } from '../support/service.js';
 
@@ -26,12 +28,14 @@ function open(dir?: string) {
   const root = dir ?? tempDataDir();
   mkdirSync(path.join(root, 'db'), { recursive: true });
   const dbs = openDatabases(path.join(root, 'db'));
-  const log = new LmdbEventLog(dbs);
-  const catalogStore = new CatalogStore(dbs);
+  const log = new LmdbShopLog(dbs);
+  const catalogStore = new CatalogStore(dbs, log);
   const snapshotStore = new SnapshotStore(dbs);
   opened.push({ dir: root, dbs, snapshotStore });
   const engines = new ShopEngines(DEFAULT_ENGINE_CONFIG);
-  return { root, dbs, log, catalogStore, snapshotStore, engines };
+  const listeners = new LogListeners();
+  const applier = new LogApplier(log, engines, listeners);
+  return { root, dbs, log, catalogStore, snapshotStore, engines, listeners, applier };
 }
 
 function product(i: number): Product {
@@ -80,8 +84,8 @@ afterEach(async () => {
 describe('snapshots', () => {
   test('When a snapshot is taken mid-stream, then a restart restores it, replays only the later events and answers exactly as before', async () => {
     const first = open();
-    const pipeline = new EventPipeline(first.log, first.engines, 7 * 86_400_000);
-    await new CatalogUpdates(first.catalogStore, first.engines).upsert(SHOP, Array.from({ length: 40 }, (_, i) => product(i)));
+    const pipeline = new EventPipeline(first.log, first.applier, 7 * 86_400_000, 'testlog1');
+    await new CatalogUpdates(first.catalogStore, first.engines, first.applier).upsert(SHOP, Array.from({ length: 40 }, (_, i) => product(i)), NOW);
     for (let i = 0; i < 300; i += 50) await pipeline.ingest(SHOP, events(i, 50), NOW);
     const scheduler = new SnapshotScheduler(first.engines, first.snapshotStore, () => NOW, () => {});
     expect(await scheduler.takeAll()).toBe(1);
@@ -99,9 +103,9 @@ describe('snapshots', () => {
 
   test('When events arrive while a snapshot copies the models over many turns, then the snapshot holds the models as they were and each event is applied before it is acknowledged', async () => {
     const first = open();
-    const pipeline = new EventPipeline(first.log, first.engines, 7 * 86_400_000);
-    const catalog = new CatalogUpdates(first.catalogStore, first.engines);
-    await catalog.upsert(SHOP, Array.from({ length: 40 }, (_, i) => product(i)));
+    const pipeline = new EventPipeline(first.log, first.applier, 7 * 86_400_000, 'testlog1');
+    const catalog = new CatalogUpdates(first.catalogStore, first.engines, first.applier);
+    await catalog.upsert(SHOP, Array.from({ length: 40 }, (_, i) => product(i)), NOW);
     await pipeline.ingest(SHOP, events(0, 300), NOW);
     const engine = first.engines.get(SHOP);
     const before = answers(engine);
@@ -115,9 +119,9 @@ describe('snapshots', () => {
     const writes = [0, 1, 2, 3].map((k) =>
       pipeline.ingest(SHOP, events(300 + k * 15, 15), NOW).then(() => (acknowledged[k] = engine.eventCount)),
     );
-    const renamed = catalog.upsert(SHOP, [{ ...product(3), title: 'Renamed while held' }]);
+    const renamed = catalog.upsert(SHOP, [{ ...product(3), title: 'Renamed while held' }], NOW);
     // Until all four commits are durable (the log holds them), then: still copying, nothing applied.
-    while ((first.dbs.logHeads.get(SHOP) ?? 0) < 360) await new Promise((resolve) => setImmediate(resolve));
+    while ((first.dbs.logHeads.get(SHOP) ?? 0) < 362) await new Promise((resolve) => setImmediate(resolve));
     expect(first.engines.changesWait(SHOP)).toBeDefined();
     expect(engine.eventCount).toBe(300);
     expect(acknowledged).toEqual([]);
@@ -141,8 +145,8 @@ describe('snapshots', () => {
 
   test('When events name products the catalog does not have yet, then the snapshot keeps them and after a restart the products count them when added', async () => {
     const first = open();
-    const pipeline = new EventPipeline(first.log, first.engines, 7 * 86_400_000);
-    await new CatalogUpdates(first.catalogStore, first.engines).upsert(SHOP, Array.from({ length: 30 }, (_, i) => product(i)));
+    const pipeline = new EventPipeline(first.log, first.applier, 7 * 86_400_000, 'testlog1');
+    await new CatalogUpdates(first.catalogStore, first.engines, first.applier).upsert(SHOP, Array.from({ length: 30 }, (_, i) => product(i)), NOW);
     // Products 30-39 are not in the catalog yet: their events (a third of them) wait.
     for (let i = 0; i < 600; i += 100) await pipeline.ingest(SHOP, events(i, 100), NOW);
     const held = first.engines.get(SHOP).pending.size;
@@ -154,8 +158,8 @@ describe('snapshots', () => {
     expect(replay(restarted.catalogStore, restarted.log, restarted.snapshotStore, restarted.engines)).toMatchObject({ snapshots: 1, events: 30 });
     expect(restarted.engines.get(SHOP).pending.size).toBe(first.engines.get(SHOP).pending.size);
     const late = Array.from({ length: 10 }, (_, i) => product(30 + i));
-    await new CatalogUpdates(first.catalogStore, first.engines).upsert(SHOP, late);
-    await new CatalogUpdates(restarted.catalogStore, restarted.engines).upsert(SHOP, late);
+    await new CatalogUpdates(first.catalogStore, first.engines, first.applier).upsert(SHOP, late, NOW);
+    await new CatalogUpdates(restarted.catalogStore, restarted.engines, restarted.applier).upsert(SHOP, late, NOW);
     expect(restarted.engines.get(SHOP).pending.size).toBe(0);
     expect(answers(restarted.engines.get(SHOP))).toEqual(answers(first.engines.get(SHOP)));
     expect(recommend(restarted.engines.get(SHOP), { strategy: 'bought-together', productId: '33', limit: 12, exclude: [] }, NOW).modelLevel).toBe(2);
@@ -163,7 +167,7 @@ describe('snapshots', () => {
 
   test('When the engine config changed since the snapshot, then the snapshot is ignored and the whole log replays', async () => {
     const first = open();
-    const pipeline = new EventPipeline(first.log, first.engines, 7 * 86_400_000);
+    const pipeline = new EventPipeline(first.log, first.applier, 7 * 86_400_000, 'testlog1');
     await pipeline.ingest(SHOP, events(0, 30), NOW);
     await new SnapshotScheduler(first.engines, first.snapshotStore, () => NOW, () => {}).takeAll();
     const state = first.snapshotStore.get(SHOP)!.state;
@@ -202,11 +206,11 @@ describe('replay by log position', () => {
 
   async function serverWithCatalog() {
     const first = open();
-    await new CatalogUpdates(first.catalogStore, first.engines).upsert(SHOP, Array.from({ length: 40 }, (_, i) => product(i)));
-    const server = new EventPipeline(first.log, first.engines, TTL);
+    await new CatalogUpdates(first.catalogStore, first.engines, first.applier).upsert(SHOP, Array.from({ length: 40 }, (_, i) => product(i)), NOW);
+    const server = new EventPipeline(first.log, first.applier, TTL, 'testlog1');
     // A CLI import beside the server: its own pipeline (store only) and ULID factory, its clock an
     // hour behind the server's, so every id it assigns sorts before the server's.
-    const cli = new EventPipeline(first.log, undefined, TTL);
+    const cli = new EventPipeline(first.log, undefined, TTL, 'testlog1');
     return { first, server, cli };
   }
 
@@ -215,21 +219,21 @@ describe('replay by log position', () => {
     const served = await server.ingest(SHOP, events(0, 100), NOW);
     expect(await new SnapshotScheduler(first.engines, first.snapshotStore, () => NOW, () => {}).takeAll()).toBe(1);
     const imported = await cli.ingest(SHOP, events(100, 50), NOW - HOUR);
-    expect(imported.every(({ eventId }) => eventId < served[0]!.eventId)).toBe(true);
+    expect(imported.results.every(({ eventId }) => eventId < served.results[0]!.eventId)).toBe(true);
 
     const restarted = open(first.root);
     const stats = replay(restarted.catalogStore, restarted.log, restarted.snapshotStore, restarted.engines);
 
     expect(stats).toMatchObject({ snapshots: 1, events: 50 });
     expect(restarted.engines.get(SHOP).eventCount).toBe(150);
-    expect(restarted.engines.position(SHOP)).toBe(150);
+    expect(restarted.engines.position(SHOP)).toBe(151);
     expect(answers(restarted.engines.get(SHOP))).toEqual(answers(reference(150)));
   });
 
   test("When another process stores events between the server's batches, then the server applies them before its next batch and its snapshot covers them", async () => {
     const { first, server, cli } = await serverWithCatalog();
     const applied: number[] = [];
-    server.onApplied((_shopId, batch) => applied.push(batch.length));
+    first.listeners.onEvents((_shopId, batch) => applied.push(batch.length));
     await server.ingest(SHOP, events(0, 60), NOW);
     await cli.ingest(SHOP, events(60, 30), NOW - HOUR);
     expect(first.engines.get(SHOP).eventCount).toBe(60); // stored, not applied yet
@@ -237,7 +241,7 @@ describe('replay by log position', () => {
     await server.ingest(SHOP, events(90, 30), NOW);
 
     expect(first.engines.get(SHOP).eventCount).toBe(120);
-    expect(first.engines.position(SHOP)).toBe(120);
+    expect(first.engines.position(SHOP)).toBe(121);
     expect(applied).toEqual([60, 60]); // listeners hear of the imported events too
     expect(answers(first.engines.get(SHOP))).toEqual(answers(reference(120)));
     expect(await new SnapshotScheduler(first.engines, first.snapshotStore, () => NOW, () => {}).takeAll()).toBe(1);
@@ -251,9 +255,10 @@ describe('replay by log position', () => {
     await Promise.all([0, 1, 2, 3, 4].map((k) => server.ingest(SHOP, events(k * 20, 20), NOW)));
 
     expect(first.engines.get(SHOP).eventCount).toBe(100);
-    expect(first.engines.position(SHOP)).toBe(100);
-    expect([...first.log.readShop(SHOP)].map(({ position }) => position)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
-    expect([...first.log.readShop(SHOP, 40, 42)].map(({ event }) => event)).toEqual(events(40, 2));
+    expect(first.engines.position(SHOP)).toBe(101);
+    // Position 1 is the catalog change.
+    expect([...first.log.read(SHOP)].map(({ position }) => position)).toEqual(Array.from({ length: 101 }, (_, i) => i + 1));
+    expect([...first.log.read(SHOP, 41, 43)].map(({ event }) => event)).toEqual(events(40, 2));
     expect(answers(first.engines.get(SHOP))).toEqual(answers(reference(100)));
   });
 });

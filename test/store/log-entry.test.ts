@@ -69,10 +69,4 @@ describe('log entries (eventIds as runs)', () => {
       }),
     );
   });
-
-  test('When an entry was written before runs (a plain id list), then it reads as that list', () => {
-    const old = ['evt_01KAB3ZQ8Y9W2V4T6R8P0N2M4K', 'evt_01KAB3ZQ8Y9W2V4T6R8P0N2M4L', 'evt_imported-7'];
-    expect(entryIds(old)).toEqual(old);
-    expect(entryIds(['evt_only'])).toEqual(['evt_only']);
-  });
 });

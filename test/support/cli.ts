@@ -6,7 +6,7 @@ import type { Product } from '../../src/engine/product.js';
 import { CatalogStore } from '../../src/store/catalog-store.js';
 import { openDatabases } from '../../src/store/database.js';
 import { closeDatabases } from '../../src/store/durable-commit.js';
-import { LmdbEventLog } from '../../src/store/event-log.js';
+import { storedEvents } from './stored-events.js';
 
 export interface CliResult {
   status: number;
@@ -36,7 +36,7 @@ export async function stored(dataDir: string, shopId: string): Promise<{ events:
   const dbs = openDatabases(path.join(dataDir, 'db'));
   try {
     return {
-      events: [...new LmdbEventLog(dbs).readShop(shopId)].map((e) => e.event),
+      events: storedEvents(dbs, shopId).map((e) => e.event),
       products: [...new CatalogStore(dbs).readShop(shopId)],
     };
   } finally {

@@ -1,4 +1,5 @@
 // Starts the real service in-process on port 0 with a temp LMDB dir and a shop with known keys.
+import { expect } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -148,3 +149,6 @@ export async function recommendations(t: TestService, query: string, key?: strin
 export function ids(body: RecommendationBody): string[] {
   return body.products.map((p) => p.id.replace(/^gid:\/\/[^/]+\/Product\//, ''));
 }
+
+/** Any write acknowledgement's position (api/position-token.ts): the log id, a dot, the position in base 36. */
+export const ANY_POSITION = expect.stringMatching(/^[a-z0-9]{8}\.[0-9a-z]{1,11}$/);

@@ -4,10 +4,15 @@ import type { HttpDeps } from '../deps.js';
 import { admit } from '../rate-limits.js';
 import type { Handler } from '../route.js';
 
-const HEALTHY = JSON.stringify({ status: 'ok' } satisfies Health);
-
-export function getHealth(): Handler {
-  return (exchange) => exchange.json(HEALTHY);
+/**
+ * Which process answered and how far it is behind the log. Per-shop positions are in /metrics
+ * (admin key): this route has no key, and a list of shop ids is not for anyone who asks.
+ */
+export function getHealth(deps: HttpDeps): Handler {
+  return (exchange) => {
+    const { shops, behind } = deps.tail.lag();
+    exchange.json(JSON.stringify({ status: 'ok', pid: process.pid, shops, behind } satisfies Health));
+  };
 }
 
 export function getMetrics(deps: HttpDeps): Handler {
@@ -18,7 +23,14 @@ export function getMetrics(deps: HttpDeps): Handler {
     const answers = deps.answers.cache;
     const limits = deps.limits.stats();
     const shop = `shop="${shopId}"`;
+    const lag = deps.tail.shopLag(shopId);
     const lines = [
+      '# HELP pairwise_log_head_position The shop\'s last log position (events and changes), as the log holds it.',
+      '# TYPE pairwise_log_head_position gauge',
+      `pairwise_log_head_position{${shop},pid="${process.pid}"} ${lag.head}`,
+      '# HELP pairwise_log_applied_position The shop\'s log position this server process has applied; head - applied is its replication lag.',
+      '# TYPE pairwise_log_applied_position gauge',
+      `pairwise_log_applied_position{${shop},pid="${process.pid}"} ${lag.applied}`,
       '# HELP pairwise_events_applied_total Events applied to the shop\'s models since start (replay included; those held for products not in the catalog too).',
       '# TYPE pairwise_events_applied_total counter',
       `pairwise_events_applied_total{${shop}} ${engine.eventCount}`,

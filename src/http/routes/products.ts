@@ -40,8 +40,8 @@ export function putProducts(deps: HttpDeps): Handler {
       const first = parsed.errors[0]!;
       throw new AppError('invalid_product', `${first.pointer} ${first.detail}`, parsed.errors);
     }
-    await deps.catalog.upsert(principal.shopId, parsed.products);
-    exchange.json(JSON.stringify({ success: true, upserted: parsed.products.length } satisfies ProductsUpserted));
+    const position = await deps.catalog.upsert(principal.shopId, parsed.products, deps.clock());
+    exchange.json(JSON.stringify({ success: true, upserted: parsed.products.length, position: deps.pipeline.positionToken(position) } satisfies ProductsUpserted));
   };
 }
 
@@ -57,8 +57,8 @@ export function getProduct(deps: HttpDeps): Handler {
 export function deleteProduct(deps: HttpDeps): Handler {
   return async (exchange, [raw]) => {
     const principal = admit(exchange, deps, 'catalog:write');
-    const removed = await deps.catalog.remove(principal.shopId, productIdParam(raw!));
-    if (!removed) throw new AppError('not_found', 'no such product');
-    exchange.json(JSON.stringify({ success: true, deleted: raw! } satisfies ProductDeleted));
+    const position = await deps.catalog.remove(principal.shopId, productIdParam(raw!), deps.clock());
+    if (position === undefined) throw new AppError('not_found', 'no such product');
+    exchange.json(JSON.stringify({ success: true, deleted: raw!, position: deps.pipeline.positionToken(position) } satisfies ProductDeleted));
   };
 }

@@ -1,14 +1,43 @@
 // GET /api/recommendations: validate the query, answer it (from the answer cache when still exact).
+// With `after=` (or Pairwise-After:) naming a write's position, the answer waits until this server
+// process has applied it (bounded), so a shopper reads their own writes from any process.
+import { parsePosition } from '../../api/position-token.js';
 import { allowOrigin } from '../cors.js';
 import type { HttpDeps } from '../deps.js';
+import type { Exchange } from '../exchange.js';
 import { admit } from '../rate-limits.js';
 import type { Handler } from '../route.js';
+
+/** The raw `after` position of the request: the query's first, else the header; '' when none. */
+function afterParam(exchange: Exchange): string {
+  const query = exchange.request.query;
+  // One substring test on the hot path: only a query that has one is parsed for it.
+  if (query.includes('after=')) {
+    const value = new URLSearchParams(query).get('after');
+    if (value) return value;
+  }
+  return exchange.request.headers?.['pairwise-after'] ?? '';
+}
 
 export function getRecommendations(deps: HttpDeps): Handler {
   return (exchange) => {
     allowOrigin(exchange);
     const principal = admit(exchange, deps, 'recommendations:read');
     const answers = deps.answers;
-    exchange.json(answers.body(answers.forQueryString(principal, exchange.request.query, deps.clock())));
+    const query = exchange.request.query;
+    const after = afterParam(exchange);
+    if (after !== '') {
+      const shopId = principal.shopId;
+      const position = parsePosition(deps.pipeline.logId, after);
+      deps.positions.check(shopId, position);
+      if (!deps.positions.applied(shopId, position)) {
+        exchange.watchAbort();
+        return deps.positions.wait(shopId, position).then((applied) => {
+          if (exchange.aborted) return;
+          exchange.json(answers.body(answers.forQueryString(principal, query, deps.clock()), !applied));
+        });
+      }
+    }
+    exchange.json(answers.body(answers.forQueryString(principal, query, deps.clock())));
   };
 }

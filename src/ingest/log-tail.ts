@@ -1,0 +1,66 @@
+// Follows the log that other processes write (the other server processes, a CLI import): what
+// they commit is applied here too, in log order, with the same consequences as this process's own
+// writes (the applier tells the listeners: answer-cache stamps move, live lists are pushed). A
+// process hears of another's commit from its supervisor (see check) and also polls the heads
+// every `pollMs`, which finds a CLI import or a lost notification: one read of a table with a key
+// per shop.
+import type { ShopLog } from '../store/shop-log.js';
+import type { LogApplier } from './log-applier.js';
+import type { ShopEngines } from './shop-engines.js';
+
+export class LogTail {
+  #timer: NodeJS.Timeout | undefined;
+  /** Shops being brought forward right now (a check that finds one waits for nothing: the run under way reads to the head). */
+  readonly #running = new Map<string, Promise<void>>();
+
+  constructor(
+    readonly log: ShopLog,
+    readonly engines: ShopEngines,
+    readonly applier: LogApplier,
+    readonly report: (line: string) => void,
+  ) {}
+
+  start(pollMs: number): void {
+    this.#timer = setInterval(() => this.checkAll(), pollMs);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+
+  /** How far this process's models are behind the log: shops with a log, and positions written but not applied yet (summed over shops). */
+  lag(): { shops: number; behind: number } {
+    let shops = 0;
+    let behind = 0;
+    for (const { shopId, head } of this.log.heads()) {
+      shops++;
+      behind += Math.max(0, head - this.engines.position(shopId));
+    }
+    return { shops, behind };
+  }
+
+  /** The shop's log head and the position this process's models stand for. */
+  shopLag(shopId: string): { head: number; applied: number } {
+    return { head: this.log.head(shopId), applied: this.engines.position(shopId) };
+  }
+
+  /** Applies what every shop's log holds past its models. */
+  checkAll(): void {
+    for (const { shopId, head } of this.log.heads()) if (head > this.engines.position(shopId)) void this.check(shopId);
+  }
+
+  /** Applies the shop's log through its head as it is now; resolves once applied (or failed, which is reported). */
+  check(shopId: string): Promise<void> {
+    const running = this.#running.get(shopId);
+    if (running !== undefined) return running.then(() => this.check(shopId));
+    const head = this.log.head(shopId);
+    if (head <= this.engines.position(shopId)) return Promise.resolve();
+    const run = this.applier
+      .applyThrough(shopId, head)
+      .catch((error: unknown) => this.report(`applying shop "${shopId}"'s log through ${head} failed: ${String(error)}`))
+      .finally(() => this.#running.delete(shopId));
+    this.#running.set(shopId, run);
+    return run;
+  }
+}

@@ -1,0 +1,28 @@
+// The tables a log change writes: the current catalog, shop records, keys and experiments, a view
+// of the log kept beside it for lookups (a key by its hash, a product by id). Written inside the
+// transaction that appends the change, so the view is never ahead of or behind the log.
+import type { Databases } from './database.js';
+import type { ShopChange } from './log-entry.js';
+
+export function writeChange(dbs: Databases, shopId: string, change: ShopChange): void {
+  switch (change.kind) {
+    case 'products':
+      for (const product of change.products) dbs.products.put([shopId, product.id], product);
+      return;
+    case 'product-removed':
+      dbs.products.remove([shopId, change.productId]);
+      return;
+    case 'shop':
+      dbs.shops.put(shopId, change.record);
+      return;
+    case 'key-added':
+      dbs.apiKeys.put(change.hash, change.record);
+      return;
+    case 'key-revoked':
+      dbs.apiKeys.remove(change.hash);
+      return;
+    case 'experiment':
+      dbs.experiments.put([shopId, change.record.number], change.record);
+      return;
+  }
+}

@@ -1,0 +1,168 @@
+// The durable, append-only log of every shop: its events, and every other change that alters its
+// answers (catalog, shop record and keys, experiments). It is the one source of truth: the tables
+// beside it (products, shops, keys, experiments) are written in the same transaction as the entry
+// that changes them, and every server process applies the log in order to its models. Each append
+// is one entry at the shop's next positions, taken from `logHeads` inside the write transaction:
+// LMDB runs one write transaction at a time across processes, so positions follow commit order
+// whichever process wrote, and "everything after position p" misses nothing. Also the messageId
+// dedup index, checked and written in the same transaction as the events it names.
+import type { TrackedEvent } from '../api/event.js';
+import { LAST_POSITION, type Databases } from './database.js';
+import { commitDurably } from './durable-commit.js';
+import { entryIds, isChange, toEventsEntry, type ShopChange } from './log-entry.js';
+import { writeChange } from './change-tables.js';
+
+/** One position of a shop's log: an event, or a change. */
+export type LogRecord =
+  | { position: number; eventId: string; event: TrackedEvent; change?: undefined }
+  | { position: number; change: ShopChange; event?: undefined };
+
+/** An event to append, with the id it was given. */
+export interface NewEvent {
+  eventId: string;
+  event: TrackedEvent;
+}
+
+/** What an append of events stored: its first position, and for each event whether it was stored or a repeat (the first eventId). */
+export interface EventsAppended {
+  /** The first stored event's position; the shop's head when nothing was stored. */
+  first: number;
+  /** Per event, in order: undefined when stored, else the eventId stored earlier under its messageId. */
+  duplicateOf: (string | undefined)[];
+}
+
+export interface ShopLog {
+  /**
+   * Appends the events in one durable commit, at consecutive positions. An event whose messageId
+   * is already in the index (received no earlier than `dedupSince`) is not stored: the check and
+   * the append are one write transaction, so one messageId sent to two processes at once is stored
+   * once. New messageIds are indexed as received at `receivedAt`.
+   */
+  appendEvents(shopId: string, events: readonly NewEvent[], receivedAt: number, dedupSince: number): Promise<EventsAppended>;
+  /**
+   * Appends one change, built inside the write transaction (so it may read the latest state of
+   * any process), and writes the tables it changes in that same transaction. `build` returning
+   * undefined appends nothing. Resolves with the change and its position.
+   */
+  appendChange<C extends ShopChange>(shopId: string, build: () => C | undefined, at: number): Promise<{ change: C; position: number } | undefined>;
+  /** The eventId already stored under a messageId no older than `since` (epoch ms). */
+  findByMessageId(shopId: string, messageId: string, since: number): string | undefined;
+  /** One shop's log in order, after position `after` (0: from the start) up to `through`. */
+  read(shopId: string, after?: number, through?: number): Iterable<LogRecord>;
+  /** The shop's last position (0: none). */
+  head(shopId: string): number;
+  /** Every shop with a log, and its last position. */
+  heads(): Iterable<{ shopId: string; head: number }>;
+  /** Drops dedup entries older than `before`, `batch` scanned per commit; returns how many. */
+  pruneDedup(before: number, batch?: number): Promise<number>;
+}
+
+/** Dedup entries scanned (and at most removed) per commit of a prune. */
+const PRUNE_BATCH = 10_000;
+
+export class LmdbShopLog implements ShopLog {
+  constructor(readonly dbs: Databases) {}
+
+  appendEvents(shopId: string, events: readonly NewEvent[], receivedAt: number, dedupSince: number): Promise<EventsAppended> {
+    const { log, logHeads, dedup } = this.dbs;
+    return commitDurably(this.dbs, () => {
+      // Read inside the write transaction: the latest head and index, whichever process wrote them.
+      const head = logHeads.get(shopId) ?? 0;
+      const duplicateOf: (string | undefined)[] = new Array(events.length);
+      const stored: NewEvent[] = [];
+      for (let i = 0; i < events.length; i++) {
+        const { eventId, event } = events[i]!;
+        const messageId = event.messageId;
+        if (messageId !== undefined) {
+          const known = dedup.get([shopId, messageId]);
+          if (known !== undefined && known.at >= dedupSince) {
+            duplicateOf[i] = known.eventId;
+            continue;
+          }
+          dedup.put([shopId, messageId], { eventId, at: receivedAt });
+        }
+        stored.push(events[i]!);
+      }
+      if (stored.length === 0) return { first: head, duplicateOf };
+      log.put([shopId, head + 1], toEventsEntry(stored.map(({ eventId }) => eventId), stored.map(({ event }) => event)));
+      logHeads.put(shopId, head + stored.length);
+      return { first: head + 1, duplicateOf };
+    });
+  }
+
+  appendChange<C extends ShopChange>(shopId: string, build: () => C | undefined, at: number): Promise<{ change: C; position: number } | undefined> {
+    const { log, logHeads } = this.dbs;
+    return commitDurably(this.dbs, () => {
+      const change = build();
+      if (change === undefined) return undefined;
+      const position = (logHeads.get(shopId) ?? 0) + 1;
+      writeChange(this.dbs, shopId, change);
+      log.put([shopId, position], { change, at });
+      logHeads.put(shopId, position);
+      return { change, position };
+    });
+  }
+
+  findByMessageId(shopId: string, messageId: string, since: number): string | undefined {
+    const record = this.dbs.dedup.get([shopId, messageId]);
+    return record !== undefined && record.at >= since ? record.eventId : undefined;
+  }
+
+  *read(shopId: string, after = 0, through = LAST_POSITION): Iterable<LogRecord> {
+    const { log } = this.dbs;
+    for (const { key, value } of log.getRange({ start: [shopId, entryAt(this.dbs, shopId, after + 1)], end: [shopId, through + 1] })) {
+      const first = key[1];
+      if (isChange(value)) {
+        if (first > after) yield { position: first, change: value.change };
+        continue;
+      }
+      const eventIds = entryIds(value.runs);
+      const end = Math.min(eventIds.length, through - first + 1);
+      for (let i = Math.max(0, after + 1 - first); i < end; i++) yield { position: first + i, eventId: eventIds[i]!, event: value.events[i]! };
+    }
+  }
+
+  head(shopId: string): number {
+    return this.dbs.logHeads.get(shopId) ?? 0;
+  }
+
+  *heads(): Iterable<{ shopId: string; head: number }> {
+    for (const { key, value } of this.dbs.logHeads.getRange()) yield { shopId: key, head: value };
+  }
+
+  /**
+   * Scans the index `batch` entries at a time, each batch's stale keys removed in one commit: the
+   * index holds every messageId of a week (anyone with the public key can send millions), so the
+   * prune holds at most `batch` keys and gives the event loop back between batches.
+   */
+  async pruneDedup(before: number, batch = PRUNE_BATCH): Promise<number> {
+    let removed = 0;
+    let last: [string, string] | undefined;
+    for (;;) {
+      const stale: [string, string][] = [];
+      let scanned = 0;
+      // From the last key scanned: it is skipped when still there (not stale), gone when removed.
+      for (const { key, value } of this.dbs.dedup.getRange(last === undefined ? {} : { start: last })) {
+        if (last !== undefined && key[0] === last[0] && key[1] === last[1]) continue;
+        if (value.at < before) stale.push(key);
+        last = key;
+        if (++scanned === batch) break;
+      }
+      if (stale.length > 0) {
+        await commitDurably(this.dbs, () => {
+          for (const key of stale) this.dbs.dedup.remove(key);
+        });
+        removed += stale.length;
+      } else if (scanned === batch) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (scanned < batch) return removed;
+    }
+  }
+}
+
+/** The first position of the log entry that holds `position` (1 when the shop has none at or before it). */
+function entryAt(dbs: Databases, shopId: string, position: number): number {
+  for (const key of dbs.log.getKeys({ start: [shopId, position], end: [shopId, 0], reverse: true, limit: 1 })) return key[1];
+  return 1;
+}
