@@ -1,5 +1,6 @@
 // Environment → one frozen, validated Config. Every tunable of the service is read here and nowhere else.
 import path from 'node:path';
+import { usableCores } from './supervisor/usable-cores.js';
 import { signingSecretId } from './api/customer-token.js';
 
 import type { EventType } from './engine/event.js';
@@ -193,6 +194,10 @@ export interface Config {
   snapshotKeepBufferBytes: number;
   /** Longest a graceful shutdown waits for requests and WebSocket acks in flight, in ms. */
   shutdownDrainMs: number;
+  /** Server processes `node dist/src/main.js` runs on the port (PAIRWISE_SERVERS): 1 is one process with no supervisor. */
+  servers: number;
+  /** Set in a server process that a supervisor started: which of its servers this is (0 is the first). */
+  serverIndex: number | undefined;
   /** Longest a read with `after=` waits for this process to apply that write before it answers as stale, in ms. */
   afterWaitMs: number;
   /** How often a server process reads the log's heads for what other processes wrote (a fallback to its supervisor's notifications), in ms. */
@@ -253,6 +258,19 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 
 function fraction(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return bounded(env, name, fallback, 0, 1, 'number');
+}
+
+/** More server processes than this is a typo, not a machine. */
+export const MAX_SERVERS = 256;
+
+/** PAIRWISE_SERVERS: a whole number of processes from 1, or `auto` (one per usable core); unset: 1. */
+function servers(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 1;
+  if (raw === 'auto') return Math.min(MAX_SERVERS, usableCores());
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_SERVERS) {
+    throw new ConfigError(`PAIRWISE_SERVERS must be a whole number of server processes from 1 to ${MAX_SERVERS}, or auto (one per usable core: ${usableCores()} here), got "${raw}"`);
+  }
+  return Number(raw);
 }
 
 function basePath(raw: string | undefined): string {
@@ -352,6 +370,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     snapshotIntervalMs: integer(env, 'PAIRWISE_SNAPSHOT_MINUTES', 5, 1, 24 * 60) * 60_000,
     snapshotKeepBufferBytes: integer(env, 'PAIRWISE_SNAPSHOT_KEEP_BUFFER_MB', 64, 0, 64 * 1024) * 1024 * 1024,
     shutdownDrainMs: integer(env, 'PAIRWISE_SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 3600) * 1000,
+    servers: servers(env.PAIRWISE_SERVERS),
+    serverIndex: env.PAIRWISE_SERVER_INDEX === undefined ? undefined : integer(env, 'PAIRWISE_SERVER_INDEX', 0, 0, MAX_SERVERS - 1),
     afterWaitMs: integer(env, 'PAIRWISE_AFTER_WAIT_MS', 250, 0, 10_000),
     logPollMs: integer(env, 'PAIRWISE_LOG_POLL_MS', 100, 5, 60_000),
     answerCache: Object.freeze({

@@ -58,6 +58,10 @@ export interface RunningService {
   readonly pipeline: EventPipeline;
   readonly shops: ShopStore;
   readonly limits: RateLimits;
+  /** The log every process applies (its commits can be announced to other processes: onCommitted). */
+  readonly shopLog: LmdbShopLog;
+  /** What other processes wrote, followed: check(shopId) when told of a commit. */
+  readonly tail: LogTail;
   /** What the start found in the data dir and rebuilt the models from. */
   readonly replayed: ReplayStats;
   readonly demoKeys?: DemoKeys;
@@ -140,7 +144,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const dbs = openDatabases(config.dbPath, options.committer);
   let lock: DataDirLock | undefined;
   try {
-    lock = lockDataDir(dbs.root, config.dbPath, config.dataDir);
+    // A server process its supervisor started shares the supervisor's lock.
+    lock = config.serverIndex === undefined ? lockDataDir(dbs.root, config.dbPath, config.dataDir) : { file: '', release() {} };
     return await compose(config, options, dbs, lock);
   } catch (error) {
     // A start that fails (one that has to write on a full disk, a port in use) leaves nothing open.
@@ -215,7 +220,11 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   }, DEDUP_PRUNE_INTERVAL_MS);
   pruneTimer.unref();
   const snapshots = new SnapshotScheduler(engines, snapshotStore, clock, log);
-  snapshots.start(config.snapshotIntervalMs);
+  // Work done once for every process of the data dir: by the supervisor's first server (restarted
+  // by it when it dies), or by the only one.
+  const housekeeper = config.serverIndex === undefined || config.serverIndex === 0;
+  if (housekeeper) snapshots.start(config.snapshotIntervalMs);
+  else clearInterval(pruneTimer);
   const warmer = new ContentWarmer(engines);
   warmer.start();
   refits.start();
@@ -232,6 +241,8 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     pipeline,
     shops,
     limits,
+    shopLog,
+    tail,
     replayed,
     demoKeys,
     ...(demoSeeded === undefined ? {} : { demoSeeded }),
@@ -251,7 +262,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
         // The storage gets its own shutdownDrainMs: a write that never ends (a wedged LMDB write
         // thread) must not hold the exit for ever.
         const storage = (async () => {
-          await snapshots.takeAll();
+          if (housekeeper) await snapshots.takeAll();
           await snapshotStore.close();
           await closeDatabases(dbs);
         })();

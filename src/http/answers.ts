@@ -121,7 +121,19 @@ export class Answers {
     return this.#answer(shopId, query, cacheKey(shopId, query), now);
   }
 
+  /**
+   * Answers are computed at the start of the answer cache's age window that `now` falls in, not at
+   * `now` itself: every server process then computes the same answer from the same log within a
+   * window (decayed scores move with the clock alone), and a cached answer is exact until its
+   * window ends. The time a fresh answer is computed at is at most maxAgeMs behind the clock.
+   */
+  #answerTime(now: number): number {
+    const window = this.cache.maxAgeMs;
+    return window > 0 ? now - (now % window) : now;
+  }
+
   #answer(shopId: string, query: RecommendationQuery, key: string, now: number): Answer {
+    now = this.#answerTime(now);
     const arm = this.experiments?.arm(shopId, query.widgetId, query.customerId ?? query.sessionId);
     if (arm !== undefined) {
       // The variant's strategy in place of the request's; its answers are cached apart.

@@ -70,17 +70,21 @@ function register(app: uWS.TemplatedApp, lifecycle: Lifecycle, deps: HttpDeps, p
 
 /** uSockets' listen option that leaves SO_REUSEPORT off (the typings lack it as a value; the binding exports it as 1). */
 const LIBUS_LISTEN_EXCLUSIVE_PORT = 1;
+/** uSockets' default: SO_REUSEPORT on, so the server processes of one supervisor share the port. */
+const LIBUS_LISTEN_DEFAULT = 0;
 
 type ListenWithOptions = (host: string, port: number, options: number, cb: (token: uWS.us_listen_socket | false) => void) => uWS.TemplatedApp;
 
 /**
  * uWS sets SO_REUSEPORT on a listening socket by default, so a second server on the same port
- * would start silently and take part of the traffic. Listening exclusively makes the second one
- * fail instead. (The typings only declare `listen(port, options, cb)`; the binding also takes
- * `listen(host, port, options, cb)`, as test/http/single-writer.test.ts checks.)
+ * would start silently and take part of the traffic. A server alone listens exclusively, which
+ * makes a second one fail instead; the servers of one supervisor share the port on purpose (its
+ * supervisor checked that nothing else held it). (The typings only declare
+ * `listen(port, options, cb)`; the binding also takes `listen(host, port, options, cb)`, as
+ * test/http/single-writer.test.ts checks.)
  */
-function listenExclusively(app: uWS.TemplatedApp, host: string, port: number, cb: (token: uWS.us_listen_socket | false) => void): void {
-  (app.listen as unknown as ListenWithOptions).call(app, host, port, LIBUS_LISTEN_EXCLUSIVE_PORT, cb);
+function listenOn(app: uWS.TemplatedApp, host: string, port: number, shared: boolean, cb: (token: uWS.us_listen_socket | false) => void): void {
+  (app.listen as unknown as ListenWithOptions).call(app, host, port, shared ? LIBUS_LISTEN_DEFAULT : LIBUS_LISTEN_EXCLUSIVE_PORT, cb);
 }
 
 export function startHttpServer(deps: HttpDeps, extraRoutes?: (app: uWS.TemplatedApp, lifecycle: Lifecycle) => void): Promise<HttpServer> {
@@ -103,7 +107,7 @@ export function startHttpServer(deps: HttpDeps, extraRoutes?: (app: uWS.Template
 
   return new Promise((resolve, reject) => {
     const { host, port: wanted } = deps.config;
-    listenExclusively(uwsApp, host, wanted, (token) => {
+    listenOn(uwsApp, host, wanted, deps.config.serverIndex !== undefined, (token) => {
       if (token === false) {
         reject(new StartupError(`cannot listen on ${host}:${wanted}: the port is taken (another Pairwise server?) or ${host} is not an address of this machine`));
         return;

@@ -55,19 +55,32 @@ export interface ShopLog {
   heads(): Iterable<{ shopId: string; head: number }>;
   /** Drops dedup entries older than `before`, `batch` scanned per commit; returns how many. */
   pruneDedup(before: number, batch?: number): Promise<number>;
+  /** Calls `listener` after each append of this process is durable, with the shop's new head (to tell other processes). */
+  onCommitted(listener: (shopId: string, head: number) => void): void;
 }
 
 /** Dedup entries scanned (and at most removed) per commit of a prune. */
 const PRUNE_BATCH = 10_000;
 
 export class LmdbShopLog implements ShopLog {
+  readonly #committed: ((shopId: string, head: number) => void)[] = [];
+
   constructor(readonly dbs: Databases) {}
 
-  appendEvents(shopId: string, events: readonly NewEvent[], receivedAt: number, dedupSince: number): Promise<EventsAppended> {
+  onCommitted(listener: (shopId: string, head: number) => void): void {
+    this.#committed.push(listener);
+  }
+
+  #tell(shopId: string, head: number): void {
+    for (const listener of this.#committed) listener(shopId, head);
+  }
+
+  async appendEvents(shopId: string, events: readonly NewEvent[], receivedAt: number, dedupSince: number): Promise<EventsAppended> {
     const { log, logHeads, dedup } = this.dbs;
-    return commitDurably(this.dbs, () => {
+    let head = 0;
+    const appended = await commitDurably(this.dbs, (): EventsAppended => {
       // Read inside the write transaction: the latest head and index, whichever process wrote them.
-      const head = logHeads.get(shopId) ?? 0;
+      head = logHeads.get(shopId) ?? 0;
       const duplicateOf: (string | undefined)[] = new Array(events.length);
       const stored: NewEvent[] = [];
       for (let i = 0; i < events.length; i++) {
@@ -85,14 +98,16 @@ export class LmdbShopLog implements ShopLog {
       }
       if (stored.length === 0) return { first: head, duplicateOf };
       log.put([shopId, head + 1], toEventsEntry(stored.map(({ eventId }) => eventId), stored.map(({ event }) => event)));
-      logHeads.put(shopId, head + stored.length);
-      return { first: head + 1, duplicateOf };
+      logHeads.put(shopId, (head += stored.length));
+      return { first: head - stored.length + 1, duplicateOf };
     });
+    if (appended.duplicateOf.some((first) => first === undefined)) this.#tell(shopId, head);
+    return appended;
   }
 
-  appendChange<C extends ShopChange>(shopId: string, build: () => C | undefined, at: number): Promise<{ change: C; position: number } | undefined> {
+  async appendChange<C extends ShopChange>(shopId: string, build: () => C | undefined, at: number): Promise<{ change: C; position: number } | undefined> {
     const { log, logHeads } = this.dbs;
-    return commitDurably(this.dbs, () => {
+    const done = await commitDurably(this.dbs, () => {
       const change = build();
       if (change === undefined) return undefined;
       const position = (logHeads.get(shopId) ?? 0) + 1;
@@ -101,6 +116,8 @@ export class LmdbShopLog implements ShopLog {
       logHeads.put(shopId, position);
       return { change, position };
     });
+    if (done !== undefined) this.#tell(shopId, done.position);
+    return done;
   }
 
   findByMessageId(shopId: string, messageId: string, since: number): string | undefined {

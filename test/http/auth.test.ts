@@ -56,7 +56,7 @@ describe('auth', () => {
     test('When GET /healthz has no key, then 200 {status:"ok"}', async () => {
       const res = await t.fetch('/healthz', { key: null });
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ status: 'ok' });
+      expect(await res.json()).toEqual({ status: 'ok', pid: expect.any(Number), shops: expect.any(Number), behind: 0 });
     });
   });
 
@@ -148,7 +148,7 @@ describe('auth', () => {
         expect(res.status).toBe(204);
         expect(res.headers.get('access-control-allow-origin')).toBe('https://shop.example');
         expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST, OPTIONS');
-        expect(res.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
+        expect(res.headers.get('access-control-allow-headers')).toBe('authorization, content-type, pairwise-after');
         expect(res.headers.get('access-control-max-age')).toBe('86400');
         expect(res.headers.get('vary')).toBe('Origin');
         expect(res.headers.get('access-control-allow-credentials')).toBeNull();
