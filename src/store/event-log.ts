@@ -1,5 +1,6 @@
-// The durable, append-only event log of every shop (DESIGN.md §7: the engine never knows which
-// log implementation it replays from). Also the messageId dedup index, written in the same commit.
+// The durable, append-only event log of every shop. The engine never knows which log
+// implementation it replays from: the service sees only the EventLog interface. Also the messageId
+// dedup index, written in the same commit.
 // Each append is one log entry holding its events, at the shop's next log positions, written in
 // the transaction that stores it: LMDB runs one write transaction at a time across processes, so
 // positions follow commit order even when a CLI import writes beside the server, and "everything
