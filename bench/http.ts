@@ -1,5 +1,6 @@
 // HTTP benchmark of the two storefront hot paths, each as a ratio to a uWS hello-world measured
-// just before and just after it in the same run (DESIGN.md §8; support/bracketed.ts):
+// just before and just after it in the same run (absolute req/s drift 2-3× between runs on a shared
+// machine; support/bracketed.ts):
 // GET /api/recommendations (a mix of four kinds, and each kind alone) and POST /api/events/batch
 // (100 events per durable, fsync'd commit). autocannon always; wrk too when installed.
 // Servers run pinned to one CPU, the load generators to the other.

@@ -1,7 +1,7 @@
 // WebSocket benchmark of the event stream (GET /api/stream): many `ws` connections streaming msgpack
 // `events` ops of 100 events, each acked after its durable commit; next to POST /api/events/batch
 // (autocannon, the same 100-event batches) measured in the same run, each as a ratio to a uWS
-// hello-world measured just before and after it (DESIGN.md §8). Loopback only, bounded in time.
+// hello-world measured just before and after it (see bench/README.md). Loopback only, bounded in time.
 //   npm run bench:ws        (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_WS_CONNECTIONS — see bench/README.md)
 import os from 'node:os';
 import path from 'node:path';

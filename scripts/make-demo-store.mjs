@@ -7,7 +7,10 @@
 //   data/demo/events.csv        event history: real purchases + simulated browsing around them
 // data/demo/README.md is hand-written and documents this script; it is not generated here.
 //
-// Usage: node scripts/make-demo-store.mjs [path/to/online-retail.csv.gz]
+// Usage: node scripts/make-demo-store.mjs path/to/online-retail.csv.gz
+//    or: PAIRWISE_DATASET=path/to/online-retail.csv.gz node scripts/make-demo-store.mjs
+// The input is the UCI "Online Retail" dataset (https://archive.ics.uci.edu/dataset/352/online+retail)
+// as a gzipped CSV with the spreadsheet's header (see data/demo/README.md).
 // Deterministic: no clock, no Math.random; every random choice comes from a seeded mulberry32
 // stream keyed by a stable string (StockCode, InvoiceNo), so reruns give byte-identical files.
 // Plain Node 20 ESM, no dependencies.
@@ -18,7 +21,15 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const INPUT = process.argv[2] ?? '/work/shared/datasets/online-retail.csv.gz';
+const INPUT = process.argv[2] ?? process.env.PAIRWISE_DATASET;
+if (!INPUT) {
+  console.error('make-demo-store: name the dataset file: node scripts/make-demo-store.mjs path/to/online-retail.csv.gz (or set PAIRWISE_DATASET)');
+  process.exit(2);
+}
+if (!fs.existsSync(INPUT)) {
+  console.error(`make-demo-store: ${INPUT}: no such file (it should be the UCI "Online Retail" dataset as a gzipped CSV)`);
+  process.exit(2);
+}
 const OUT_DIR = path.join(ROOT, 'data', 'demo');
 
 const PRODUCT_COUNT = 400;
@@ -34,7 +45,8 @@ const MAX_EVENT_ROWS = 90_000;
 const MAX_EVENT_BYTES = 8 * 1024 * 1024;
 const SEED = 'pairwise-demo-v1';
 
-// Fee / adjustment codes that are not products (see /work/shared/datasets/README.md).
+// Fee / adjustment codes that are not products: postage (POST, DOT), manual (M, m), carriage (C2),
+// discount (D), samples (S), bank and Amazon fees, commission (CRUK), bad debt (B).
 const NON_PRODUCT_CODES = new Set(['POST', 'DOT', 'M', 'm', 'C2', 'D', 'S', 'BANK CHARGES', 'AMAZONFEE', 'CRUK', 'B']);
 
 // ---------------------------------------------------------------------------------------------

@@ -116,7 +116,7 @@ export interface EaseRefitConfig {
   timeoutMs: number;
 }
 
-/** Limits of the WebSocket channel (GET /api/stream, DESIGN.md §5). */
+/** Limits of the WebSocket channel (GET /api/stream, docs/api.md): a slow or abusive client is closed without hurting others. */
 export interface WsConfig {
   /** Largest frame a client may send; a bigger one closes the connection (1009). */
   maxPayloadBytes: number;
@@ -144,7 +144,7 @@ export interface RateConfig {
   burst: number;
 }
 
-/** Rate limits per client address, API key and WebSocket connection (DESIGN.md §4 "Abuse", http/rate-limits.ts). */
+/** Rate limits per client address, API key and WebSocket connection (docs/api.md "Rate limits", http/rate-limits.ts). */
 export interface RateLimitConfig {
   /** False: no limit at all. */
   enabled: boolean;

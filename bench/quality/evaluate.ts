@@ -2,7 +2,8 @@
 // then scores its answers on the test period next to a popularity baseline and the references
 // (raw co-occurrence counts, dense EASE) computed in the same run. Every setting it chooses is
 // chosen on the validation splits inside the training period (VALIDATION_CUTS, averaged), never
-// on the test period. Usage: npm run bench:quality  (prints a table; writes bench/results/quality-*.json)
+// on the test period. Usage: PAIRWISE_DATASET=path/to/online-retail.csv.gz npm run bench:quality
+// (prints a table; writes bench/results/quality-*.json; the dataset: bench/README.md).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from '../../src/config.js';
 import { recommend, type RecommendationRequest } from '../../src/engine/recommend.js';
@@ -11,14 +12,14 @@ import { DEFAULT_EASE_BLEND } from '../../src/engine/ease/ease-model.js';
 import { fitEase } from '../../src/engine/ease/solver.js';
 import { ShopEngine } from '../../src/engine/shop-engine.js';
 import type { Strategy } from '../../src/engine/strategy.js';
-import { loadOnlineRetail, type RetailData } from './online-retail.js';
+import { datasetFile, loadOnlineRetail, type RetailData } from './online-retail.js';
 import { Scoreboard } from './metrics.js';
 import { RawCountReference } from './basket-reference.js';
 import { fitReference, rankReference, tuneLambda } from './ease-reference.js';
 import { SPLIT_TIME, split, validationSplits, type Split, type ValidationSplit } from './protocol.js';
 
 const K = 10;
-/** λ values tried for the EASE reference on the validation split (DESIGN.md's reference used 500). */
+/** λ values tried for the EASE reference on the validation split (the original reference used 500). */
 const EASE_LAMBDAS = (process.env.PAIRWISE_EASE_LAMBDAS ?? '250,500,1000').split(',').map(Number);
 /** The engine's EASE fit: products kept (the service's cap) and neighbours per row. */
 const EASE_MAX_ITEMS = 5000;
@@ -146,8 +147,8 @@ interface Row {
   coverage: number;
 }
 
-function evaluate(): Row[] {
-  const data = loadOnlineRetail();
+function evaluate(file: string): Row[] {
+  const data = loadOnlineRetail(file);
   const s = split(data);
   const validation = validationSplits(s.train);
   console.log(`validation cuts: ${validation.map((v) => `${new Date(v.now).toISOString().slice(0, 10)} (${v.basketCases.length} basket cases, ${v.customerCases.length} customers)`).join(', ')}`);
@@ -230,8 +231,15 @@ function table(rows: Row[]): string {
   return [header, '-'.repeat(header.length), ...lines].join('\n');
 }
 
+let file: string;
+try {
+  file = datasetFile();
+} catch (error) {
+  console.error(`bench:quality: ${(error as Error).message}`);
+  process.exit(2);
+}
 const started = performance.now();
-const rows = evaluate();
+const rows = evaluate(file);
 console.log(table(rows));
 console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s; train < 2011-10-01 ≤ test; binary relevance, k = ${K})`);
 mkdirSync('bench/results', { recursive: true });

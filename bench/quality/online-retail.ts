@@ -1,6 +1,10 @@
-// Loads ../shared/datasets/online-retail.csv.gz cleaned as its README says: customers only, no
-// cancellations, positive quantity and price, no fee codes; repeated invoice+product lines merged.
-import { readFileSync } from 'node:fs';
+// Loads the "Online Retail" dataset (UCI Machine Learning Repository, dataset 352, CC BY 4.0:
+// https://archive.ics.uci.edu/dataset/352/online+retail), as a gzipped CSV of the spreadsheet with
+// its original header (InvoiceNo,StockCode,Description,Quantity,InvoiceDate,UnitPrice,CustomerID,
+// Country; InvoiceDate as YYYY-MM-DD HH:MM:SS), from the file PAIRWISE_DATASET names. Cleaned:
+// customers only, no cancellations, positive quantity and price, no fee codes; repeated
+// invoice+product lines merged.
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
@@ -24,16 +28,27 @@ export interface RetailData {
   productOrder: Map<string, number>;
 }
 
+/** Stock codes that are fees or adjustments, not products: postage (POST, DOT), manual (M, m), carriage (C2), discount (D), samples (S), bank and Amazon fees, commission (CRUK), bad debt (B). */
 const FEE_CODES = new Set(['POST', 'DOT', 'M', 'm', 'C2', 'D', 'S', 'BANK CHARGES', 'AMAZONFEE', 'CRUK', 'B']);
 
-/** Run from the project root: shared/ sits beside it (override with PAIRWISE_DATASET). */
-export const DEFAULT_DATASET = process.env.PAIRWISE_DATASET ?? path.resolve('../shared/datasets/online-retail.csv.gz');
+/** Where the dataset is read from: the environment variable that names it. */
+export const DATASET_VARIABLE = 'PAIRWISE_DATASET';
+
+/** The dataset file PAIRWISE_DATASET names (relative to the working directory); throws, saying what to do, when it is unset or missing. */
+export function datasetFile(env: NodeJS.ProcessEnv = process.env): string {
+  const where = 'the UCI "Online Retail" dataset (https://archive.ics.uci.edu/dataset/352/online+retail) as a gzipped CSV with its original header';
+  const value = env[DATASET_VARIABLE];
+  if (value === undefined || value === '') throw new Error(`${DATASET_VARIABLE} is not set: set it to the path of ${where}, e.g. ${DATASET_VARIABLE}=path/to/online-retail.csv.gz`);
+  const file = path.resolve(value);
+  if (!existsSync(file)) throw new Error(`${DATASET_VARIABLE}=${value}: no such file (${file}); it should be ${where}`);
+  return file;
+}
 
 function time(invoiceDate: string): number {
   return Date.parse(invoiceDate.replace(' ', 'T') + 'Z');
 }
 
-export function loadOnlineRetail(file: string = DEFAULT_DATASET): RetailData {
+export function loadOnlineRetail(file: string = datasetFile()): RetailData {
   const rows = parse(gunzipSync(readFileSync(file)), { columns: true, skip_empty_lines: true }) as Record<string, string>[];
   const merged = new Map<string, OrderLine>();
   const descriptions = new Map<string, Map<string, number>>();

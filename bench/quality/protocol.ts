@@ -1,4 +1,4 @@
-// The evaluation protocol of DESIGN.md's reference numbers on the Online Retail dataset:
+// The evaluation protocol of the reference numbers on the Online Retail dataset (bench/README.md):
 // train before 2011-10-01, test after; bought-together as basket completion (5,000 sampled
 // cases: query one item of a test invoice, the rest are relevant); personalized as each
 // customer's test-period purchases of items they had not bought before.
@@ -70,8 +70,9 @@ export function splitAt(lines: readonly OrderLine[], time: number, seed = 42): S
   const trainItems = new Set(train.map((l) => l.stockCode));
 
   // Cases are sampled uniformly over test lines (an invoice of n items is n times as likely as
-  // one line), relevant items are those the trained model can know: this reproduces DESIGN.md's
-  // popularity reference (0.126) within sampling noise; sampling invoices uniformly gives 0.065.
+  // one line), relevant items are those the trained model can know: this reproduces the first
+  // measurement's popularity reference (nDCG@10 0.126) within sampling noise; sampling invoices
+  // uniformly gives 0.065.
   const random = prng(seed);
   const baskets = [...invoices(test).values()]
     .map((lines) => lines.filter((l) => trainItems.has(l.stockCode)))

@@ -1,4 +1,4 @@
-// CPU pinning on a small machine (DESIGN.md §8): the server on one core, the load generator on
+// CPU pinning on a small machine (taskset): the server on one core, the load generator on
 // another, so neither steals the other's cycles. Off when taskset is missing or there is one CPU.
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';

@@ -1,4 +1,5 @@
-// Debian's wrk as a second opinion (autocannon saturates its own core at ~30-40k req/s, DESIGN.md §8).
+// Debian's wrk as a second opinion (autocannon saturates its own core at ~30-40k req/s and then hides
+// how much faster uWS is than anything slower).
 // Every run uses the same Lua script shape — requests pre-formatted at init, cycled per request —
 // so the baseline and the service pay the same load-generator cost. Optional: absent wrk = skipped.
 import { spawn, spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// One recommendation request: choose the strategy (DESIGN.md §4 "Auto strategy"), run its backfill
+// One recommendation request: choose the strategy (chooseStrategy: the auto strategy), run its backfill
 // chain into one pick list, label each item with the strategy that produced it.
 import type { AnswerReads } from './answer-reads.js';
 import { PickList } from './pick-list.js';
@@ -83,7 +83,11 @@ function shopperSlot(engine: ShopEngine, space: number, id: string, reads: Answe
   return slot;
 }
 
-/** The strategy that answers a request (DESIGN.md §4 "Auto strategy"). */
+/**
+ * The strategy that answers a request: the one it names; else productId → bought-together,
+ * collectionId → collection-popular, a shopper with history → personalized, nothing → trending
+ * (docs/api.md).
+ */
 export function chooseStrategy(engine: ShopEngine, request: RecommendationRequest, shoppers = shopperSlots(engine, request)): Strategy {
   if (request.strategy !== undefined) return request.strategy;
   if (request.productId !== undefined) return 'bought-together';

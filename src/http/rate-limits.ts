@@ -1,6 +1,7 @@
-// The service's rate limits (DESIGN.md §4 "Abuse"): token buckets per client address and per API key
-// (limits/), which requests are charged to which, and the 429 answers: problem+json `rate_limited`
-// with Retry-After and the RateLimit / RateLimit-Policy fields of draft-ietf-httpapi-ratelimit-headers-11.
+// The service's rate limits (docs/api.md, "Rate limits"), so that one shop's flood never slows
+// another shop's answers: token buckets per client address and per API key (limits/), which
+// requests are charged to which, and the 429 answers: problem+json `rate_limited` with Retry-After
+// and the RateLimit / RateLimit-Policy fields of draft-ietf-httpapi-ratelimit-headers-11.
 // Shared by the REST routes and GET /api/stream (which adds a bucket per connection).
 import type { HttpResponse } from 'uWebSockets.js';
 import type { RateConfig, RateLimitConfig } from '../config.js';

@@ -1,5 +1,6 @@
-// How every store commits (DESIGN.md §6): one transaction, then the disk sync of that very commit,
-// and only then an answer. The committer is the seam between the stores and LMDB's commit.
+// How every store commits: one transaction, then the disk sync of that very commit, and only then
+// an answer, so that an acknowledged write survives kill -9 and a restart. The committer is the
+// seam between the stores and LMDB's commit.
 import type { RootDatabase } from 'lmdb';
 import type { Databases } from './database.js';
 

@@ -1,4 +1,4 @@
-// Frames ↔ values: text frames are JSON, binary frames msgpack (DESIGN.md §5). A reply is encoded
+// Frames ↔ values: text frames are JSON, binary frames msgpack (docs/api.md). A reply is encoded
 // like the frame it answers. Decoding copies out of uWS's buffer, which dies when the handler returns.
 import { Packr, Unpackr } from 'msgpackr';
 import { AppError } from '../errors.js';

@@ -1,4 +1,4 @@
-// The WebSocket protocol of GET /api/stream (DESIGN.md §5): the client's messages, their typia
+// The WebSocket protocol of GET /api/stream (docs/api.md): the client's messages, their typia
 // validator, and the server's messages. A decoded frame becomes a ClientMessage or an AppError.
 import typia, { type tags } from 'typia';
 import type { RecommendationResponse } from '../api/responses.js';
@@ -89,7 +89,7 @@ export function refOf(input: unknown): Ref | undefined {
   return undefined;
 }
 
-/** Checks a decoded frame; `is` first, errors built only on failure (DESIGN.md §8). */
+/** Checks a decoded frame; `is` first, errors built only on failure (`validate`, which builds them, costs several times as much). */
 export function parseClientMessage(input: unknown): ClientMessage | AppError {
   if (isClientMessage(input)) return input;
   const op = typeof input === 'object' && input !== null ? (input as { op?: unknown }).op : undefined;

@@ -11,7 +11,7 @@ import type { Connection } from './connection.js';
 import type { Ref } from './protocol.js';
 import { listSignature, recommendationFrame } from './recommendation-frame.js';
 
-/** At most one push per subscription per this many ms (DESIGN.md §5). */
+/** At most one push per subscription per this many ms (the stream's promise: docs/api.md). */
 export const PUSH_INTERVAL_MS = 1000;
 
 export interface Topic {

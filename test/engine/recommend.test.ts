@@ -20,7 +20,7 @@ describe('recommend', () => {
     expect(result).toEqual({ strategy: 'trending', modelLevel: 0, items: [] });
   });
 
-  test('When no strategy is given, then it is chosen as DESIGN.md §4 says', () => {
+  test('When no strategy is given, then it is chosen from the context (product, collection, shopper with history, nothing)', () => {
     const engine = engineWith(['a']);
     engine.apply(event('view', 'a', T0, { customerId: 'seen', sessionId: 'browsing' }));
     const choose = (request: object) => chooseStrategy(engine, { limit: 8, exclude: [], ...request });

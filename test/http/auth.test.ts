@@ -1,4 +1,4 @@
-// Keys and scopes (DESIGN.md §4 "Authentication and tenancy"): 401 with a Bearer challenge, 403 for
+// Keys and scopes (docs/api.md, "Security model"): 401 with a Bearer challenge, 403 for
 // the wrong scope, secret keys never from browsers or URLs, ?key=pk_… and CORS for the storefront.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateKey } from '../../src/store/shop-store.js';

@@ -1,5 +1,6 @@
-// Request bodies cut off by the client (DESIGN.md §4 Operations, STYLE.md uWS habits): a read whose
-// client went away settles at once, so requests in flight do not leak and shutdown does not wait.
+// Request bodies cut off by the client: a read whose client went away settles at once (uWS calls
+// onAborted, and the response is never touched again), so requests in flight do not leak and a
+// graceful shutdown does not wait for them.
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startTestService, type TestService } from '../support/service.js';

@@ -1,4 +1,4 @@
-// Shopper privacy (DESIGN.md §4 "Privacy"): with the public key, which anyone can read from a
+// Shopper privacy (docs/api.md, "Security model"): with the public key, which anyone can read from a
 // storefront page, a customerId counts only with proof (a customer token, or a Shopify app-proxy
 // signature); without it the request still succeeds from its session alone. Secret keys are trusted.
 import { createHmac } from 'node:crypto';

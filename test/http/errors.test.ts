@@ -1,4 +1,5 @@
-// Every error code of DESIGN.md §4 with its status and problem+json body, and the routes' 404/405/413/415.
+// Every error code of the catalogue (docs/api.md, "Errors") with its status and problem+json body, and
+// the routes' 404/405/413/415.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { expectProblem } from '../support/problem.js';
 import { putProducts, startTestService, wireProduct, type TestService } from '../support/service.js';

@@ -1,4 +1,4 @@
-// GET /api/recommendations contract (DESIGN.md §4): limits, item shape, what is never returned,
+// GET /api/recommendations contract (docs/api.md): limits, item shape, what is never returned,
 // the auto strategy, backfill labels, collection scope, recently-viewed and read-your-writes.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { customerToken, ids, postEvents, putProducts, recommendations, startTestService, wireProduct, type TestService } from '../support/service.js';

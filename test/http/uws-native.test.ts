@@ -1,5 +1,5 @@
 // The native uWebSockets.js binary must be in use: the package silently falls back to a slow JS
-// implementation (printing "Falling back") when its binary does not load (DESIGN.md §2).
+// implementation (printing "Falling back") when its binary does not load.
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, test } from 'vitest';
