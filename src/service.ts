@@ -175,7 +175,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   }
   const resolveKey = keyResolver(shops);
   const identity = new CustomerIdentity();
-  const limits = new RateLimits(config.rateLimits, config.host, options.monotonic);
+  const limits = new RateLimits(config.rateLimits, config.host, config.trustedProxies, options.monotonic);
   const answers = new Answers(engines, config.answerCache, identity, experiments);
   const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, clock });
   shops.onChanged(() => stream.recheckKeys()); // after the key cache is cleared (listeners run in order)

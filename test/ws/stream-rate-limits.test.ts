@@ -119,6 +119,19 @@ describe('stream rate limits', () => {
     expect((await pings(shopper, 2, 's')).map((m) => m.op)).toEqual(['pong', 'pong']);
   });
 
+  test('When connections come through a trusted proxy, then each counts against the address it forwards for', async () => {
+    const t = await start({ PAIRWISE_TRUSTED_PROXIES: '127.0.0.1', PAIRWISE_RATE_ADDRESS_PER_SECOND: '1', PAIRWISE_RATE_ADDRESS_BURST: '2' });
+    const viaProxy = async (client: string) => {
+      const conn = await StreamClient.open(t.url, t.shop.publicKey, { localAddress: '127.0.0.1', headers: { 'x-forwarded-for': client } });
+      clients.push(conn);
+      return conn;
+    };
+    const flooder = await viaProxy('203.0.113.7');
+    expect((await pings(flooder, 3, 'f')).map((m) => m.op)).toEqual(['pong', 'error', 'error']);
+    const shopper = await viaProxy('198.51.100.9');
+    expect((await pings(shopper, 1, 's')).map((m) => m.op)).toEqual(['pong']);
+  });
+
   test('When the client is exempt (loopback, the default), then its operations are never limited', async () => {
     const t = await startTestService({ env: { PAIRWISE_RATE_WS_OPS_PER_SECOND: '1', PAIRWISE_RATE_WS_OPS_BURST: '1' }, monotonic: () => now });
     started.push(t);
