@@ -82,7 +82,7 @@ describe('rate limits behind a trusted proxy', () => {
 
   test('When no proxy is trusted, then a spoofed X-Forwarded-For or Forwarded changes nothing: the peer is the client', async () => {
     const t = await start({ PAIRWISE_RATE_LIMIT_EXEMPT: '', PAIRWISE_RATE_ADDRESS_PER_SECOND: '1', PAIRWISE_RATE_ADDRESS_BURST: '2' });
-    const spoofed = [{ 'x-forwarded-for': '192.0.2.1' }, { forwarded: 'for=192.0.2.2' }, { 'x-forwarded-for': '192.0.2.3' }];
+    const spoofed: Record<string, string>[] = [{ 'x-forwarded-for': '192.0.2.1' }, { forwarded: 'for=192.0.2.2' }, { 'x-forwarded-for': '192.0.2.3' }];
     const statuses = [];
     for (const headers of spoofed) statuses.push((await via(t, headers, '127.0.0.2')).status);
     expect(statuses).toEqual([200, 200, 429]);
@@ -113,7 +113,8 @@ describe('rate limits behind a trusted proxy', () => {
   test('When the proxy passes on a header that names no client (malformed, unknown), then the request counts against the proxy, never exempt', async () => {
     const t = await start({ PAIRWISE_TRUSTED_PROXIES: PROXY, PAIRWISE_RATE_LIMIT_EXEMPT: PROXY, PAIRWISE_RATE_ADDRESS_PER_SECOND: '1', PAIRWISE_RATE_ADDRESS_BURST: '2' });
     const statuses = [];
-    for (const headers of [{ forwarded: 'for="192.0.2.1' }, { 'x-forwarded-for': 'unknown' }, { forwarded: 'for=_hidden', 'x-forwarded-for': FLOODER }]) {
+    const unnamed: Record<string, string>[] = [{ forwarded: 'for="192.0.2.1' }, { 'x-forwarded-for': 'unknown' }, { forwarded: 'for=_hidden', 'x-forwarded-for': FLOODER }];
+    for (const headers of unnamed) {
       statuses.push((await via(t, headers)).status);
     }
     expect(statuses).toEqual([200, 200, 429]);
