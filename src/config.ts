@@ -5,6 +5,7 @@ import { signingSecretId } from './api/customer-token.js';
 
 import type { EventType } from './engine/event.js';
 import { uwsForms } from './limits/client-address.js';
+import { parseRange } from './limits/trusted-proxies.js';
 
 export type { EventType };
 
@@ -208,6 +209,11 @@ export interface Config {
   easeRefit: EaseRefitConfig;
   ws: WsConfig;
   rateLimits: RateLimitConfig;
+  /**
+   * Peers (reverse proxies, load balancers, CDNs) whose Forwarded / X-Forwarded-For is believed: IP
+   * addresses and CIDR ranges, as configured (limits/trusted-proxies.ts). Empty: the TCP peer is the client.
+   */
+  trustedProxies: readonly string[];
 }
 
 const DAY_MS = 86_400_000;
@@ -340,6 +346,15 @@ function exemptAddresses(raw: string | undefined): { exemptLoopback: boolean; ex
   return { exemptLoopback: entries.includes('loopback'), exemptAddresses: Object.freeze(addresses) };
 }
 
+function trustedProxies(raw: string | undefined): readonly string[] {
+  const entries = (raw ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  for (const entry of entries) {
+    const range = parseRange(entry);
+    if (typeof range === 'string') throw new ConfigError(`PAIRWISE_TRUSTED_PROXIES lists IP addresses and CIDR ranges: ${range}`);
+  }
+  return Object.freeze(entries);
+}
+
 function rateLimits(env: NodeJS.ProcessEnv): RateLimitConfig {
   return Object.freeze({
     enabled: env.PAIRWISE_RATE_LIMITS !== '0' && env.PAIRWISE_RATE_LIMITS !== 'false',
@@ -398,5 +413,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     ws: wsConfig(env),
     rateLimits: rateLimits(env),
+    trustedProxies: trustedProxies(env.PAIRWISE_TRUSTED_PROXIES),
   });
 }

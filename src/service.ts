@@ -196,7 +196,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   }
   const resolveKey = keyResolver(shops, applied);
   const identity = new CustomerIdentity();
-  const limits = new RateLimits(config.rateLimits, config.host, options.monotonic);
+  const limits = new RateLimits(config.rateLimits, config.host, config.trustedProxies, options.monotonic);
   const answers = new Answers(engines, config.answerCache, identity, experiments);
   // Its listeners of applied changes come after the key cache's: a key check sees the cache cleared.
   const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, applied, clock });

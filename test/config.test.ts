@@ -60,3 +60,28 @@ describe('loadConfig: numeric settings', () => {
     );
   });
 });
+
+describe('loadConfig: trusted proxies', () => {
+  test('When PAIRWISE_TRUSTED_PROXIES is unset or empty, then no proxy is trusted', () => {
+    expect(loadConfig({}).trustedProxies).toEqual([]);
+    expect(loadConfig({ PAIRWISE_TRUSTED_PROXIES: ' , ' }).trustedProxies).toEqual([]);
+  });
+
+  test('When it lists IPv4/IPv6 addresses and CIDR ranges, then each is kept as written, trimmed', () => {
+    const { trustedProxies } = loadConfig({ PAIRWISE_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8,::1 ,fd00::/8,,::ffff:192.0.2.0/120' });
+    expect(trustedProxies).toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8', '::ffff:192.0.2.0/120']);
+  });
+
+  test('When an entry is not an address or range, then loading fails with a ConfigError naming the variable and the entry', () => {
+    const cases: [string, string][] = [
+      ['127.0.0.1,proxy.internal', '"proxy.internal" is not an IP address or CIDR range'],
+      ['10.0.0.0/33', '"10.0.0.0/33" needs a prefix length from 0 to 32'],
+      ['10.0.0.1/8', '"10.0.0.1/8" has bits set past its /8 prefix'],
+      ['[::1]:80', '"[::1]:80" is not an IP address or CIDR range'],
+      ['loopback', '"loopback" is not an IP address or CIDR range'],
+    ];
+    for (const [value, why] of cases) {
+      expect(() => loadConfig({ PAIRWISE_TRUSTED_PROXIES: value })).toThrow(new ConfigError(`PAIRWISE_TRUSTED_PROXIES lists IP addresses and CIDR ranges: ${why}`));
+    }
+  });
+});

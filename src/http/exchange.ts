@@ -17,6 +17,12 @@ export interface RequestInfo {
    * another, and the bytes left over would be read as a second request (request smuggling).
    */
   ambiguousLength: boolean;
+  /**
+   * Forwarded and X-Forwarded-For, each header's lines joined with ", " (RFC 9110 §5.3); '' when absent
+   * or not read (only when a trusted proxy may have sent them: see readRequest).
+   */
+  forwarded: string;
+  forwardedFor: string;
   /** Further headers a route asked for (RouteOptions.headers), by lower-case name; '' when absent. */
   headers?: Readonly<Record<string, string>>;
 }
@@ -30,7 +36,20 @@ function repeatsContentLength(req: HttpRequest): boolean {
   return count > 1;
 }
 
-export function readRequest(req: HttpRequest, headerNames?: readonly string[]): RequestInfo {
+/**
+ * Every line of Forwarded and X-Forwarded-For into `info`. getHeader shows only a header's first line,
+ * which may be one the client wrote: a proxy may add its own line after it (HAProxy does) instead of
+ * appending to the client's.
+ */
+function readForwarded(req: HttpRequest, info: RequestInfo): void {
+  req.forEach((name, value) => {
+    if (name === 'x-forwarded-for') info.forwardedFor = info.forwardedFor === '' ? value : `${info.forwardedFor}, ${value}`;
+    else if (name === 'forwarded') info.forwarded = info.forwarded === '' ? value : `${info.forwarded}, ${value}`;
+  });
+}
+
+/** `forwarded`: also read Forwarded and X-Forwarded-For (a scan of every header; RateLimits.readsForwarded says when). */
+export function readRequest(req: HttpRequest, headerNames?: readonly string[], forwarded = false): RequestInfo {
   const contentLength = req.getHeader('content-length');
   const info: RequestInfo = {
     method: req.getMethod(),
@@ -42,7 +61,10 @@ export function readRequest(req: HttpRequest, headerNames?: readonly string[]): 
     contentLength,
     // Only a request with a body pays for the scan: GETs (the hot path) carry no Content-Length.
     ambiguousLength: contentLength !== '' && repeatsContentLength(req),
+    forwarded: '',
+    forwardedFor: '',
   };
+  if (forwarded) readForwarded(req, info);
   if (headerNames !== undefined) {
     const headers: Record<string, string> = {};
     for (const name of headerNames) headers[name] = req.getHeader(name);

@@ -2,13 +2,16 @@
 // another shop's answers: token buckets per client address and per API key (limits/), which
 // requests are charged to which, and the 429 answers: problem+json `rate_limited` with Retry-After
 // and the RateLimit / RateLimit-Policy fields of draft-ietf-httpapi-ratelimit-headers-11.
-// Shared by the REST routes and GET /api/stream (which adds a bucket per connection).
+// Shared by the REST routes and GET /api/stream (which adds a bucket per connection). A client is
+// its TCP peer, or whom a trusted proxy says it forwards for (limits/proxied-client.ts).
 import type { HttpResponse } from 'uWebSockets.js';
 import type { RateConfig, RateLimitConfig } from '../config.js';
 import { AppError } from '../errors.js';
 import { BucketTable } from '../limits/bucket-table.js';
 import { bucketKeyOf, isLoopback, uwsForms } from '../limits/client-address.js';
+import { resolveClient } from '../limits/proxied-client.js';
 import { BucketRate } from '../limits/token-bucket.js';
+import { TrustedProxies } from '../limits/trusted-proxies.js';
 import { authenticate, authorize, presentedKey, type KeyResolver, type Principal, type Scope } from './auth.js';
 import type { RequestInfo } from './exchange.js';
 
@@ -86,7 +89,11 @@ export class RateLimits {
   readonly #keys: BucketTable;
   readonly #exemptLoopback: boolean;
   readonly #exempt: ReadonlySet<string>;
-  /** No client is ever limited: limits off, or a loopback-only listener with loopback exempt. */
+  readonly #trusted: TrustedProxies;
+  /**
+   * No client is ever limited: limits off, or a loopback-only listener with loopback exempt and no
+   * trusted proxy (a proxy on loopback forwards for clients that are not).
+   */
   readonly #off: boolean;
   readonly #decoder = new TextDecoder();
   #refused = 0;
@@ -94,6 +101,8 @@ export class RateLimits {
   constructor(
     config: RateLimitConfig,
     listenHost: string,
+    /** PAIRWISE_TRUSTED_PROXIES, validated by config.ts. */
+    trustedProxies: readonly string[],
     /** Monotonic ms (performance.now()); tests inject a fake. */
     readonly clock: () => number = () => performance.now(),
   ) {
@@ -105,24 +114,35 @@ export class RateLimits {
     this.#keys = new BucketTable(config.maxEntries);
     this.#exemptLoopback = config.exemptLoopback;
     this.#exempt = new Set(config.exemptAddresses.flatMap((address) => uwsForms(address) ?? []));
+    this.#trusted = new TrustedProxies(trustedProxies);
     const anyLimit = this.address !== undefined || this.publicKey !== undefined || this.secretKey !== undefined || this.socket !== undefined;
-    this.#off = !config.enabled || !anyLimit || (config.exemptLoopback && isLoopbackHost(listenHost));
+    this.#off = !config.enabled || !anyLimit || (config.exemptLoopback && isLoopbackHost(listenHost) && this.#trusted.empty);
+  }
+
+  /** Whether clientOf reads a request's Forwarded / X-Forwarded-For: readRequest must then fill them in. */
+  get readsForwarded(): boolean {
+    return !this.#off && !this.#trusted.empty;
   }
 
   /**
-   * The bucket key of the client on `res`, or undefined when it is not limited (limits off, exempt).
-   * Call it inside the uWS callback, before any await: `res` may be gone after.
+   * The bucket key of the client of `res` and `request`, or undefined when it is not limited (limits
+   * off, exempt). Call it inside the uWS callback, before any await: `res` may be gone after.
    */
-  clientOf(res: HttpResponse): string | undefined {
+  clientOf(res: HttpResponse, request: RequestInfo): string | undefined {
     if (this.#off) return undefined;
-    const address = this.#decoder.decode(res.getRemoteAddressAsText());
+    const peer = this.#decoder.decode(res.getRemoteAddressAsText());
+    const address = resolveClient(peer, request.forwarded, request.forwardedFor, this.#trusted);
+    // A trusted proxy passed on a header that names no client: its client may have written it to be
+    // taken for the proxy, so the request counts against the proxy's address, which no exemption covers.
+    if (address === undefined) return bucketKeyOf(peer);
     if ((this.#exemptLoopback && isLoopback(address)) || this.#exempt.has(address)) return undefined;
     return bucketKeyOf(address);
   }
 
   /**
    * Authenticates a request (or WebSocket upgrade) of `client` and charges it: to the address unless
-   * it carries a secret key, then to the key. Throws 401/403, or 429 when a bucket is empty.
+   * it carries a secret key, then to the key. Throws 401/403, or 429 when a bucket is empty; a request
+   * its address refuses takes nothing from the key, so one client cannot empty a key for everyone.
    */
   admit(client: string | undefined, request: RequestInfo, resolve: KeyResolver, scope: Scope): Principal {
     if (client === undefined) return authenticate(request, resolve, scope);
@@ -187,5 +207,5 @@ export interface AdmitDeps {
 
 /** The caller of an HTTP exchange, authenticated and within its rate limits (throws 401/403/429). Call before any await. */
 export function admit(exchange: { res: HttpResponse; request: RequestInfo }, deps: AdmitDeps, scope: Scope): Principal {
-  return deps.limits.admit(deps.limits.clientOf(exchange.res), exchange.request, deps.resolveKey, scope);
+  return deps.limits.admit(deps.limits.clientOf(exchange.res, exchange.request), exchange.request, deps.resolveKey, scope);
 }

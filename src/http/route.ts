@@ -42,6 +42,8 @@ export interface RouteOptions {
   async?: boolean;
   /** Request headers beyond the usual ones the handler reads (lower-case), on exchange.request.headers. */
   headers?: readonly string[];
+  /** Read Forwarded and X-Forwarded-For too (RateLimits.readsForwarded). */
+  forwarded?: boolean;
 }
 
 export function route(lifecycle: Lifecycle, handler: Handler, options: RouteOptions = {}): (res: HttpResponse, req: HttpRequest) => void {
@@ -49,7 +51,7 @@ export function route(lifecycle: Lifecycle, handler: Handler, options: RouteOpti
   return (res, req) => {
     const params: string[] = [];
     for (let i = 0; i < paramCount; i++) params.push(decodeParam(req.getParameter(i) ?? ''));
-    const exchange = new Exchange(res, readRequest(req, options.headers));
+    const exchange = new Exchange(res, readRequest(req, options.headers, options.forwarded));
     if (refuseAmbiguousLength(exchange)) return;
     if (lifecycle.closing) {
       exchange.problem(new AppError('unavailable', 'the service is shutting down', undefined, { 'retry-after': '1' }), true);

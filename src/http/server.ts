@@ -53,7 +53,7 @@ function register(app: uWS.TemplatedApp, lifecycle: Lifecycle, deps: HttpDeps, p
   const storefront = routes.some((entry) => entry.storefront);
   if (storefront) allowed.push('OPTIONS');
   for (const entry of routes) {
-    const handler = route(lifecycle, entry.handler!(deps), { ...entry.options, params: paramCount(entry) });
+    const handler = route(lifecycle, entry.handler!(deps), { ...entry.options, params: paramCount(entry), forwarded: deps.limits.readsForwarded });
     app[UWS_METHODS[entry.method]](pattern, handler);
   }
   if (storefront) {

@@ -1,5 +1,5 @@
 // One WebSocket connection's rate limits: every operation (message) is charged to the connection's
-// own bucket, then to its key's and its address's buckets, which it shares with HTTP. Refusals are
+// own bucket, then to its address's and its key's buckets, which it shares with HTTP. Refusals are
 // drawn from a second bucket of the connection's shape: a client refused faster than it may send
 // ignores the retry hints, and is closed as a flooder.
 import type { Principal } from '../http/auth.js';
@@ -34,10 +34,10 @@ export class SocketLimit {
       this.limits.countRefusal();
       this.refusedBy = socket;
     } else {
-      wait = this.limits.takeKey(this.key, this.kind, now);
-      if (wait > 0) this.refusedBy = this.limits.keyLimit(this.kind);
-      // A secret key is not limited by address (as over HTTP).
-      else if (this.kind === 'public' && (wait = this.limits.takeAddress(this.client, now)) > 0) this.refusedBy = this.limits.address;
+      // The address first (a secret key is not limited by address, as over HTTP): an operation its
+      // address refuses takes nothing from the key, so one client cannot empty the key for everyone.
+      if (this.kind === 'public' && (wait = this.limits.takeAddress(this.client, now)) > 0) this.refusedBy = this.limits.address;
+      else if ((wait = this.limits.takeKey(this.key, this.kind, now)) > 0) this.refusedBy = this.limits.keyLimit(this.kind);
     }
     if (wait > 0 && socket !== undefined && this.#refusals.take(socket.rate, now) > 0) this.#flooding = true;
     return wait;

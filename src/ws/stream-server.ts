@@ -148,7 +148,7 @@ export class StreamServer {
       sendPingsAutomatically: true,
       compression: uWS.DISABLED,
       upgrade: (res, req, context) => {
-        const request = readRequest(req);
+        const request = readRequest(req, undefined, this.#deps.limits.readsForwarded);
         const key = req.getHeader('sec-websocket-key');
         const protocol = req.getHeader('sec-websocket-protocol');
         const extensions = req.getHeader('sec-websocket-extensions');
@@ -159,7 +159,7 @@ export class StreamServer {
           return;
         }
         const limits = this.#deps.limits;
-        const client = limits.clientOf(res);
+        const client = limits.clientOf(res, request);
         let conn: Connection;
         try {
           // The upgrade is a request like any other; the connection's operations are charged later.

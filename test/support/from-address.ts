@@ -11,9 +11,10 @@ export interface PlainResponse {
 export function fetchFrom(
   url: string,
   from: string,
-  init: { method?: string; key?: string; headers?: Record<string, string>; body?: string } = {},
+  /** A header given as a list is sent as that many lines, in order. */
+  init: { method?: string; key?: string; headers?: Record<string, string | string[]>; body?: string } = {},
 ): Promise<PlainResponse> {
-  const headers: Record<string, string> = { ...init.headers };
+  const headers: Record<string, string | string[]> = { ...init.headers };
   if (init.key !== undefined) headers.authorization = `Bearer ${init.key}`;
   if (init.body !== undefined) headers['content-type'] ??= 'application/json';
   return new Promise((resolve, reject) => {

@@ -107,6 +107,31 @@ describe('stream rate limits', () => {
     await open(t, '127.0.0.3');
   });
 
+  test("When a connection's operations are refused by its address bucket, then they take nothing from its key's bucket", async () => {
+    const t = await start({ PAIRWISE_RATE_ADDRESS_PER_SECOND: '1', PAIRWISE_RATE_ADDRESS_BURST: '3', PAIRWISE_RATE_PUBLIC_KEY_PER_SECOND: '1', PAIRWISE_RATE_PUBLIC_KEY_BURST: '8' });
+    const flooder = await open(t, '127.0.0.2'); // address 1 of 3, key 1 of 8
+
+    const replies = await pings(flooder, 10, 'f');
+    expect(replies.map((m) => m.op)).toEqual(['pong', 'pong', ...Array<string>(8).fill('error')]);
+    expect(replies[9]!.error.detail).toMatch(/^this client address may make 1 requests/);
+    // The key has given 3 of its 8: another shopper's upgrade and operations still pass.
+    const shopper = await open(t, '127.0.0.3');
+    expect((await pings(shopper, 2, 's')).map((m) => m.op)).toEqual(['pong', 'pong']);
+  });
+
+  test('When connections come through a trusted proxy, then each counts against the address it forwards for', async () => {
+    const t = await start({ PAIRWISE_TRUSTED_PROXIES: '127.0.0.1', PAIRWISE_RATE_ADDRESS_PER_SECOND: '1', PAIRWISE_RATE_ADDRESS_BURST: '2' });
+    const viaProxy = async (client: string) => {
+      const conn = await StreamClient.open(t.url, t.shop.publicKey, { localAddress: '127.0.0.1', headers: { 'x-forwarded-for': client } });
+      clients.push(conn);
+      return conn;
+    };
+    const flooder = await viaProxy('203.0.113.7');
+    expect((await pings(flooder, 3, 'f')).map((m) => m.op)).toEqual(['pong', 'error', 'error']);
+    const shopper = await viaProxy('198.51.100.9');
+    expect((await pings(shopper, 1, 's')).map((m) => m.op)).toEqual(['pong']);
+  });
+
   test('When the client is exempt (loopback, the default), then its operations are never limited', async () => {
     const t = await startTestService({ env: { PAIRWISE_RATE_WS_OPS_PER_SECOND: '1', PAIRWISE_RATE_WS_OPS_BURST: '1' }, monotonic: () => now });
     started.push(t);

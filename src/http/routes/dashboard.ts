@@ -60,7 +60,7 @@ export function getDashboard(deps: HttpDeps): Handler {
 export function postDashboardSignIn(deps: HttpDeps): Handler {
   return async (exchange) => {
     checkSameOrigin(exchange);
-    const client = deps.limits.clientOf(exchange.res); // before the await: res may be gone after
+    const client = deps.limits.clientOf(exchange.res, exchange.request); // before the await: res may be gone after
     const key = (await readForm(exchange)).get('key')?.trim() ?? '';
     // Each attempt costs the address a token, as an unknown API key does.
     if (client !== undefined) {
