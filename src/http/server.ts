@@ -7,7 +7,7 @@ import type { HttpDeps } from './deps.js';
 import { Exchange, readRequest } from './exchange.js';
 import { Lifecycle } from './lifecycle.js';
 import { recordingApp, type RegisteredRoute } from './registered-routes.js';
-import { refuseAmbiguousLength, route } from './route.js';
+import { refuseBadFraming, route } from './route.js';
 import { ROUTES, type HttpMethod, type Route } from './route-table.js';
 
 const UWS_METHODS = { get: 'get', post: 'post', put: 'put', delete: 'del' } as const satisfies Record<HttpMethod, keyof uWS.TemplatedApp>;
@@ -96,8 +96,8 @@ export function startHttpServer(deps: HttpDeps, extraRoutes?: (app: uWS.Template
   }
   extraRoutes?.(app, lifecycle);
   app.any('/*', (res, req) => {
-    const exchange = new Exchange(res, readRequest(req));
-    if (refuseAmbiguousLength(exchange)) return;
+    const exchange = new Exchange(res, readRequest(req), lifecycle);
+    if (refuseBadFraming(exchange)) return;
     exchange.problem(new AppError('not_found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`));
   });
 
