@@ -14,6 +14,8 @@ export interface RequestInfo {
   origin: string;
   contentType: string;
   contentLength: string;
+  /** The body comes as chunks (Transfer-Encoding: chunked): its answer closes the connection (Exchange.send). */
+  chunked: boolean;
   /**
    * Why the body's length is ambiguous (RFC 9112 §6.3), or undefined when it is not: uWS frames a body
    * by the first Content-Length and reads any Transfer-Encoding as chunked, a proxy in front may frame
@@ -59,6 +61,7 @@ export function readRequest(req: HttpRequest, headerNames?: readonly string[]): 
     origin: req.getHeader('origin'),
     contentType: req.getHeader('content-type'),
     contentLength,
+    chunked: transferEncoding !== '',
     // Only a request with a body pays for the scan: GETs (the hot path) carry neither header.
     framingError: contentLength === '' && transferEncoding === '' ? undefined : framingError(req),
   };
@@ -151,23 +154,25 @@ export class Exchange {
   }
 
   /**
-   * Answers once. `closeConnection` says Connection: close, and nothing sent behind this request on
-   * the connection is run (see #later).
+   * Answers once. `closeConnection` (always after a chunked body: uWS checks none of the CRLFs that
+   * end its chunks, so a proxy in front may see that body end elsewhere) says Connection: close, and
+   * nothing sent behind this request on the connection is run (see #later).
    */
   send(status: number, contentType: string, body: string | Uint8Array, extra?: Headers, closeConnection = false): void {
     if (this.finished) return;
     this.#done = true;
+    const close = closeConnection || this.request.chunked;
     // Bytes may be a view of a buffer the next answer reuses (Answers' scratch): copied when they wait.
-    const bytes = closeConnection && typeof body !== 'string' ? Buffer.from(body) : body;
+    const bytes = close && typeof body !== 'string' ? Buffer.from(body) : body;
     const write = (): void => {
       this.res.writeStatus(STATUS_LINES[status] ?? String(status));
       this.res.writeHeader('content-type', contentType);
       for (const name in this.headers) this.res.writeHeader(name, this.headers[name]!);
       if (extra) for (const name in extra) this.res.writeHeader(name, extra[name]!);
-      if (this.request.method === 'head') this.#endHead(bytes, closeConnection);
-      else this.res.end(bytes, closeConnection);
+      if (this.request.method === 'head') this.#endHead(bytes, close);
+      else this.res.end(bytes, close);
     };
-    if (closeConnection) this.#later(write);
+    if (close) this.#later(write);
     else this.res.cork(write);
   }
 
@@ -214,12 +219,18 @@ export class Exchange {
   noContent(extra?: Headers): void {
     if (this.finished) return;
     this.#done = true;
-    this.res.cork(() => {
+    const close = this.request.chunked;
+    const write = (): void => {
       this.res.writeStatus('204 No Content');
       for (const name in this.headers) this.res.writeHeader(name, this.headers[name]!);
       if (extra) for (const name in extra) this.res.writeHeader(name, extra[name]!);
-      this.res.endWithoutBody();
-    });
+      // uWS 20.30 closes only with a length given (it writes Content-Length: 0 then); without one
+      // it writes a length of 2^63. Only a preflight carrying a chunked body, which no browser sends, closes.
+      if (close) this.res.endWithoutBody(0, true);
+      else this.res.endWithoutBody();
+    };
+    if (close) this.#later(write);
+    else this.res.cork(write);
   }
 }
 

@@ -1,7 +1,8 @@
 // Request framing (RFC 9112 §6): a request whose body length is ambiguous — two Content-Length
 // headers, a Transfer-Encoding other than exactly `chunked`, or both headers — is refused with 400
 // bad_request and its connection closed, whatever the route, and nothing sent behind it on the
-// connection is run. An answer to HEAD carries no body (RFC 9110 §9.3.2), so the next answer on the
+// connection is run. A chunked body's answer closes its connection too (uWS does not check the CRLF
+// after each chunk). An answer to HEAD carries no body (RFC 9110 §9.3.2), so the next answer on the
 // connection is read where it starts.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LmdbEventLog } from '../../src/store/event-log.js';
@@ -170,6 +171,15 @@ describe('request framing', () => {
   });
 
   describe('chunked bodies', () => {
+    test('When POST /api/events sends its body chunked, then it is stored and answered, and the connection is closed after the answer', async () => {
+      const outcome = await send(postEvent('Transfer-Encoding: chunked\r\n', chunked(event('chunked-ok'))));
+
+      expect(outcome.response?.status).toBe(200);
+      expect(header(outcome.response!, 'connection')).toBe('close');
+      expect(outcome.closed).toBe(true);
+      expect(stored('chunked-ok')).toBe(true);
+    });
+
     // uWS closes the connection itself on a chunk size that is not hex, after the handler started:
     // it is closed before anything can be written.
     test('When a chunk size is not hexadecimal, then the connection is closed unanswered and nothing is stored', async () => {
@@ -180,6 +190,22 @@ describe('request framing', () => {
       expect(outcome.closed).toBe(true);
       expect(outcome.text).toBe('');
       expect(stored('bad-chunk-size')).toBe(false);
+    });
+
+    // uWS skips the two bytes after a chunk's data unread: `5\r\nhelloXX0\r\n\r\n` is a body to it.
+    // Before, the GET was answered at once and the POST behind it run.
+    test('When a chunk is not followed by CRLF and a second request follows in the same packet, then the connection is closed and the second request is not run', async () => {
+      const second = event('behind-bad-chunk');
+
+      const outcome = await send(
+        'GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhelloXX0\r\n\r\n' + postEvent(`Content-Length: ${second.length}\r\n`, second),
+        2_000,
+        [false, false],
+      );
+
+      expect(stored('behind-bad-chunk')).toBe(false);
+      expect(outcome.responses.filter((r) => r.body.toString().includes('eventId'))).toEqual([]);
+      expect(outcome.closed).toBe(true);
     });
   });
 
