@@ -211,8 +211,9 @@ describe('request framing', () => {
 
   describe('HEAD', () => {
     test.each([
-      ['a route that answers GET only (405)', '/healthz', 405],
+      ['a route that answers POST only (405)', '/api/events', 405],
       ['an unknown path (404)', '/nowhere', 404],
+      ['a route that answers GET (200)', '/healthz', 200],
     ])('When a HEAD request reaches %s, then its answer carries no body and the next request on the connection is answered in turn', async (_name, path, status) => {
       const outcome = await send(`HEAD ${path} HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`, 2_000, [true, false]);
 

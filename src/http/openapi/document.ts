@@ -217,7 +217,7 @@ export function openApiDocument(routes: readonly Route[]): Document {
         'Real-time product recommendations for online stores. Every /api path is also served under BASE_PATH/api when BASE_PATH is set (an app proxy). ' +
         'Every error is application/problem+json (RFC 9457) with a stable `code`. Any request whose body framing is ambiguous (two Content-Length headers, ' +
         'a Transfer-Encoding other than exactly `chunked`, or both) is answered 400 `bad_request` and its connection closed, ' +
-        'a known path with another method 405 `method_not_allowed` (with Allow), an unknown path 404 `not_found`.',
+        'a known path with another method 405 `method_not_allowed` (with Allow), an unknown path 404 `not_found`. Every GET path answers HEAD as well.',
     },
     tags: (Object.keys(TAGS) as Tag[]).map((name) => ({ name, description: TAGS[name] })),
     paths,
