@@ -3,7 +3,7 @@
 // bad_request and its connection closed, whatever the route, and nothing sent behind it on the
 // connection is run. A chunked body's answer closes its connection too (uWS does not check the CRLF
 // after each chunk). An answer to HEAD carries no body (RFC 9110 §9.3.2), so the next answer on the
-// connection is read where it starts.
+// connection is read where it starts. HTTP/1.0 never reaches our code (uWS 20.30 parses HTTP/1.1 only).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LmdbEventLog } from '../../src/store/event-log.js';
 import { header, rawRequest, type RawOutcome } from '../support/raw-http.js';
@@ -206,6 +206,21 @@ describe('request framing', () => {
       expect(stored('behind-bad-chunk')).toBe(false);
       expect(outcome.responses.filter((r) => r.body.toString().includes('eventId'))).toEqual([]);
       expect(outcome.closed).toBe(true);
+    });
+  });
+
+  describe('HTTP/1.0', () => {
+    // uWS 20.30 takes a request line only when it ends in exactly ` HTTP/1.1`: anything else stays in
+    // its buffer as an incomplete request, no handler runs, and its idle timeout closes the connection
+    // after ~10 s. This pins that; when it changes, docs/api.md (Operations) should say HTTP/1.0 works.
+    test('When an HTTP/1.0 request arrives (nginx’s default proxy_http_version), then uWS passes it to no handler and leaves it unanswered', async () => {
+      const body = event('http-1.0');
+
+      const outcome = await send(`POST /api/events HTTP/1.0\r\nHost: x\r\nAuthorization: Bearer ${t.shop.publicKey}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`, 500);
+
+      expect(outcome.text).toBe('');
+      expect(outcome.closed).toBe(false);
+      expect(stored('http-1.0')).toBe(false);
     });
   });
 
