@@ -2,7 +2,7 @@
 // bound to its HTTP status where it is defined (fastify's lib/errors.js model).
 
 export const ERROR_CODES = {
-  /** The HTTP request itself is malformed, e.g. two Content-Length headers; its connection is closed. */
+  /** The request's body framing is ambiguous (two Content-Length headers, a Transfer-Encoding other than exactly chunked, or both); its connection is closed. */
   bad_request: 400,
   invalid_json: 400,
   invalid_query: 400,

@@ -1,7 +1,9 @@
 // One HTTP exchange over uWS: everything read from the request up front (the request object dies
-// when the callback returns), abort tracking, and corked writes so an answer is one syscall.
+// when the callback returns), its framing checked, abort tracking, and corked writes so an answer is
+// one syscall (one that closes its connection waits for the end of what uWS read from it).
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { AppError } from '../errors.js';
+import type { Lifecycle } from './lifecycle.js';
 
 export interface RequestInfo {
   method: string;
@@ -12,11 +14,14 @@ export interface RequestInfo {
   origin: string;
   contentType: string;
   contentLength: string;
+  /** The body comes as chunks (Transfer-Encoding: chunked): its answer closes the connection (Exchange.send). */
+  chunked: boolean;
   /**
-   * More than one Content-Length header: uWS frames the body by the first, a proxy in front may use
-   * another, and the bytes left over would be read as a second request (request smuggling).
+   * Why the body's length is ambiguous (RFC 9112 §6.3), or undefined when it is not: uWS frames a body
+   * by the first Content-Length and reads any Transfer-Encoding as chunked, a proxy in front may frame
+   * it otherwise, and the bytes left over would be read as a second request (request smuggling).
    */
-  ambiguousLength: boolean;
+  framingError: string | undefined;
   /**
    * Forwarded and X-Forwarded-For, each header's lines joined with ", " (RFC 9110 §5.3); '' when absent
    * or not read (only when a trusted proxy may have sent them: see readRequest).
@@ -27,13 +32,28 @@ export interface RequestInfo {
   headers?: Readonly<Record<string, string>>;
 }
 
-/** Whether `req` repeats Content-Length; getHeader shows only the first, so the headers are counted. */
-function repeatsContentLength(req: HttpRequest): boolean {
-  let count = 0;
-  req.forEach((name) => {
-    if (name === 'content-length') count++;
+/**
+ * Why `req`'s body framing is ambiguous, or undefined. getHeader shows only the first of a repeated
+ * header, so the headers are walked. Transfer-Encoding is taken only as exactly `chunked`, once: uWS
+ * decodes no other coding and reads whatever the header says as chunked. (uWS closes a connection
+ * itself, before any handler, on Content-Length beside a non-empty Transfer-Encoding; an empty one
+ * gets here.)
+ */
+function framingError(req: HttpRequest): string | undefined {
+  let lengths = 0;
+  let encodings = 0;
+  let chunkedOnly = true;
+  req.forEach((name, value) => {
+    if (name === 'content-length') lengths++;
+    else if (name === 'transfer-encoding') {
+      encodings++;
+      if (value !== 'chunked') chunkedOnly = false;
+    }
   });
-  return count > 1;
+  if (lengths > 1) return 'a request may carry only one Content-Length header';
+  if (encodings > 1 || !chunkedOnly) return 'the only Transfer-Encoding taken is chunked, in one header';
+  if (lengths > 0 && encodings > 0) return 'a request may not carry both Content-Length and Transfer-Encoding';
+  return undefined;
 }
 
 /**
@@ -51,6 +71,7 @@ function readForwarded(req: HttpRequest, info: RequestInfo): void {
 /** `forwarded`: also read Forwarded and X-Forwarded-For (a scan of every header; RateLimits.readsForwarded says when). */
 export function readRequest(req: HttpRequest, headerNames?: readonly string[], forwarded = false): RequestInfo {
   const contentLength = req.getHeader('content-length');
+  const transferEncoding = req.getHeader('transfer-encoding');
   const info: RequestInfo = {
     method: req.getMethod(),
     url: req.getUrl(),
@@ -59,8 +80,9 @@ export function readRequest(req: HttpRequest, headerNames?: readonly string[], f
     origin: req.getHeader('origin'),
     contentType: req.getHeader('content-type'),
     contentLength,
-    // Only a request with a body pays for the scan: GETs (the hot path) carry no Content-Length.
-    ambiguousLength: contentLength !== '' && repeatsContentLength(req),
+    chunked: transferEncoding !== '',
+    // Only a request with a body pays for the scan: GETs (the hot path) carry neither header.
+    framingError: contentLength === '' && transferEncoding === '' ? undefined : framingError(req),
     forwarded: '',
     forwardedFor: '',
   };
@@ -118,6 +140,8 @@ export class Exchange {
   constructor(
     readonly res: HttpResponse,
     readonly request: RequestInfo,
+    /** Where an answer left for the next turn counts as in flight, so a shutdown waits for it (see #later). */
+    readonly lifecycle?: Lifecycle,
   ) {}
 
   /**
@@ -151,16 +175,43 @@ export class Exchange {
     return this.#aborted || this.#done;
   }
 
+  /**
+   * Answers once. `closeConnection` (always after a chunked body: uWS checks none of the CRLFs that
+   * end its chunks, so a proxy in front may see that body end elsewhere) says Connection: close, and
+   * nothing sent behind this request on the connection is run (see #later).
+   */
   send(status: number, contentType: string, body: string | Uint8Array, extra?: Headers, closeConnection = false): void {
     if (this.finished) return;
     this.#done = true;
-    this.res.cork(() => {
+    const close = closeConnection || this.request.chunked;
+    // Bytes may be a view of a buffer the next answer reuses (Answers' scratch): copied when they wait.
+    const bytes = close && typeof body !== 'string' ? Buffer.from(body) : body;
+    const write = (): void => {
       this.res.writeStatus(STATUS_LINES[status] ?? String(status));
       this.res.writeHeader('content-type', contentType);
       for (const name in this.headers) this.res.writeHeader(name, this.headers[name]!);
       if (extra) for (const name in extra) this.res.writeHeader(name, extra[name]!);
-      if (this.request.method === 'head') this.#endHead(body, closeConnection);
-      else this.res.end(body, closeConnection);
+      if (this.request.method === 'head') this.#endHead(bytes, close);
+      else this.res.end(bytes, close);
+    };
+    if (close) this.#later(write);
+    else this.res.cork(write);
+  }
+
+  /**
+   * Writes an answer that closes the connection on the next turn of the event loop. uWS 20.30 runs
+   * every request in what it has read from a connection (pipelined ones too) before it sends
+   * anything, and each request it starts forgets the close an answer before it asked for: answered
+   * now, the request behind this one would run. Left unanswered, this one makes uWS close the
+   * connection at once if another request arrives behind it (it never starts one while one before it
+   * is unanswered), this answer lost with it; alone, the answer goes out and uWS then closes.
+   */
+  #later(write: () => void): void {
+    this.watchAbort();
+    this.lifecycle?.begin();
+    setImmediate(() => {
+      if (!this.#aborted) this.res.cork(write);
+      this.lifecycle?.end();
     });
   }
 
@@ -190,12 +241,18 @@ export class Exchange {
   noContent(extra?: Headers): void {
     if (this.finished) return;
     this.#done = true;
-    this.res.cork(() => {
+    const close = this.request.chunked;
+    const write = (): void => {
       this.res.writeStatus('204 No Content');
       for (const name in this.headers) this.res.writeHeader(name, this.headers[name]!);
       if (extra) for (const name in extra) this.res.writeHeader(name, extra[name]!);
-      this.res.endWithoutBody();
-    });
+      // uWS 20.30 closes only with a length given (it writes Content-Length: 0 then); without one
+      // it writes a length of 2^63. Only a preflight carrying a chunked body, which no browser sends, closes.
+      if (close) this.res.endWithoutBody(0, true);
+      else this.res.endWithoutBody();
+    };
+    if (close) this.#later(write);
+    else this.res.cork(write);
   }
 }
 

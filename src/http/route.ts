@@ -26,12 +26,13 @@ function fail(exchange: Exchange, error: unknown): void {
 }
 
 /**
- * Answers 400 and closes the connection when the request's body length is ambiguous (where the next
- * request starts is unknown, so the connection cannot be reused); true when it did.
+ * Answers 400 bad_request and closes the connection when the request's body framing is ambiguous
+ * (where the next request starts is unknown, so nothing more is read from it); true when it did.
  */
-export function refuseAmbiguousLength(exchange: Exchange): boolean {
-  if (!exchange.request.ambiguousLength) return false;
-  exchange.problem(new AppError('bad_request', 'a request may carry only one Content-Length header'), true);
+export function refuseBadFraming(exchange: Exchange): boolean {
+  const why = exchange.request.framingError;
+  if (why === undefined) return false;
+  exchange.problem(new AppError('bad_request', why), true);
   return true;
 }
 
@@ -51,8 +52,8 @@ export function route(lifecycle: Lifecycle, handler: Handler, options: RouteOpti
   return (res, req) => {
     const params: string[] = [];
     for (let i = 0; i < paramCount; i++) params.push(decodeParam(req.getParameter(i) ?? ''));
-    const exchange = new Exchange(res, readRequest(req, options.headers, options.forwarded));
-    if (refuseAmbiguousLength(exchange)) return;
+    const exchange = new Exchange(res, readRequest(req, options.headers, options.forwarded), lifecycle);
+    if (refuseBadFraming(exchange)) return;
     if (lifecycle.closing) {
       exchange.problem(new AppError('unavailable', 'the service is shutting down', undefined, { 'retry-after': '1' }), true);
       return;

@@ -1,5 +1,6 @@
-// The uWS app: every route of the route table (those under /api also under BASE_PATH/api), 405 for known paths with another
-// method, 404 for the rest, and a shutdown that stops listening, lets requests finish, then closes.
+// The uWS app: every route of the route table (those under /api also under BASE_PATH/api; each GET
+// answers HEAD too), 405 for known paths with another method, 404 for the rest, and a shutdown that
+// stops listening, lets requests finish, then closes.
 import uWS from 'uWebSockets.js';
 import { AppError, StartupError } from '../errors.js';
 import { PREFLIGHT_HEADERS } from './cors.js';
@@ -7,7 +8,7 @@ import type { HttpDeps } from './deps.js';
 import { Exchange, readRequest } from './exchange.js';
 import { Lifecycle } from './lifecycle.js';
 import { recordingApp, type RegisteredRoute } from './registered-routes.js';
-import { refuseAmbiguousLength, route } from './route.js';
+import { refuseBadFraming, route } from './route.js';
 import { ROUTES, type HttpMethod, type Route } from './route-table.js';
 
 const UWS_METHODS = { get: 'get', post: 'post', put: 'put', delete: 'del' } as const satisfies Record<HttpMethod, keyof uWS.TemplatedApp>;
@@ -49,12 +50,14 @@ export interface HttpServer {
 }
 
 function register(app: uWS.TemplatedApp, lifecycle: Lifecycle, deps: HttpDeps, pattern: string, routes: readonly Route[]): void {
-  const allowed = routes.map((entry) => entry.method.toUpperCase());
+  const allowed = routes.flatMap((entry) => (entry.method === 'get' ? ['GET', 'HEAD'] : [entry.method.toUpperCase()]));
   const storefront = routes.some((entry) => entry.storefront);
   if (storefront) allowed.push('OPTIONS');
   for (const entry of routes) {
     const handler = route(lifecycle, entry.handler!(deps), { ...entry.options, params: paramCount(entry), forwarded: deps.limits.readsForwarded });
     app[UWS_METHODS[entry.method]](pattern, handler);
+    // HEAD is GET without the body (RFC 9110 §9.3.2): the same handler, whose Exchange leaves it out.
+    if (entry.method === 'get') app.head(pattern, handler);
   }
   if (storefront) {
     app.options(pattern, route(lifecycle, (exchange) => {
@@ -100,8 +103,8 @@ export function startHttpServer(deps: HttpDeps, extraRoutes?: (app: uWS.Template
   }
   extraRoutes?.(app, lifecycle);
   app.any('/*', (res, req) => {
-    const exchange = new Exchange(res, readRequest(req));
-    if (refuseAmbiguousLength(exchange)) return;
+    const exchange = new Exchange(res, readRequest(req), lifecycle);
+    if (refuseBadFraming(exchange)) return;
     exchange.problem(new AppError('not_found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`));
   });
 

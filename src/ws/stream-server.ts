@@ -9,7 +9,7 @@ import type { CustomerIdentity } from '../http/customer-identity.js';
 import { Exchange, readRequest, toAppError } from '../http/exchange.js';
 import { Lifecycle } from '../http/lifecycle.js';
 import type { RateLimits } from '../http/rate-limits.js';
-import { refuseAmbiguousLength, route } from '../http/route.js';
+import { refuseBadFraming, route } from '../http/route.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { LogListeners } from '../ingest/log-listeners.js';
 import type { Answers } from '../http/answers.js';
@@ -153,7 +153,7 @@ export class StreamServer {
         const protocol = req.getHeader('sec-websocket-protocol');
         const extensions = req.getHeader('sec-websocket-extensions');
         const exchange = new Exchange(res, request);
-        if (refuseAmbiguousLength(exchange)) return;
+        if (refuseBadFraming(exchange)) return;
         if (this.#lifecycle.closing) {
           exchange.problem(new AppError('unavailable', 'the service is shutting down', undefined, { 'retry-after': '1' }));
           return;

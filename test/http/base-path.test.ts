@@ -46,7 +46,7 @@ describe('BASE_PATH', () => {
 
   test('When a route under BASE_PATH gets the wrong method, then 405 with Allow', async () => {
     const res = await t.fetch('/apps/recs/api/recommendations', { method: 'POST', body: '{}' });
-    expect(res.headers.get('allow')).toBe('GET, OPTIONS');
+    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     await expectProblem(res, 405, 'method_not_allowed');
   });
 

@@ -149,14 +149,14 @@ describe('errors', () => {
 
   describe('method_not_allowed', () => {
     test.each([
-      ['DELETE', '/api/recommendations', 'GET, OPTIONS'],
+      ['DELETE', '/api/recommendations', 'GET, HEAD, OPTIONS'],
       ['GET', '/api/events', 'POST, OPTIONS'],
       ['PUT', '/api/events/batch', 'POST, OPTIONS'],
-      ['DELETE', '/api/products', 'GET, PUT'],
-      ['PUT', '/api/shop', 'GET'],
-      ['POST', '/api/products/1', 'GET, DELETE'],
-      ['POST', '/healthz', 'GET'],
-      ['DELETE', '/metrics', 'GET'],
+      ['DELETE', '/api/products', 'GET, HEAD, PUT'],
+      ['PUT', '/api/shop', 'GET, HEAD'],
+      ['POST', '/api/products/1', 'GET, HEAD, DELETE'],
+      ['POST', '/healthz', 'GET, HEAD'],
+      ['DELETE', '/metrics', 'GET, HEAD'],
     ])('When %s %s, then 405 method_not_allowed with Allow: %s', async (method, path, allow) => {
       const res = await t.fetch(path, { method, key: t.shop.secretKey });
       expect(res.headers.get('allow')).toBe(allow);

@@ -215,8 +215,9 @@ export function openApiDocument(routes: readonly Route[]): Document {
       version: API_VERSION,
       description:
         'Real-time product recommendations for online stores. Every /api path is also served under BASE_PATH/api when BASE_PATH is set (an app proxy). ' +
-        'Every error is application/problem+json (RFC 9457) with a stable `code`. Any request with two Content-Length headers is answered 400 `bad_request`, ' +
-        'a known path with another method 405 `method_not_allowed` (with Allow), an unknown path 404 `not_found`.',
+        'Every error is application/problem+json (RFC 9457) with a stable `code`. Any request whose body framing is ambiguous (two Content-Length headers, ' +
+        'a Transfer-Encoding other than exactly `chunked`, or both) is answered 400 `bad_request` and its connection closed, ' +
+        'a known path with another method 405 `method_not_allowed` (with Allow), an unknown path 404 `not_found`. Every GET path answers HEAD as well.',
     },
     tags: (Object.keys(TAGS) as Tag[]).map((name) => ({ name, description: TAGS[name] })),
     paths,
