@@ -50,7 +50,7 @@ export class LogApplier {
     const applied = this.engines.position(shopId);
     const last = first + batch.length - 1;
     if (last <= applied) return; // a later write's catch-up applied (and announced) these
-    const records: LogRecord[] = applied < first - 1 ? [...this.log.read(shopId, applied, first - 1)] : [];
+    const records: LogRecord[] = applied < first - 1 ? this.#records(shopId, applied, first - 1) : [];
     for (let i = Math.max(0, applied + 1 - first); i < batch.length; i++) records.push({ position: first + i, eventId: '', event: batch[i]! });
     this.#apply(shopId, records, last);
   }
@@ -60,7 +60,23 @@ export class LogApplier {
     await this.#catchUpBefore(shopId, through);
     const applied = this.engines.position(shopId);
     if (through <= applied) return;
-    this.#apply(shopId, [...this.log.read(shopId, applied, through)], through);
+    this.#apply(shopId, this.#records(shopId, applied, through), through);
+  }
+
+  /**
+   * The log's records after `after` through `through`, each position once. A read through this
+   * process's read snapshot may predate another process's commit (see ShopLog.head): then the
+   * snapshot is dropped and the read made again; a log that still lacks positions is an error,
+   * never a gap applied as if it were there.
+   */
+  #records(shopId: string, after: number, through: number): LogRecord[] {
+    let records = [...this.log.read(shopId, after, through)];
+    if (records.length < through - after) {
+      this.log.head(shopId, true);
+      records = [...this.log.read(shopId, after, through)];
+    }
+    if (records.length !== through - after) throw new Error(`shop "${shopId}": the log holds ${records.length} positions after ${after} through ${through}, not ${through - after}`);
+    return records;
   }
 
   /** Returns once the shop is not held and lacks at most a slice before `position`. */
@@ -79,7 +95,7 @@ export class LogApplier {
     try {
       for (let from = this.engines.position(shopId); from < through; from = this.engines.position(shopId)) {
         const to = Math.min(through, from + this.slice);
-        this.#apply(shopId, [...this.log.read(shopId, from, to)], to);
+        this.#apply(shopId, this.#records(shopId, from, to), to);
         if (to < through) await this.pause();
       }
     } finally {

@@ -33,7 +33,7 @@ export class LogTail {
   lag(): { shops: number; behind: number } {
     let shops = 0;
     let behind = 0;
-    for (const { shopId, head } of this.log.heads()) {
+    for (const { shopId, head } of this.log.heads(true)) {
       shops++;
       behind += Math.max(0, head - this.engines.position(shopId));
     }
@@ -42,19 +42,19 @@ export class LogTail {
 
   /** The shop's log head and the position this process's models stand for. */
   shopLag(shopId: string): { head: number; applied: number } {
-    return { head: this.log.head(shopId), applied: this.engines.position(shopId) };
+    return { head: this.log.head(shopId, true), applied: this.engines.position(shopId) };
   }
 
   /** Applies what every shop's log holds past its models. */
   checkAll(): void {
-    for (const { shopId, head } of this.log.heads()) if (head > this.engines.position(shopId)) void this.check(shopId);
+    for (const { shopId, head } of this.log.heads(true)) if (head > this.engines.position(shopId)) void this.check(shopId);
   }
 
   /** Applies the shop's log through its head as it is now; resolves once applied (or failed, which is reported). */
   check(shopId: string): Promise<void> {
     const running = this.#running.get(shopId);
     if (running !== undefined) return running.then(() => this.check(shopId));
-    const head = this.log.head(shopId);
+    const head = this.log.head(shopId, true);
     if (head <= this.engines.position(shopId)) return Promise.resolve();
     const run = this.applier
       .applyThrough(shopId, head)

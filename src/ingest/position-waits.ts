@@ -26,7 +26,7 @@ export class PositionWaits {
 
   /** Throws AppError('invalid_position') for a position past the shop's log: no write was acknowledged there. */
   check(shopId: string, position: number): void {
-    if (position > this.engines.position(shopId) && position > this.log.head(shopId)) {
+    if (position > this.engines.position(shopId) && position > this.log.head(shopId, true)) {
       throw new AppError('invalid_position', `after is past shop's log: no write of this shop was acknowledged at that position`, [{ pointer: '/after', detail: 'past the log' }]);
     }
   }

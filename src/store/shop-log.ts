@@ -49,10 +49,13 @@ export interface ShopLog {
   findByMessageId(shopId: string, messageId: string, since: number): string | undefined;
   /** One shop's log in order, after position `after` (0: from the start) up to `through`. */
   read(shopId: string, after?: number, through?: number): Iterable<LogRecord>;
-  /** The shop's last position (0: none). */
-  head(shopId: string): number;
-  /** Every shop with a log, and its last position. */
-  heads(): Iterable<{ shopId: string; head: number }>;
+  /**
+   * The shop's last position (0: none), as of this process's read snapshot: `latest` first drops
+   * the snapshot, so that it counts every commit of every process so far.
+   */
+  head(shopId: string, latest?: boolean): number;
+  /** Every shop with a log, and its last position (`latest` as for head). */
+  heads(latest?: boolean): Iterable<{ shopId: string; head: number }>;
   /** Drops dedup entries older than `before`, `batch` scanned per commit; returns how many. */
   pruneDedup(before: number, batch?: number): Promise<number>;
   /** Calls `listener` after each append of this process is durable, with the shop's new head (to tell other processes). */
@@ -139,12 +142,23 @@ export class LmdbShopLog implements ShopLog {
     }
   }
 
-  head(shopId: string): number {
+  head(shopId: string, latest = false): number {
+    if (latest) this.#dropReadSnapshot();
     return this.dbs.logHeads.get(shopId) ?? 0;
   }
 
-  *heads(): Iterable<{ shopId: string; head: number }> {
+  *heads(latest = false): Iterable<{ shopId: string; head: number }> {
+    if (latest) this.#dropReadSnapshot();
     for (const { key, value } of this.dbs.logHeads.getRange()) yield { shopId: key, head: value };
+  }
+
+  /**
+   * lmdb-js reads through one read transaction kept until a timer of the next loop turn: a read in
+   * the same turn sees the database as it was when that transaction began, without commits other
+   * processes made since (an IPC notice or a request naming their position may arrive in between).
+   */
+  #dropReadSnapshot(): void {
+    this.dbs.root.resetReadTxn();
   }
 
   /**

@@ -72,7 +72,9 @@ describe('PAIRWISE_SERVERS=2', () => {
     const [a, b] = await clientPerServer();
     const put = await a.call('PUT', '/api/products', { products }, shop.secretKey);
     expect(put.status).toBe(200);
-    expect((await b.call('GET', `/api/recommendations?strategy=similar&productId=1&limit=3&after=${put.json.position}`)).json.meta.stale).toBeUndefined();
+    const similar = await b.call('GET', `/api/recommendations?strategy=similar&productId=1&limit=3&after=${put.json.position}`);
+    expect(similar.status, similar.text).toBe(200);
+    expect(similar.json.meta.stale).toBeUndefined();
 
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 12 })), { minLength: 1, maxLength: 6 }), async (writes) => {
@@ -81,9 +83,10 @@ describe('PAIRWISE_SERVERS=2', () => {
         for (const [toA, product] of writes) {
           const [writer, reader] = toA ? [a, b] : [b, a];
           const ack = await writer.call('POST', '/api/events', { type: 'view', productId: String(product), sessionId: session });
-          expect(ack.status).toBe(200);
+          expect(ack.status, ack.text).toBe(200);
           viewed.unshift(String(product));
           const read = await reader.call('GET', `/api/recommendations?strategy=recently-viewed&sessionId=${session}&limit=12&after=${ack.json.position}`);
+          expect(read.status, read.text).toBe(200);
           expect(read.json.meta.stale).toBeUndefined();
           const ids = read.json.products.filter((p: { strategy: string }) => p.strategy === 'recently-viewed').map((p: { id: string }) => p.id.split('/').pop());
           expect(ids).toEqual([...new Set(viewed)]);
