@@ -55,7 +55,7 @@ export interface ShopLog {
    */
   head(shopId: string, latest?: boolean): number;
   /** Every shop with a log, and its last position (`latest` as for head). */
-  heads(latest?: boolean): Iterable<{ shopId: string; head: number }>;
+  heads(latest?: boolean): { shopId: string; head: number }[];
   /** Drops dedup entries older than `before`, `batch` scanned per commit; returns how many. */
   pruneDedup(before: number, batch?: number): Promise<number>;
   /** Calls `listener` after each append of this process is durable, with the shop's new head (to tell other processes). */
@@ -84,7 +84,7 @@ export class LmdbShopLog implements ShopLog {
     const appended = await commitDurably(this.dbs, (): EventsAppended => {
       // Read inside the write transaction: the latest head and index, whichever process wrote them.
       head = logHeads.get(shopId) ?? 0;
-      const duplicateOf: (string | undefined)[] = new Array(events.length);
+      const duplicateOf: (string | undefined)[] = new Array<string | undefined>(events.length).fill(undefined);
       const stored: NewEvent[] = [];
       for (let i = 0; i < events.length; i++) {
         const { eventId, event } = events[i]!;
@@ -104,7 +104,7 @@ export class LmdbShopLog implements ShopLog {
       logHeads.put(shopId, (head += stored.length));
       return { first: head - stored.length + 1, duplicateOf };
     });
-    if (appended.duplicateOf.some((first) => first === undefined)) this.#tell(shopId, head);
+    if (appended.duplicateOf.includes(undefined)) this.#tell(shopId, head);
     return appended;
   }
 
@@ -147,9 +147,13 @@ export class LmdbShopLog implements ShopLog {
     return this.dbs.logHeads.get(shopId) ?? 0;
   }
 
-  *heads(latest = false): Iterable<{ shopId: string; head: number }> {
+  heads(latest = false): { shopId: string; head: number }[] {
     if (latest) this.#dropReadSnapshot();
-    for (const { key, value } of this.dbs.logHeads.getRange()) yield { shopId: key, head: value };
+    // Read whole before the caller acts on it: a cursor held open across another read's reset
+    // keeps its old transaction alive for lmdb-js to hand out again.
+    const heads: { shopId: string; head: number }[] = [];
+    for (const { key, value } of this.dbs.logHeads.getRange()) heads.push({ shopId: key, head: value });
+    return heads;
   }
 
   /**

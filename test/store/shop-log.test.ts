@@ -99,6 +99,18 @@ describe('LmdbShopLog', () => {
     expect([...log.read(shopId)].map(shape)).toEqual([{ eventId: 'evt_1' }, { eventId: 'evt_4' }, { eventId: 'evt_6' }]);
   });
 
+  test('When appends commit, then the committed listeners hear each new head, and nothing for a batch of repeats only', async () => {
+    const shopId = `shop-${shops++}`;
+    const other = new LmdbShopLog(dbs);
+    const heard: [string, number][] = [];
+    other.onCommitted((id, head) => heard.push([id, head]));
+    await other.appendEvents(shopId, [{ eventId: 'evt_a', event: view('p', 'ma') }, { eventId: 'evt_b', event: view('q') }], 100, 0);
+    await other.appendEvents(shopId, [{ eventId: 'evt_c', event: view('p', 'ma') }], 100, 0); // a repeat only
+    await other.appendChange(shopId, () => ({ kind: 'product-removed', productId: 'p' }), 100);
+    await other.appendChange(shopId, () => undefined, 100);
+    expect(heard).toEqual([[shopId, 2], [shopId, 3]]);
+  });
+
   test('When a batch is appended, then its log entry holds the events (no field name in the entry) and they read back whole, metadata included', async () => {
     const shopId = `shop-${shops++}`;
     const events: TrackedEvent[] = [

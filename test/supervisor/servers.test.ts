@@ -57,7 +57,8 @@ function running(pid: number): boolean {
 const products = Array.from({ length: 12 }, (_, i) => ({ id: String(i + 1), title: `Product ${i + 1}`, price: '5.00', collections: [`c${i % 3}`], vendor: `V${i % 2}` }));
 
 beforeAll(async () => {
-  supervisor = await startChildServer(dataDir, shop, { PAIRWISE_SERVERS: '2' });
+  // The log's heads polled once a minute: what reaches the other server sooner came by its notice.
+  supervisor = await startChildServer(dataDir, shop, { PAIRWISE_SERVERS: '2', PAIRWISE_LOG_POLL_MS: '60000' });
   // Both servers are listening once each has said so.
   for (let i = 0; i < 200 && (supervisor.output().match(/ready:/g) ?? []).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
 });
@@ -94,6 +95,21 @@ describe('PAIRWISE_SERVERS=2', () => {
       }),
       { numRuns: 15 },
     );
+  });
+
+  test('When a server commits, then the other applies it on its notice, without a read asking for it', async () => {
+    const [a, b] = await clientPerServer();
+    const ack = await a.call('POST', '/api/events', { type: 'view', productId: '7', sessionId: 'noticed' });
+    const position = parseInt(ack.json.position.split('.')[1], 36);
+    let behind = Infinity;
+    for (let i = 0; i < 100 && behind > 0; i++) {
+      behind = (await b.call('GET', '/healthz')).json.behind;
+      if (behind > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(behind).toBe(0); // within 2 s, where the poll comes once a minute
+    const read = await b.call('GET', '/api/recommendations?strategy=recently-viewed&sessionId=noticed&limit=1');
+    expect(read.json.products[0].strategy).toBe('recently-viewed');
+    expect(position).toBeGreaterThan(0);
   });
 
   test('When one messageId is posted to both servers at once, then it is stored once and both answers name that event', async () => {
