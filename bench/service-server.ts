@@ -99,6 +99,8 @@ async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...process.env, PAIRWISE_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
   // Benchmarks measure throughput through one key from one address: no rate limits unless asked for.
   env.PAIRWISE_RATE_LIMITS ??= '0';
+  // One process, in this one (startService): its rates are not shared out over others.
+  env.PAIRWISE_SERVERS = '1';
   if (mode === 'demo') {
     env.PAIRWISE_DEMO = '1';
   } else {

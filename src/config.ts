@@ -195,7 +195,7 @@ export interface Config {
   snapshotKeepBufferBytes: number;
   /** Longest a graceful shutdown waits for requests and WebSocket acks in flight, in ms. */
   shutdownDrainMs: number;
-  /** Server processes `node dist/src/main.js` runs on the port (PAIRWISE_SERVERS): 1 is one process with no supervisor. */
+  /** Server processes `node dist/src/main.js` runs on the port (PAIRWISE_SERVERS, default one per usable core): 1 is one process with no supervisor. */
   servers: number;
   /** Set in a server process that a supervisor started: which of its servers this is (0 is the first). */
   serverIndex: number | undefined;
@@ -269,10 +269,9 @@ function fraction(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
 /** More server processes than this is a typo, not a machine. */
 export const MAX_SERVERS = 256;
 
-/** PAIRWISE_SERVERS: a whole number of processes from 1, or `auto` (one per usable core); unset: 1. */
+/** PAIRWISE_SERVERS: a whole number of processes from 1, or `auto` (one per usable core, the default). */
 function servers(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 1;
-  if (raw === 'auto') return Math.min(MAX_SERVERS, usableCores());
+  if (raw === undefined || raw === '' || raw === 'auto') return Math.min(MAX_SERVERS, usableCores());
   if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_SERVERS) {
     throw new ConfigError(`PAIRWISE_SERVERS must be a whole number of server processes from 1 to ${MAX_SERVERS}, or auto (one per usable core: ${usableCores()} here), got "${raw}"`);
   }
@@ -331,10 +330,15 @@ function wsConfig(env: NodeJS.ProcessEnv): WsConfig {
   });
 }
 
-function rate(env: NodeJS.ProcessEnv, name: string, perSecond: number): RateConfig {
+/**
+ * A rate as configured, shared out over `servers` processes: each keeps its own buckets, and a
+ * client's connections spread over them, so each allows its share (rounded up).
+ */
+function rate(env: NodeJS.ProcessEnv, name: string, perSecond: number, servers: number): RateConfig {
   const rate = integer(env, `${name}_PER_SECOND`, perSecond, 0, 1_000_000);
   // Unless set, a bucket holds two seconds' worth: a page load's requests come together.
-  return Object.freeze({ perSecond: rate, burst: integer(env, `${name}_BURST`, Math.max(1, 2 * rate), 1, 10_000_000) });
+  const burst = integer(env, `${name}_BURST`, Math.max(1, 2 * rate), 1, 10_000_000);
+  return Object.freeze({ perSecond: Math.ceil(rate / servers), burst: Math.max(1, Math.ceil(burst / servers)) });
 }
 
 function exemptAddresses(raw: string | undefined): { exemptLoopback: boolean; exemptAddresses: readonly string[] } {
@@ -355,14 +359,15 @@ function trustedProxies(raw: string | undefined): readonly string[] {
   return Object.freeze(entries);
 }
 
-function rateLimits(env: NodeJS.ProcessEnv): RateLimitConfig {
+function rateLimits(env: NodeJS.ProcessEnv, servers: number): RateLimitConfig {
   return Object.freeze({
     enabled: env.PAIRWISE_RATE_LIMITS !== '0' && env.PAIRWISE_RATE_LIMITS !== 'false',
     ...exemptAddresses(env.PAIRWISE_RATE_LIMIT_EXEMPT),
-    address: rate(env, 'PAIRWISE_RATE_ADDRESS', 50),
-    publicKey: rate(env, 'PAIRWISE_RATE_PUBLIC_KEY', 5000),
-    secretKey: rate(env, 'PAIRWISE_RATE_SECRET_KEY', 5000),
-    socket: rate(env, 'PAIRWISE_RATE_WS_OPS', 20),
+    address: rate(env, 'PAIRWISE_RATE_ADDRESS', 50, servers),
+    publicKey: rate(env, 'PAIRWISE_RATE_PUBLIC_KEY', 5000, servers),
+    secretKey: rate(env, 'PAIRWISE_RATE_SECRET_KEY', 5000, servers),
+    // A WebSocket connection stays on one server: its own rate is not shared out.
+    socket: rate(env, 'PAIRWISE_RATE_WS_OPS', 20, 1),
     maxEntries: integer(env, 'PAIRWISE_RATE_LIMIT_ENTRIES', 100_000, 16, 10_000_000),
   });
 }
@@ -370,6 +375,7 @@ function rateLimits(env: NodeJS.ProcessEnv): RateLimitConfig {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.PAIRWISE_DATA_DIR || 'data');
   const halfLifeHours = integer(env, 'PAIRWISE_TRENDING_HALF_LIFE_HOURS', 48, 1, 24 * 365);
+  const serverCount = servers(env.PAIRWISE_SERVERS);
   return Object.freeze({
     host: env.HOST || '127.0.0.1',
     port: integer(env, 'PORT', 8080, 0, 65535),
@@ -385,7 +391,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     snapshotIntervalMs: integer(env, 'PAIRWISE_SNAPSHOT_MINUTES', 5, 1, 24 * 60) * 60_000,
     snapshotKeepBufferBytes: integer(env, 'PAIRWISE_SNAPSHOT_KEEP_BUFFER_MB', 64, 0, 64 * 1024) * 1024 * 1024,
     shutdownDrainMs: integer(env, 'PAIRWISE_SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 3600) * 1000,
-    servers: servers(env.PAIRWISE_SERVERS),
+    servers: serverCount,
     serverIndex: env.PAIRWISE_SERVER_INDEX === undefined ? undefined : integer(env, 'PAIRWISE_SERVER_INDEX', 0, 0, MAX_SERVERS - 1),
     afterWaitMs: integer(env, 'PAIRWISE_AFTER_WAIT_MS', 250, 0, 10_000),
     logPollMs: integer(env, 'PAIRWISE_LOG_POLL_MS', 100, 5, 60_000),
@@ -412,7 +418,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: integer(env, 'PAIRWISE_EASE_REFIT_TIMEOUT_MINUTES', 10, 0, 24 * 60) * 60_000,
     }),
     ws: wsConfig(env),
-    rateLimits: rateLimits(env),
+    rateLimits: rateLimits(env, serverCount),
     trustedProxies: trustedProxies(env.PAIRWISE_TRUSTED_PROXIES),
   });
 }

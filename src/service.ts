@@ -7,13 +7,16 @@ import { defaultDemoDir } from './demo/demo-files.js';
 import { createDemoStorefront } from './demo/demo-storefront.js';
 import { seedDemoStore, type DemoKeys, type DemoSeeded } from './demo/seed-demo-store.js';
 import { Answers } from './http/answers.js';
-import { cachedResolver, type KeyResolver } from './http/auth.js';
+import { cachedResolver, type KeyResolver, type Principal } from './http/auth.js';
 import type { ShopRecordView } from './http/deps.js';
 import { RateLimits } from './http/rate-limits.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { CatalogUpdates } from './ingest/catalog-updates.js';
 import { ContentWarmer } from './ingest/content-warmer.js';
 import { EaseRefits } from './ingest/ease-refits.js';
+import type { EaseFit } from './engine/ease/ease-model.js';
+import { toPortable } from './engine/ease/portable-fit.js';
+import { Lease } from './store/lease.js';
 import { EventPipeline } from './ingest/event-pipeline.js';
 import { Experiments } from './ingest/experiments.js';
 import { LogApplier } from './ingest/log-applier.js';
@@ -27,13 +30,14 @@ import { CustomerIdentity } from './http/customer-identity.js';
 import { SnapshotScheduler } from './ingest/snapshots.js';
 import { CatalogStore } from './store/catalog-store.js';
 import { lockDataDir, type DataDirLock } from './store/data-dir-lock.js';
-import { checkLogLayout, ensureLogId, openDatabases, type Databases } from './store/database.js';
+import { checkLogLayout, ensureLogId, openDatabases, type ApiKeyRecord, type Databases } from './store/database.js';
 import { closeDatabases, type Committer } from './store/durable-commit.js';
 import { ExperimentStore } from './store/experiment-store.js';
 import { LmdbShopLog } from './store/shop-log.js';
 import { ShopStore } from './store/shop-store.js';
 import { SnapshotStore } from './store/snapshot-store.js';
-import { DashboardSessions } from './dashboard/sessions.js';
+import { DashboardSessions, IDLE_MS } from './dashboard/sessions.js';
+import { LmdbSessionTable } from './store/dashboard-session-table.js';
 import { StreamServer } from './ws/stream-server.js';
 
 export interface ServiceOptions {
@@ -78,6 +82,8 @@ export interface RunningService {
 }
 
 const DEDUP_PRUNE_INTERVAL_MS = 3_600_000;
+/** How long the housekeeping lease outlives its holder's last renewal. */
+const HOUSEKEEPING_LEASE_MS = 4_000;
 
 async function bootstrapShop(config: Config, shops: ShopStore, log: (line: string) => void): Promise<void> {
   const boot = config.bootstrap;
@@ -88,19 +94,21 @@ async function bootstrapShop(config: Config, shops: ShopStore, log: (line: strin
   if (boot.signingSecret) await shops.addSigningSecret(boot.shopId, boot.signingSecret);
 }
 
+/** The caller a stored key record names, with its shop's current settings. */
+function principalOf(shops: ShopStore, record: ApiKeyRecord | undefined): Principal | undefined {
+  if (record === undefined) return undefined;
+  const shop = shops.getShop(record.shopId);
+  return {
+    shopId: record.shopId,
+    kind: record.kind,
+    allowedOrigins: shop?.allowedOrigins ?? [],
+    customerKeys: (shop?.signingSecrets ?? []).map(signingKey),
+    ...(shop?.appProxySecret ? { appProxySecret: shop.appProxySecret } : {}),
+  };
+}
+
 function keyResolver(shops: ShopStore, applied: LogListeners): KeyResolver {
-  const cached = cachedResolver((key) => {
-    const record = shops.findKey(key);
-    if (record === undefined) return undefined;
-    const shop = shops.getShop(record.shopId);
-    return {
-      shopId: record.shopId,
-      kind: record.kind,
-      allowedOrigins: shop?.allowedOrigins ?? [],
-      customerKeys: (shop?.signingSecrets ?? []).map(signingKey),
-      ...(shop?.appProxySecret ? { appProxySecret: shop.appProxySecret } : {}),
-    };
-  });
+  const cached = cachedResolver((key) => principalOf(shops, shops.findKey(key)));
   // Revocations, origins and signing secrets apply at once, whichever process wrote them.
   applied.onChange((_shopId, change) => {
     if (change.kind === 'shop' || change.kind === 'key-added' || change.kind === 'key-revoked') cached.clear();
@@ -200,9 +208,23 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const answers = new Answers(engines, config.answerCache, identity, experiments);
   // Its listeners of applied changes come after the key cache's: a key check sees the cache cleared.
   const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, applied, clock });
-  const dashboardSessions = new DashboardSessions();
+  const dashboardSessions = new DashboardSessions(new LmdbSessionTable(dbs, IDLE_MS), IDLE_MS);
+  // Dashboard traffic is light: a session's key is looked up by hash each time, uncached.
+  const resolveKeyHash = (hash: string) => principalOf(shops, dbs.apiKeys.get(hash));
   const shopRecord = (shopId: string) => shopRecordView(shops, shopId);
-  const refits = new EaseRefits(engines, config.easeRefit, clock, log);
+  // Work done once for every process of the data dir (snapshots, EASE refits, the dedup prune): by
+  // the holder of this lease, which another process takes over within seconds when its holder dies.
+  const housekeeping = new Lease(dbs, 'housekeeping', HOUSEKEEPING_LEASE_MS, Date.now, (held) => {
+    if (config.serverIndex !== undefined) log(`server ${config.serverIndex + 1} (pid ${process.pid}) ${held ? 'took' : 'gave up'} the housekeeping lease (snapshots, EASE refits)`);
+  });
+  await housekeeping.renew();
+  housekeeping.start();
+  // A fit goes into the log: every process installs it at the same position.
+  const publishFit = async (shopId: string, fit: EaseFit, fittedThrough: number) => {
+    const position = await shopLog.publishEaseFit(shopId, toPortable(engines.get(shopId).catalog, fit), fittedThrough, clock());
+    await applier.applyThrough(shopId, position);
+  };
+  const refits = new EaseRefits(engines, config.easeRefit, clock, log, undefined, publishFit, () => housekeeping.held);
   const background = {
     get snapshotCopyBytes() {
       return snapshotStore.arenaBytes;
@@ -211,20 +233,16 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
       return refits.refitting;
     },
   };
-  const http = await startHttpServer({ config, resolveKey, identity, limits, engines, answers, pipeline, catalog, positions, tail, shopRecord, clock, demo, experiments, dashboardSessions, background }, stream.routes).catch(async (error: unknown) => {
+  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, positions, tail, shopRecord, clock, demo, experiments, dashboardSessions, background }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     throw error;
   });
   const pruneTimer = setInterval(() => {
-    shopLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`));
+    if (housekeeping.held) shopLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`));
   }, DEDUP_PRUNE_INTERVAL_MS);
   pruneTimer.unref();
   const snapshots = new SnapshotScheduler(engines, snapshotStore, clock, log);
-  // Work done once for every process of the data dir: by the supervisor's first server (restarted
-  // by it when it dies), or by the only one.
-  const housekeeper = config.serverIndex === undefined || config.serverIndex === 0;
-  if (housekeeper) snapshots.start(config.snapshotIntervalMs);
-  else clearInterval(pruneTimer);
+  snapshots.start(config.snapshotIntervalMs, () => housekeeping.held);
   const warmer = new ContentWarmer(engines);
   warmer.start();
   refits.start();
@@ -262,7 +280,8 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
         // The storage gets its own shutdownDrainMs: a write that never ends (a wedged LMDB write
         // thread) must not hold the exit for ever.
         const storage = (async () => {
-          if (housekeeper) await snapshots.takeAll();
+          if (housekeeping.held) await snapshots.takeAll();
+          await housekeeping.release();
           await snapshotStore.close();
           await closeDatabases(dbs);
         })();

@@ -29,9 +29,9 @@ export function signedIn(deps: HttpDeps, exchange: Exchange): SignedIn | undefin
   const token = cookieToken(exchange);
   const session = deps.dashboardSessions.use(token, deps.clock());
   if (session === undefined) return undefined;
-  const principal = deps.resolveKey(session.key);
+  const principal = deps.resolveKeyHash(session.keyHash);
   if (principal === undefined || principal.kind !== 'secret') {
-    deps.dashboardSessions.close(token);
+    void deps.dashboardSessions.close(token);
     return undefined;
   }
   return { session, shopId: principal.shopId };
@@ -63,14 +63,14 @@ export function checkCsrf(session: DashboardSession, token: string | undefined):
 }
 
 /**
- * The caller of a dashboard data route: signed in (else 401) and within its key's rate limit (the
- * session acts with the secret key it signed in with, so it shares that key's bucket). Call before
- * any await.
+ * The caller of a dashboard data route: signed in (else 401) and within its key's rate limit (a
+ * bucket named by the key's hash: the sessions of one key share it, apart from the key's Bearer
+ * calls). Call before any await.
  */
 export function requireSession(deps: HttpDeps, exchange: Exchange): SignedIn {
   const current = signedIn(deps, exchange);
   if (current === undefined) throw new AppError('unauthorized', 'sign in to the dashboard first (POST /dashboard/sign-in)');
-  const wait = deps.limits.takeKey(current.session.key, 'secret', deps.clock());
+  const wait = deps.limits.takeKey(current.session.keyHash, 'secret', deps.clock());
   if (wait > 0 && deps.limits.secretKey !== undefined) throw deps.limits.secretKey.error(wait);
   return current;
 }

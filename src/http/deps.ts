@@ -9,7 +9,7 @@ import type { LogTail } from '../ingest/log-tail.js';
 import type { PositionWaits } from '../ingest/position-waits.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
 import type { Answers } from './answers.js';
-import type { KeyResolver } from './auth.js';
+import type { KeyResolver, Principal } from './auth.js';
 import type { CustomerIdentity } from './customer-identity.js';
 import type { RateLimits } from './rate-limits.js';
 
@@ -36,6 +36,8 @@ export interface BackgroundMemory {
 export interface HttpDeps {
   config: Config;
   resolveKey: KeyResolver;
+  /** The caller a stored key's SHA-256 names (a dashboard session's key); undefined when no such key. */
+  resolveKeyHash: (hash: string) => Principal | undefined;
   /** Which customer a public-key request may act as (customer tokens, app-proxy signatures). */
   identity: CustomerIdentity;
   /** Rate limits of every authenticated route (and the WebSocket channel). */

@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { compiledModuleUrl } from '../compiled-module.js';
 import { fitInputInTurns } from '../engine/ease/fit-input.js';
 import type { EaseRefitConfig } from '../config.js';
+import type { EaseFit } from '../engine/ease/ease-model.js';
 import type { ShopEngine } from '../engine/shop-engine.js';
 import type { RefitReply, RefitRequest } from './ease-refit-worker.js';
 
@@ -29,11 +30,17 @@ export interface RefitResult {
 }
 
 /**
- * Refits `engine` and installs the result; undefined when the shop has too little to fit (fewer
+ * Refits `engine` and installs the result (or hands it to `install`); undefined when the shop has too little to fit (fewer
  * than two popular products) or `signal` aborted it (the thread is ended, nothing installed).
  * Rejects when the worker fails; the installed fit is then kept.
  */
-export async function refitEase(engine: ShopEngine, config: FitConfig = DEFAULT_FIT, signal?: AbortSignal): Promise<RefitResult | undefined> {
+export async function refitEase(
+  engine: ShopEngine,
+  config: FitConfig = DEFAULT_FIT,
+  signal?: AbortSignal,
+  /** Takes the finished fit, in the turn it arrives: by default installs it in `engine` (one synchronous swap). */
+  install: (fit: EaseFit) => void = (fit) => engine.installEase(fit),
+): Promise<RefitResult | undefined> {
   const started = performance.now();
   const input = signal?.aborted ? undefined : await fitInputInTurns(engine, config.maxItems, nextTurn);
   if (input === undefined || signal?.aborted) return undefined;
@@ -54,7 +61,7 @@ export async function refitEase(engine: ShopEngine, config: FitConfig = DEFAULT_
     worker.once('message', (reply: RefitReply) => {
       if ('error' in reply) return finish(new Error(`EASE refit failed: ${reply.error}`));
       if (signal?.aborted) return finish(undefined, undefined);
-      engine.installEase({ items: input.items, rows: reply.rows });
+      install({ items: input.items, rows: reply.rows });
       finish(undefined, { items: n, shoppers, solveMs: reply.ms, totalMs: performance.now() - started, matrixBytes: Float32Array.BYTES_PER_ELEMENT * n * n });
     });
     worker.once('error', finish);

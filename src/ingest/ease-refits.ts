@@ -8,6 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { EaseRefitConfig } from '../config.js';
+import type { EaseFit } from '../engine/ease/ease-model.js';
 import { refitEase } from './ease-refit.js';
 import type { ShopEngines } from './shop-engines.js';
 
@@ -60,6 +61,13 @@ interface Last {
   took: number;
 }
 
+/**
+ * Where a finished fit goes instead of straight into the engine: the log (LmdbShopLog.publishEaseFit),
+ * from which every process installs it at one position. `fittedThrough`: the log position the
+ * models stood for when the fit's input was read.
+ */
+export type PublishFit = (shopId: string, fit: EaseFit, fittedThrough: number) => Promise<void>;
+
 export class EaseRefits {
   readonly #last = new Map<string, Last>();
   readonly #abort = new AbortController();
@@ -75,6 +83,10 @@ export class EaseRefits {
     readonly clock: () => number,
     readonly log: (line: string) => void,
     readonly room: () => Room = processRoom(),
+    /** Undefined: each fit is installed in this process's engine alone. */
+    readonly publish?: PublishFit,
+    /** Whether this process is the one that refits now (the housekeeping lease); checked at every look. */
+    readonly mayRefit: () => boolean = () => true,
   ) {}
 
   start(checkMs = CHECK_MS): void {
@@ -128,6 +140,7 @@ export class EaseRefits {
     let installed = 0;
     const now = this.clock();
     const room = this.room(); // at every look, so that it covers the time since the last one
+    if (!this.mayRefit()) return 0;
     const shops = [...this.engines.entries()];
     if (!shops.some(([shopId, engine]) => this.#due(shopId, engine.eventCount, now)) || this.#crowded(room, now)) return 0;
     for (const [shopId, engine] of shops) {
@@ -140,11 +153,19 @@ export class EaseRefits {
       const timeout = this.config.timeoutMs > 0 ? AbortSignal.timeout(this.config.timeoutMs) : undefined;
       try {
         const signal = timeout === undefined ? this.#abort.signal : AbortSignal.any([this.#abort.signal, timeout]);
-        const result = await refitEase(engine, this.config, signal).finally(() => {
-          this.#refitting = false;
-          last.endedAt = this.clock();
-          last.took = last.endedAt - last.at;
-        });
+        const fittedThrough = this.engines.position(shopId);
+        let fit: EaseFit | undefined;
+        const install = this.publish === undefined ? undefined : (finished: EaseFit) => void (fit = finished);
+        const result = await refitEase(engine, this.config, signal, install)
+          .then(async (done) => {
+            if (done !== undefined && fit !== undefined) await this.publish!(shopId, fit, fittedThrough);
+            return done;
+          })
+          .finally(() => {
+            this.#refitting = false;
+            last.endedAt = this.clock();
+            last.took = last.endedAt - last.at;
+          });
         if (result === undefined) {
           if (timeout?.aborted === true && !this.#abort.signal.aborted) {
             this.log(`EASE refit of shop "${shopId}" ended unfinished after ${this.config.timeoutMs / 60_000} minutes (PAIRWISE_EASE_REFIT_TIMEOUT_MINUTES), its matrix freed: the machine had no room for it; the fit in place stays`);

@@ -7,7 +7,8 @@
 // shop held (ShopEngines.hold), so other shops are served meanwhile and this shop's writers wait.
 import type { TrackedEvent } from '../api/event.js';
 import type { ShopEngine } from '../engine/shop-engine.js';
-import type { ShopChange } from '../store/log-entry.js';
+import { fromPortable } from '../engine/ease/portable-fit.js';
+import type { EaseArtifact, ShopChange } from '../store/log-entry.js';
 import type { LogRecord, ShopLog } from '../store/shop-log.js';
 import type { ShopEngines } from './shop-engines.js';
 
@@ -27,10 +28,18 @@ export interface AppliedListeners {
   position?(shopId: string, position: number): void;
 }
 
-/** Applies a change to the shop's models; changes of other things (keys, experiments) leave them as they are. */
-export function applyChange(engine: ShopEngine, change: ShopChange): void {
+/**
+ * Applies the change at `position` to the shop's models; changes of other things (keys,
+ * experiments) leave them as they are. An EASE fit is read from its artifact; one no longer kept
+ * (this process was more fits behind than are kept) leaves the installed fit in place.
+ */
+export function applyChange(engine: ShopEngine, change: ShopChange, position: number, fitAt: (position: number) => EaseArtifact | undefined): void {
   if (change.kind === 'products') for (const product of change.products) engine.upsertProduct(product);
   else if (change.kind === 'product-removed') engine.removeProduct(change.productId);
+  else if (change.kind === 'ease-fit') {
+    const artifact = fitAt(position);
+    if (artifact !== undefined) engine.installEase(fromPortable(engine.catalog, artifact));
+  }
 }
 
 export class LogApplier {
@@ -117,7 +126,7 @@ export class LogApplier {
         this.listeners.events(shopId, events);
         events = [];
       }
-      applyChange(engine, record.change);
+      applyChange(engine, record.change, record.position, (at) => this.log.easeFit(shopId, at));
       this.engines.noteApplied(shopId, record.position);
       this.listeners.change(shopId, record.change);
     }

@@ -50,7 +50,7 @@ export function replay(
         engine.apply(record.event);
         stats.events++;
       } else {
-        applyChange(engine, record.change);
+        applyChange(engine, record.change, record.position, (at) => log.easeFit(shopId, at));
       }
       last = record.position;
     }

@@ -18,8 +18,11 @@ export class SnapshotScheduler {
     readonly sliceBytes?: number,
   ) {}
 
-  start(intervalMs: number): void {
-    this.#timer = setInterval(() => void this.takeAll(), intervalMs);
+  /** Takes every shop's snapshot each `intervalMs`, when `may()` says this process is the one that does. */
+  start(intervalMs: number, may: () => boolean = () => true): void {
+    this.#timer = setInterval(() => {
+      if (may()) void this.takeAll();
+    }, intervalMs);
     this.#timer.unref();
   }
 

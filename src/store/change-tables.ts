@@ -24,5 +24,7 @@ export function writeChange(dbs: Databases, shopId: string, change: ShopChange):
     case 'experiment':
       dbs.experiments.put([shopId, change.record.number], change.record);
       return;
+    case 'ease-fit':
+      return; // its artifact is written by LmdbShopLog.publishEaseFit, beside the entry
   }
 }

@@ -8,7 +8,9 @@ import type { Product } from '../engine/product.js';
 import type { TrackedEvent } from '../api/event.js';
 import type { ExperimentRecord } from '../api/experiment.js';
 import type { EngineSnapshot } from '../engine/shop-engine.js';
-import type { EventsEntry, StoredLogEntry } from './log-entry.js';
+import type { EaseArtifact, EventsEntry, StoredLogEntry } from './log-entry.js';
+import type { LeaseRecord } from './lease.js';
+import type { DashboardSession } from '../dashboard/sessions.js';
 import { StartupError } from '../errors.js';
 import { commitDurably, handleUnclaimedCommitFailures, lmdbCommitter, type Committer } from './durable-commit.js';
 
@@ -85,6 +87,12 @@ export interface Databases {
   snapshotParts: Database<Uint8Array, [string, number]>;
   /** [shopId, experiment number] → the experiment (A/B tests of placements). */
   experiments: Database<ExperimentRecord, [string, number]>;
+  /** [shopId, position of its ease-fit log entry] → the fit (the last few per shop are kept: see LmdbShopLog.publishEaseFit). */
+  artifacts: Database<EaseArtifact, [string, number]>;
+  /** SHA-256 of a dashboard session's token → the session (store/dashboard-session-table.ts). */
+  dashboardSessions: Database<DashboardSession, string>;
+  /** name → the lease on work done by one process of the data dir (store/lease.ts). */
+  leases: Database<LeaseRecord, string>;
   /** Facts about the data dir itself: 'logId' → the id its write positions carry (api/position-token.ts). */
   meta: Database<string, string>;
 }
@@ -170,7 +178,7 @@ export function openDatabases(path: string, committer: Committer = lmdbCommitter
   // writers that must be durable wait for the flush too (see commitDurably).
   // mapSize is where the map starts: lmdb-js's LMDB grows it as the file grows (mdb_page_alloc), so
   // it is the disk that fills, and then commits fail (see durable-commit.ts).
-  const root = open({ path, compression: false, mapSize: 2 ** 34 });
+  const root = open({ path, compression: false, mapSize: 2 ** 34, maxDbs: 32 });
   handleUnclaimedCommitFailures(root);
   return {
     path,
@@ -186,6 +194,9 @@ export function openDatabases(path: string, committer: Committer = lmdbCommitter
     snapshots: root.openDB({ name: 'snapshots', encoding: 'msgpack' }),
     snapshotParts: root.openDB({ name: 'snapshot-parts', encoding: 'binary' }),
     experiments: root.openDB({ name: 'experiments', encoding: 'msgpack' }),
+    artifacts: root.openDB({ name: 'artifacts', encoding: 'msgpack' }),
+    leases: root.openDB({ name: 'leases', encoding: 'msgpack' }),
+    dashboardSessions: root.openDB({ name: 'dashboard-sessions', encoding: 'msgpack' }),
     meta: root.openDB({ name: 'meta', encoding: 'msgpack' }),
   };
 }

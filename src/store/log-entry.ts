@@ -7,6 +7,7 @@
 // follow (other writers, other clocks) start a new run.
 import type { TrackedEvent } from '../api/event.js';
 import type { ExperimentRecord } from '../api/experiment.js';
+import type { PortableEaseFit } from '../engine/ease/portable-fit.js';
 import type { Product } from '../engine/product.js';
 import type { ApiKeyRecord, ShopRecord } from './database.js';
 
@@ -30,7 +31,12 @@ export type ShopChange =
   | { kind: 'shop'; record: ShopRecord }
   | { kind: 'key-added'; hash: string; record: ApiKeyRecord }
   | { kind: 'key-revoked'; hash: string }
-  | { kind: 'experiment'; record: ExperimentRecord };
+  | { kind: 'experiment'; record: ExperimentRecord }
+  /** A new EASE fit of the shop's models through log position `fittedThrough`; its rows are the artifact stored at this entry's position. */
+  | { kind: 'ease-fit'; fittedThrough: number };
+
+/** What an ease-fit entry's artifact holds: the fit as every process installs it. */
+export type EaseArtifact = PortableEaseFit;
 
 /** A change as stored, with the time it was written (epoch ms, from the writer's clock). */
 export interface ChangeEntry {

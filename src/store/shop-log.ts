@@ -9,7 +9,7 @@
 import type { TrackedEvent } from '../api/event.js';
 import { LAST_POSITION, type Databases } from './database.js';
 import { commitDurably } from './durable-commit.js';
-import { entryIds, isChange, toEventsEntry, type ShopChange } from './log-entry.js';
+import { entryIds, isChange, toEventsEntry, type EaseArtifact, type ShopChange } from './log-entry.js';
 import { writeChange } from './change-tables.js';
 
 /** One position of a shop's log: an event, or a change. */
@@ -41,10 +41,17 @@ export interface ShopLog {
   appendEvents(shopId: string, events: readonly NewEvent[], receivedAt: number, dedupSince: number): Promise<EventsAppended>;
   /**
    * Appends one change, built inside the write transaction (so it may read the latest state of
-   * any process), and writes the tables it changes in that same transaction. `build` returning
-   * undefined appends nothing. Resolves with the change and its position.
+   * any process) and told the position it takes, and writes the tables it changes in that same
+   * transaction. `build` returning undefined appends nothing. Resolves with the change and its position.
    */
-  appendChange<C extends ShopChange>(shopId: string, build: () => C | undefined, at: number): Promise<{ change: C; position: number } | undefined>;
+  appendChange<C extends ShopChange>(shopId: string, build: (position: number) => C | undefined, at: number): Promise<{ change: C; position: number } | undefined>;
+  /**
+   * Appends an ease-fit change and stores its artifact, in one commit; older artifacts of the shop
+   * past the last KEPT_ARTIFACTS go. Resolves with the change's position.
+   */
+  publishEaseFit(shopId: string, artifact: EaseArtifact, fittedThrough: number, at: number): Promise<number>;
+  /** The EASE fit stored for the ease-fit entry at `position`; undefined once it is no longer kept. */
+  easeFit(shopId: string, position: number): EaseArtifact | undefined;
   /** The eventId already stored under a messageId no older than `since` (epoch ms). */
   findByMessageId(shopId: string, messageId: string, since: number): string | undefined;
   /** One shop's log in order, after position `after` (0: from the start) up to `through`. */
@@ -61,6 +68,9 @@ export interface ShopLog {
   /** Calls `listener` after each append of this process is durable, with the shop's new head (to tell other processes). */
   onCommitted(listener: (shopId: string, head: number) => void): void;
 }
+
+/** EASE fits kept per shop: a process applying the log that many fits behind still finds the one it reaches. */
+const KEPT_ARTIFACTS = 3;
 
 /** Dedup entries scanned (and at most removed) per commit of a prune. */
 const PRUNE_BATCH = 10_000;
@@ -108,12 +118,12 @@ export class LmdbShopLog implements ShopLog {
     return appended;
   }
 
-  async appendChange<C extends ShopChange>(shopId: string, build: () => C | undefined, at: number): Promise<{ change: C; position: number } | undefined> {
+  async appendChange<C extends ShopChange>(shopId: string, build: (position: number) => C | undefined, at: number): Promise<{ change: C; position: number } | undefined> {
     const { log, logHeads } = this.dbs;
     const done = await commitDurably(this.dbs, () => {
-      const change = build();
-      if (change === undefined) return undefined;
       const position = (logHeads.get(shopId) ?? 0) + 1;
+      const change = build(position);
+      if (change === undefined) return undefined;
       writeChange(this.dbs, shopId, change);
       log.put([shopId, position], { change, at });
       logHeads.put(shopId, position);
@@ -121,6 +131,22 @@ export class LmdbShopLog implements ShopLog {
     });
     if (done !== undefined) this.#tell(shopId, done.position);
     return done;
+  }
+
+  async publishEaseFit(shopId: string, artifact: EaseArtifact, fittedThrough: number, at: number): Promise<number> {
+    const { artifacts } = this.dbs;
+    const done = await this.appendChange(shopId, (position) => {
+      artifacts.put([shopId, position], artifact);
+      // A process more than KEPT_ARTIFACTS fits behind, reaching an older entry, finds no artifact and keeps its fit.
+      const kept = [...artifacts.getKeys({ start: [shopId, position], end: [shopId, 0], reverse: true })];
+      for (const key of kept.slice(KEPT_ARTIFACTS)) artifacts.remove(key);
+      return { kind: 'ease-fit', fittedThrough };
+    }, at);
+    return done!.position;
+  }
+
+  easeFit(shopId: string, position: number): EaseArtifact | undefined {
+    return this.dbs.artifacts.get([shopId, position]);
   }
 
   findByMessageId(shopId: string, messageId: string, since: number): string | undefined {

@@ -169,8 +169,18 @@ describe('rate limits over HTTP', () => {
 });
 
 describe('rate limit configuration', () => {
+  test('When several server processes share the port, then each allows its share of every rate and burst (rounded up), a connection its own', () => {
+    const { rateLimits } = loadConfig({ PAIRWISE_SERVERS: '4' });
+    expect(rateLimits).toMatchObject({
+      address: { perSecond: 13, burst: 25 },
+      publicKey: { perSecond: 1250, burst: 2500 },
+      secretKey: { perSecond: 1250, burst: 2500 },
+      socket: { perSecond: 20, burst: 40 },
+    });
+  });
+
   test('When nothing is set, then the defaults apply: loopback exempt, 50/s per address, 5000/s per key, 20/s per connection, bursts of two seconds', () => {
-    const { rateLimits } = loadConfig({});
+    const { rateLimits } = loadConfig({ PAIRWISE_SERVERS: '1' });
     expect(rateLimits).toEqual({
       enabled: true,
       exemptLoopback: true,

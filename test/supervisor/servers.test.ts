@@ -58,7 +58,7 @@ const products = Array.from({ length: 12 }, (_, i) => ({ id: String(i + 1), titl
 
 beforeAll(async () => {
   // The log's heads polled once a minute: what reaches the other server sooner came by its notice.
-  supervisor = await startChildServer(dataDir, shop, { PAIRWISE_SERVERS: '2', PAIRWISE_LOG_POLL_MS: '60000' });
+  supervisor = await startChildServer(dataDir, shop, { PAIRWISE_SERVERS: '2', PAIRWISE_LOG_POLL_MS: '60000', PAIRWISE_EASE_REFIT_EVENTS: '20' });
   // Both servers are listening once each has said so.
   for (let i = 0; i < 200 && (supervisor.output().match(/ready:/g) ?? []).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
 });
@@ -136,6 +136,24 @@ describe('PAIRWISE_SERVERS=2', () => {
       if (attempt === 2) expect(y).toEqual(x);
     }
   });
+
+  test('When an EASE fit is made, then it is made once, by the lease holder, and both servers install it and answer alike', async () => {
+    const [a, b] = await clientPerServer();
+    const fitProducts = async (client: Client) => Number(/pairwise_ease_fit_products\{[^}]*\} (\d+)/.exec((await client.call('GET', '/metrics', undefined, shop.secretKey)).text)?.[1] ?? 0);
+    // Refits are looked for every 10 s, and due after PAIRWISE_EASE_REFIT_EVENTS (20 here) new events.
+    let fitted = [0, 0];
+    for (let i = 0; i < 120 && fitted.some((n) => n === 0); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      fitted = [await fitProducts(a), await fitProducts(b)];
+    }
+    expect(fitted[0]).toBeGreaterThan(0);
+    expect(fitted[1]).toBe(fitted[0]);
+    expect(supervisor.output().match(/EASE refit of shop "multi"/g)?.length ?? 0).toBeGreaterThanOrEqual(1);
+    expect(supervisor.output().match(/took the housekeeping lease/g)).toHaveLength(1); // one server refits
+    const query = '/api/recommendations?strategy=personalized&customerId=c1&limit=8';
+    const [x, y] = [await a.call('GET', query, undefined, shop.secretKey), await b.call('GET', query, undefined, shop.secretKey)];
+    expect(y.text.replace(/"recId":"[^"]*"/, '')).toBe(x.text.replace(/"recId":"[^"]*"/, ''));
+  }, 40_000);
 
   test('When a server is killed with SIGKILL, then the other keeps answering and the supervisor starts a new one that catches up', async () => {
     const [a, b] = await clientPerServer();

@@ -59,6 +59,8 @@ export function testEnv(dataDir: string, shop: TestShop, env: Record<string, str
     PORT: '0',
     HOST: '127.0.0.1',
     PAIRWISE_DEMO: '0',
+    // One process unless a test asks for more (the default is one per core).
+    PAIRWISE_SERVERS: '1',
     PAIRWISE_SHOP: shop.shopId,
     PAIRWISE_PUBLIC_KEY: shop.publicKey,
     PAIRWISE_SECRET_KEY: shop.secretKey,

@@ -73,7 +73,8 @@ export function postDashboardSignIn(deps: HttpDeps): Handler {
       exchange.send(401, HTML, signInPage(why).text, PAGE_HEADERS);
       return;
     }
-    const { token } = deps.dashboardSessions.open(key, deps.clock());
+    const { token, stored } = deps.dashboardSessions.open(key, deps.clock());
+    await stored; // every server process knows it before the browser comes back
     exchange.send(303, HTML, '<a href="/dashboard">Continue</a>', { ...PAGE_HEADERS, location: '/dashboard', 'set-cookie': sessionCookie(exchange, token, 12 * 3600) });
   };
 }
@@ -86,7 +87,7 @@ export function postDashboardSignOut(deps: HttpDeps): Handler {
     const current = signedIn(deps, exchange);
     if (current !== undefined) {
       checkCsrf(current.session, csrfHeader(exchange) ?? form.get('csrf') ?? undefined);
-      deps.dashboardSessions.close(cookieToken(exchange));
+      await deps.dashboardSessions.close(cookieToken(exchange));
     }
     exchange.send(303, HTML, '<a href="/dashboard">Continue</a>', { ...PAGE_HEADERS, location: '/dashboard', 'set-cookie': sessionCookie(exchange, '', 0) });
   };

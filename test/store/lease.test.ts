@@ -1,0 +1,45 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { openDatabases } from '../../src/store/database.js';
+import { Lease } from '../../src/store/lease.js';
+import { tempDataDir } from '../support/service.js';
+
+const dir = tempDataDir();
+mkdirSync(path.join(dir, 'db'), { recursive: true });
+const dbs = openDatabases(path.join(dir, 'db'));
+
+afterAll(async () => {
+  await dbs.root.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('Lease', () => {
+  test('When two processes want the lease, then one holds it while it renews, the other takes it once it runs out or is released', async () => {
+    let now = 1_000_000;
+    const clock = () => now;
+    const changes: string[] = [];
+    const a = new Lease(dbs, 'work', 4000, clock, (held) => changes.push(`a ${held}`));
+    const b = new Lease(dbs, 'work', 4000, clock, (held) => changes.push(`b ${held}`));
+
+    expect(await a.renew()).toBe(true);
+    expect(await b.renew()).toBe(false);
+    now += 3000;
+    expect(await a.renew()).toBe(true); // renewed: runs out 4 s from now
+    now += 3999;
+    expect(await b.renew()).toBe(false);
+    now += 2; // a stopped renewing (it died): the lease ran out
+    expect(await b.renew()).toBe(true);
+    expect(await a.renew()).toBe(false);
+    await b.release();
+    expect(b.held).toBe(false);
+    expect(await a.renew()).toBe(true); // at once, not after the lease would have run out
+    expect(changes).toEqual(['a true', 'b true', 'a false', 'b false', 'a true']);
+  });
+
+  test('When leases have other names, then they are held apart', async () => {
+    const x = new Lease(dbs, 'x', 1000);
+    const y = new Lease(dbs, 'y', 1000);
+    expect([await x.renew(), await y.renew()]).toEqual([true, true]);
+  });
+});
