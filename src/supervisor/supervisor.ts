@@ -11,10 +11,14 @@ import { freemem } from 'node:os';
 import type { Config } from '../config.js';
 import { isServerMessage, type CommittedMessage } from './messages.js';
 
-/** A restart waits this long after a quick death, doubling up to MAX_BACKOFF_MS; a server that ran a minute resets it. */
+/**
+ * A server that dies before it was ready (or within STABLE_MS of it: a crash loop) is restarted
+ * after a wait that doubles from FIRST_BACKOFF_MS up to MAX_BACKOFF_MS; one that had served for
+ * longer (killed, out of memory) is restarted at once, and its wait starts over.
+ */
 const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
-const STABLE_MS = 60_000;
+const STABLE_MS = 1_000;
 /** Memory left for everything else when sizing the servers: a server may grow past its restored size. */
 const MEMORY_HEADROOM = 0.8;
 
@@ -22,6 +26,8 @@ interface Slot {
   index: number;
   child: ChildProcess | undefined;
   startedAt: number;
+  /** When its current process said it was ready (undefined: not yet). */
+  readyAt: number | undefined;
   backoffMs: number;
   restartTimer?: NodeJS.Timeout;
 }
@@ -54,7 +60,7 @@ export function availableMemory(): number {
 }
 
 export async function supervise(config: Config, options: SupervisorOptions): Promise<void> {
-  const slots: Slot[] = Array.from({ length: config.servers }, (_, index) => ({ index, child: undefined, startedAt: 0, backoffMs: FIRST_BACKOFF_MS }));
+  const slots: Slot[] = Array.from({ length: config.servers }, (_, index) => ({ index, child: undefined, startedAt: 0, readyAt: undefined, backoffMs: FIRST_BACKOFF_MS }));
   let stopping = false;
   let bannerPrinted = false;
   let firstReady: (rss: number) => void;
@@ -66,12 +72,14 @@ export async function supervise(config: Config, options: SupervisorOptions): Pro
 
   const start = (slot: Slot) => {
     slot.startedAt = Date.now();
+    slot.readyAt = undefined;
     const child = fork(options.entry, [], { env: { ...process.env, PAIRWISE_SERVER_INDEX: String(slot.index) }, stdio: 'inherit' });
     slot.child = child;
     child.on('message', (message) => {
       if (!isServerMessage(message)) return;
       if (message.type === 'committed') broadcast(slot, message);
       else {
+        slot.readyAt = Date.now();
         if (!bannerPrinted) {
           bannerPrinted = true;
           options.log(message.banner);
@@ -90,8 +98,9 @@ export async function supervise(config: Config, options: SupervisorOptions): Pro
         return;
       }
       const ranMs = Date.now() - slot.startedAt;
-      slot.backoffMs = ranMs >= STABLE_MS ? FIRST_BACKOFF_MS : Math.min(MAX_BACKOFF_MS, slot.backoffMs * 2);
-      const wait = ranMs >= STABLE_MS ? 0 : slot.backoffMs;
+      const stable = slot.readyAt !== undefined && Date.now() - slot.readyAt >= STABLE_MS;
+      const wait = stable ? 0 : slot.backoffMs;
+      slot.backoffMs = stable ? FIRST_BACKOFF_MS : Math.min(MAX_BACKOFF_MS, slot.backoffMs * 2);
       options.log(`server ${slot.index + 1} (pid ${child.pid}) died (${signal ?? `code ${code}`}) after ${(ranMs / 1000).toFixed(1)} s: restarting${wait > 0 ? ` in ${(wait / 1000).toFixed(1)} s` : ''}`);
       slot.restartTimer = setTimeout(() => start(slot), wait);
     });
