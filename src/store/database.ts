@@ -174,11 +174,14 @@ const LOG_ENCODING = {
 
 export function openDatabases(path: string, committer: Committer = lmdbCommitter): Databases {
   checkRoomToCreate(path);
-  // overlappingSync (lmdb-js default on Linux) resolves writes at commit, before the disk sync:
-  // writers that must be durable wait for the flush too (see commitDurably).
+  // overlappingSync (lmdb-js's default on Linux) is off: with it, when one server process of the
+  // data dir was killed (kill -9) while it held the write lock, the next process to write could
+  // fail its commit with MDB_PANIC and abort (malloc heap corruption), taking a second server down
+  // with the first (bench:replicas: 3 of 6 kills under writes did). Without it a commit syncs
+  // before it resolves; writers that must be durable still wait for the flush (see commitDurably).
   // mapSize is where the map starts: lmdb-js's LMDB grows it as the file grows (mdb_page_alloc), so
   // it is the disk that fills, and then commits fail (see durable-commit.ts).
-  const root = open({ path, compression: false, mapSize: 2 ** 34, maxDbs: 32 });
+  const root = open({ path, compression: false, mapSize: 2 ** 34, maxDbs: 32, overlappingSync: false });
   handleUnclaimedCommitFailures(root);
   return {
     path,
