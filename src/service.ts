@@ -207,7 +207,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const limits = new RateLimits(config.rateLimits, config.host, config.trustedProxies, options.monotonic);
   const answers = new Answers(engines, config.answerCache, identity, experiments);
   // Its listeners of applied changes come after the key cache's: a key check sees the cache cleared.
-  const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, applied, clock });
+  const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, applied, positions, clock });
   const dashboardSessions = new DashboardSessions(new LmdbSessionTable(dbs, IDLE_MS), IDLE_MS);
   // Dashboard traffic is light: a session's key is looked up by hash each time, uncached.
   const resolveKeyHash = (hash: string) => principalOf(shops, dbs.apiKeys.get(hash));
@@ -231,6 +231,9 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     },
     get refitRunning() {
       return refits.refitting;
+    },
+    get housekeeper() {
+      return housekeeping.held;
     },
   };
   const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, positions, tail, shopRecord, clock, demo, experiments, dashboardSessions, background }, stream.routes).catch(async (error: unknown) => {

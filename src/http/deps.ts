@@ -31,6 +31,8 @@ export interface BackgroundMemory {
   readonly snapshotCopyBytes: number;
   /** Whether an EASE refit is under way (its matrix, 4n² bytes, is held meanwhile). */
   readonly refitRunning: boolean;
+  /** Whether this process holds the housekeeping lease (it takes the snapshots and makes the EASE fits). */
+  readonly housekeeper: boolean;
 }
 
 export interface HttpDeps {

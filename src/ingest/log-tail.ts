@@ -12,12 +12,15 @@ export class LogTail {
   #timer: NodeJS.Timeout | undefined;
   /** Shops being brought forward right now (a check that finds one waits for nothing: the run under way reads to the head). */
   readonly #running = new Map<string, Promise<void>>();
+  /** Per shop: when this process first saw a head it had not applied, until it has (for /metrics). */
+  readonly #behindSince = new Map<string, number>();
 
   constructor(
     readonly log: ShopLog,
     readonly engines: ShopEngines,
     readonly applier: LogApplier,
     readonly report: (line: string) => void,
+    readonly clock: () => number = () => performance.now(),
   ) {}
 
   start(pollMs: number): void {
@@ -40,9 +43,12 @@ export class LogTail {
     return { shops, behind };
   }
 
-  /** The shop's log head and the position this process's models stand for. */
-  shopLag(shopId: string): { head: number; applied: number } {
-    return { head: this.log.head(shopId, true), applied: this.engines.position(shopId) };
+  /** The shop's log head, the position this process's models stand for, and how long it has known it is behind (ms). */
+  shopLag(shopId: string): { head: number; applied: number; behindMs: number } {
+    const head = this.log.head(shopId, true);
+    const applied = this.engines.position(shopId);
+    const since = this.#behindSince.get(shopId);
+    return { head, applied, behindMs: head > applied && since !== undefined ? Math.max(0, this.clock() - since) : 0 };
   }
 
   /** Applies what every shop's log holds past its models. */
@@ -56,8 +62,12 @@ export class LogTail {
     if (running !== undefined) return running.then(() => this.check(shopId));
     const head = this.log.head(shopId, true);
     if (head <= this.engines.position(shopId)) return Promise.resolve();
+    if (!this.#behindSince.has(shopId)) this.#behindSince.set(shopId, this.clock());
     const run = this.applier
       .applyThrough(shopId, head)
+      .then(() => {
+        if (this.engines.position(shopId) >= this.log.head(shopId)) this.#behindSince.delete(shopId);
+      })
       .catch((error: unknown) => this.report(`applying shop "${shopId}"'s log through ${head} failed: ${String(error)}`))
       .finally(() => this.#running.delete(shopId));
     this.#running.set(shopId, run);

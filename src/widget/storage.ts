@@ -116,3 +116,36 @@ export function saveOutbox<T>(items: readonly T[]): void {
     }
   } else write(session, OUTBOX_KEY, JSON.stringify(items));
 }
+
+/**
+ * The position of the latest write this browser session had acknowledged (events, over either
+ * transport): lists are asked for `after` it, so that whichever server process answers, it has
+ * applied that write (read-your-writes across server processes and pages).
+ */
+const POSITION_KEY = 'pairwise.position';
+
+/** The position's number (base 36 after the log id): which of two positions is the later. */
+function positionOrder(position: string): number {
+  const n = parseInt(position.slice(position.indexOf('.') + 1), 36);
+  return Number.isFinite(n) ? n : -1;
+}
+
+export function loadPosition(): string | undefined {
+  return read(session, POSITION_KEY) ?? undefined;
+}
+
+/** Keeps `position` when it is later than the one kept (acks may arrive out of order). */
+export function notePosition(position: string | undefined): void {
+  if (typeof position !== 'string' || position === '') return;
+  const kept = loadPosition();
+  if (kept === undefined || positionOrder(position) > positionOrder(kept) || kept.slice(0, kept.indexOf('.')) !== position.slice(0, position.indexOf('.'))) write(session, POSITION_KEY, position);
+}
+
+/** Forgets the kept position (the server did not know it: its data dir was reset, say). */
+export function forgetPosition(): void {
+  try {
+    session().removeItem(POSITION_KEY);
+  } catch {
+    // nothing to do
+  }
+}

@@ -4,7 +4,7 @@
 // still unacknowledged leaves with navigator.sendBeacon. Every event keeps its messageId through all
 // of this, so a retry on another path is recognised by the server and counts once.
 import type { WidgetConfig } from './config.js';
-import { loadOutbox, saveOutbox } from './storage.js';
+import { forgetPosition, loadOutbox, loadPosition, notePosition, saveOutbox } from './storage.js';
 import type { RecommendationList, RecommendationQuery, WireEvent } from './types.js';
 
 /** How long a socket may take to open before events and lists use HTTP instead, in ms. */
@@ -43,6 +43,8 @@ interface ServerMessage {
   meta?: RecommendationList['meta'];
   results?: { index: number; success: boolean; error?: { code: string; detail: string } }[];
   error?: { code: string; detail: string };
+  /** On acks: where the shop's log stood after the write. */
+  position?: string;
 }
 
 export class Transport {
@@ -217,7 +219,8 @@ export class Transport {
   #sendSubscribe(subscriber: Subscriber): void {
     const ref = this.#nextRef++;
     this.#subscribeRefs.set(ref, subscriber);
-    this.#write({ op: 'subscribe', ref, query: subscriber.query });
+    const after = loadPosition();
+    this.#write({ op: 'subscribe', ref, query: after === undefined ? subscriber.query : { ...subscriber.query, after } });
   }
 
   #flushSocket(): void {
@@ -256,6 +259,7 @@ export class Transport {
     const ids = this.#sentOnSocket.get(ref);
     if (ids === undefined) return;
     this.#sentOnSocket.delete(ref);
+    if (message.op === 'ack' || message.op === 'acks') notePosition(message.position);
     if (message.op === 'ack') ids.forEach((id) => this.#forget(id));
     else if (message.op === 'acks') this.#settle(ids, message.results ?? []);
     else if (message.op === 'error') {
@@ -318,8 +322,9 @@ export class Transport {
         keepalive: true,
       });
       if (response.ok) {
-        const body = (await response.json()) as { results: NonNullable<ServerMessage['results']> };
+        const body = (await response.json()) as { results: NonNullable<ServerMessage['results']>; position?: string };
         this.#settle(ids, body.results);
+        notePosition(body.position);
         ok = true;
       } else if (response.status >= 400 && response.status < 500 && response.status !== 429) {
         console.warn('Pairwise: events refused', response.status, await response.text());
@@ -342,8 +347,15 @@ export class Transport {
     if (subscriber.closed || subscriber.answered) return;
     const params = new URLSearchParams();
     for (const name in subscriber.query) params.set(name, String(subscriber.query[name]));
+    const after = loadPosition();
+    if (after !== undefined) params.set('after', after);
     try {
       const response = await fetch(`${this.#config.api}api/recommendations?${params}`, { headers: { authorization: `Bearer ${this.#config.key}` } });
+      if (response.status === 400 && after !== undefined) {
+        // A position this service does not know (its data was reset): asked again without it.
+        forgetPosition();
+        return this.#fetchList(subscriber);
+      }
       if (!response.ok) {
         console.warn('Pairwise: recommendations refused', response.status, await response.text());
         return;

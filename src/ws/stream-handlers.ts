@@ -2,11 +2,13 @@
 // POST /api/events(/batch), subscribe parses its query like GET /api/recommendations. Event ops are
 // answered after their durable commit; every other op at once.
 import { parseBatchEnvelope } from '../api/event.js';
+import { parsePosition } from '../api/position-token.js';
 import { AppError } from '../errors.js';
 import { toAppError } from '../http/exchange.js';
 import { queryAs, type CustomerIdentity } from '../http/customer-identity.js';
 import type { Lifecycle } from '../http/lifecycle.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
+import type { PositionWaits } from '../ingest/position-waits.js';
 import { trackBatch, trackEvent, type CustomerCheck } from '../ingest/track-events.js';
 import type { Connection } from './connection.js';
 import { errorMessage, type ClientMessage, type Ref, type ServerMessage } from './protocol.js';
@@ -19,6 +21,7 @@ export interface StreamContext {
   registry: SubscriptionRegistry;
   /** Counts event ops awaiting their commit, so shutdown sends their acks before closing sockets. */
   lifecycle: Lifecycle;
+  positions: PositionWaits;
   clock: () => number;
   maxInFlight: number;
 }
@@ -54,7 +57,22 @@ export function handleMessage(ctx: StreamContext, conn: Connection, message: Cli
         if (!parsed.ok) throw parsed.error;
         const query = parsed.query;
         const customerId = ctx.identity.customerId(conn.principal, query.customerId, { customerToken: query.customerToken }, ctx.clock());
-        conn.send(ctx.registry.subscribe(conn, queryAs(query, customerId), binary, ref), binary);
+        const subscribe = () => conn.send(ctx.registry.subscribe(conn, queryAs(query, customerId), binary, ref), binary);
+        const after = message.query.after;
+        if (typeof after !== 'string' || after === '') return subscribe();
+        // Named a write's position: the first list waits (bounded) until this server applied it; later
+        // pushes follow the models in any case.
+        const position = parsePosition(ctx.pipeline.logId, after, '/query/after');
+        ctx.positions.check(conn.shopId, position);
+        if (ctx.positions.applied(conn.shopId, position)) return subscribe();
+        void ctx.positions.wait(conn.shopId, position).then(() => {
+          if (!conn.open) return;
+          try {
+            subscribe();
+          } catch (error) {
+            conn.reply(errorMessage(ref, toAppError(error)), binary);
+          }
+        });
         return;
       }
       case 'unsubscribe':

@@ -12,6 +12,7 @@ import type { RateLimits } from '../http/rate-limits.js';
 import { refuseBadFraming, route } from '../http/route.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { LogListeners } from '../ingest/log-listeners.js';
+import type { PositionWaits } from '../ingest/position-waits.js';
 import type { Answers } from '../http/answers.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
 import { BackpressurePolicy } from './backpressure.js';
@@ -32,6 +33,8 @@ export interface StreamDeps {
   pipeline: EventPipeline;
   /** What the log applier applied, whoever wrote it: events and catalog changes refresh live lists. */
   applied: LogListeners;
+  /** Subscriptions that name a write's position (`after`) wait for it, as GET does. */
+  positions: PositionWaits;
   clock: () => number;
 }
 
@@ -81,7 +84,7 @@ export class StreamServer {
       maxTopicsPerShop: ws.maxTopicsPerShop,
       publish: (topic, frame, binary) => this.#app?.publish(topic, frame, binary),
     });
-    this.#context = { pipeline: deps.pipeline, identity: deps.identity, registry: this.#registry, lifecycle: this.#lifecycle, clock: deps.clock, maxInFlight: ws.maxInFlight };
+    this.#context = { pipeline: deps.pipeline, identity: deps.identity, registry: this.#registry, lifecycle: this.#lifecycle, positions: deps.positions, clock: deps.clock, maxInFlight: ws.maxInFlight };
     deps.applied.onEvents((shopId) => this.#registry.changed(shopId));
     // A product renamed, repriced, made unavailable or deleted changes live lists too; a key revoked
     // or a shop's origins changed may end its connections.

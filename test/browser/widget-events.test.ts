@@ -167,6 +167,34 @@ describe('storefront widget: shopper events', () => {
     expect(beacons).toEqual([{ url: expect.stringMatching(/\/api\/events\/batch\?key=pk_/), ok: true, events: expect.arrayContaining(['save']) }]);
   });
 
+  test('When an event is acknowledged over HTTP, then the next pages ask for their lists after its position, and a position the service does not know is dropped', async () => {
+    // No socket: events and lists over HTTP, as behind a proxy that refuses WebSockets.
+    await page.routeWebSocket(/\/api\/stream/, (ws) => ws.close({ code: 1011 }));
+    const listUrls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/recommendations')) listUrls.push(request.url());
+    });
+    await page.goto(`${storefront.url}/trending`);
+    await expect.poll(() => page.locator('.pw-card').count()).toBe(6);
+    expect(listUrls.every((url) => !url.includes('after='))).toBe(true); // nothing written yet
+    await page.click(`${card('5')} .pw-save`);
+    await expect.poll(() => pending(page)).toBe(0);
+    const position = await page.evaluate(() => sessionStorage.getItem('pairwise.position'));
+    expect(position).toMatch(/^[a-z0-9]{8}\.[0-9a-z]+$/);
+
+    listUrls.length = 0;
+    await page.goto(`${storefront.url}/trending`); // the next page
+    await expect.poll(() => page.locator('.pw-card').count()).toBe(6);
+    expect(listUrls.length).toBeGreaterThan(0);
+    expect(listUrls.every((url) => new URL(url).searchParams.get('after') === position)).toBe(true);
+
+    // A position of another data dir (the service was reset): the lists still come, asked again without it.
+    await page.evaluate(() => sessionStorage.setItem('pairwise.position', 'zzzzzzzz.1'));
+    await page.goto(`${storefront.url}/trending`);
+    await expect.poll(() => page.locator('.pw-card').count()).toBe(6);
+    expect(await page.evaluate(() => sessionStorage.getItem('pairwise.position'))).toBeNull();
+  });
+
   test('When another shopper’s purchases change the list, then the open carousel updates in place, but not under the pointer', async () => {
     const t = shop.current!;
     await page.goto(`${storefront.url}/trending`);

@@ -150,6 +150,8 @@ describe('PAIRWISE_SERVERS=2', () => {
     expect(fitted[1]).toBe(fitted[0]);
     expect(supervisor.output().match(/EASE refit of shop "multi"/g)?.length ?? 0).toBeGreaterThanOrEqual(1);
     expect(supervisor.output().match(/took the housekeeping lease/g)).toHaveLength(1); // one server refits
+    const held = async (client: Client) => Number(/pairwise_housekeeping_lease_held\{[^}]*\} (\d)/.exec((await client.call('GET', '/metrics', undefined, shop.secretKey)).text)?.[1]);
+    expect((await held(a)) + (await held(b))).toBe(1);
     const query = '/api/recommendations?strategy=personalized&customerId=c1&limit=8';
     const [x, y] = [await a.call('GET', query, undefined, shop.secretKey), await b.call('GET', query, undefined, shop.secretKey)];
     expect(y.text.replace(/"recId":"[^"]*"/, '')).toBe(x.text.replace(/"recId":"[^"]*"/, ''));
