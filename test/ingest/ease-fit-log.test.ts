@@ -1,7 +1,5 @@
 // An EASE fit published to the log by one process is installed by every process that applies the
 // log, at the fit's position, whatever dense ids each gave the products.
-import { mkdirSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
 import { toPortable } from '../../src/engine/ease/portable-fit.js';
@@ -13,22 +11,16 @@ import { LogListeners } from '../../src/ingest/log-listeners.js';
 import { replay } from '../../src/ingest/replay.js';
 import { ShopEngines } from '../../src/ingest/shop-engines.js';
 import { CatalogStore } from '../../src/store/catalog-store.js';
-import { openDatabases } from '../../src/store/database.js';
 import { LmdbShopLog } from '../../src/store/shop-log.js';
 import { SnapshotStore } from '../../src/store/snapshot-store.js';
 import type { EaseFit } from '../../src/engine/ease/ease-model.js';
 import { ask, idsOf, product, T0, DAY } from '../engine/fixtures.js';
-import { tempDataDir } from '../support/service.js';
+import { tempDatabases } from '../support/temp-databases.js';
 
-const dir = tempDataDir();
-mkdirSync(path.join(dir, 'db'), { recursive: true });
-const dbs = openDatabases(path.join(dir, 'db'));
+const { dbs, cleanup } = tempDatabases();
 const SHOP = 'fit-shop';
 
-afterAll(async () => {
-  await dbs.root.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => cleanup());
 
 function process_() {
   const log = new LmdbShopLog(dbs);

@@ -1,19 +1,11 @@
-import { mkdirSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { DashboardSessions } from '../../src/dashboard/sessions.js';
 import { LmdbSessionTable } from '../../src/store/dashboard-session-table.js';
-import { openDatabases } from '../../src/store/database.js';
-import { tempDataDir } from '../support/service.js';
+import { tempDatabases } from '../support/temp-databases.js';
 
-const dir = tempDataDir();
-mkdirSync(path.join(dir, 'db'), { recursive: true });
-const dbs = openDatabases(path.join(dir, 'db'));
+const { dbs, cleanup } = tempDatabases();
 
-afterAll(async () => {
-  await dbs.root.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => cleanup());
 
 describe('LmdbSessionTable', () => {
   test('When a session opens in one process, then another finds it; when that one closes it, neither does', async () => {

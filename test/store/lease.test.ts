@@ -1,18 +1,10 @@
-import { mkdirSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { openDatabases } from '../../src/store/database.js';
 import { Lease } from '../../src/store/lease.js';
-import { tempDataDir } from '../support/service.js';
+import { tempDatabases } from '../support/temp-databases.js';
 
-const dir = tempDataDir();
-mkdirSync(path.join(dir, 'db'), { recursive: true });
-const dbs = openDatabases(path.join(dir, 'db'));
+const { dbs, cleanup } = tempDatabases();
 
-afterAll(async () => {
-  await dbs.root.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => cleanup());
 
 describe('Lease', () => {
   test('When two processes want the lease, then one holds it while it renews, the other takes it once it runs out or is released', async () => {
