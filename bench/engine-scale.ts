@@ -16,7 +16,7 @@ import { DEFAULT_ENGINE_CONFIG } from '../src/config.js';
 import type { Product } from '../src/engine/product.js';
 import { recommend, type Recommendation } from '../src/engine/recommend.js';
 import { ShopEngine } from '../src/engine/shop-engine.js';
-import { recommendationJson } from '../src/http/render.js';
+import { recommendationJson } from '../src/app/render.js';
 import { replay } from '../src/ingest/replay.js';
 import { ShopEngines } from '../src/ingest/shop-engines.js';
 import { CatalogStore } from '../src/store/catalog-store.js';

@@ -1,8 +1,8 @@
 // Environment → one frozen, validated Config. Every tunable of the service is read here and nowhere else.
 import path from 'node:path';
+import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine/engine-config.js';
 import { usableCores } from './supervisor/usable-cores.js';
 import { signingSecretId } from './api/customer-token.js';
-
 import type { EventType } from './engine/event.js';
 import { uwsForms } from './limits/client-address.js';
 import { parseRange } from './limits/trusted-proxies.js';
@@ -17,86 +17,6 @@ export interface BootstrapShop {
   signingSecret?: string;
 }
 
-export interface EngineConfig {
-  /** Weight each event type adds to popularity and affinity; dismiss suppresses instead. */
-  eventWeights: Readonly<Record<EventType, number>>;
-  /** Half-life of trending scores, in ms. */
-  trendingHalfLifeMs: number;
-  /** Half-life of the popularity behind collection-popular, in ms. */
-  popularityHalfLifeMs: number;
-  /** Ids kept in each maintained top list (trending, each collection). */
-  topListSize: number;
-  /** Half-life of a shopper's affinity to a product, in ms. */
-  affinityHalfLifeMs: number;
-  /** Products remembered per shopper for personalization (at most 255). */
-  historyPerShopper: number;
-  /** Purchases remembered per shopper, never recommended back to them unless repurchasable. */
-  purchasesPerShopper: number;
-  /** A shopper's newest products that each new product pairs with (the shopper similarity behind personalized). */
-  pairingWindow: number;
-  /**
-   * Neighbours kept per product in the basket model behind bought-together (at most 127; rows buffer
-   * twice as many). Nearly every product asked about fills its row, so pruning decides what stays:
-   * 96 scores 0.0024 above 64 on bench:quality's validation splits (0.0017 on test), at 1.5× the
-   * basket rows' bound.
-   */
-  maxNeighbors: number;
-  /**
-   * Neighbours kept per product in the co-view model behind similar (at most 127). Co-views are the
-   * most numerous pairs (each view pairs with the session's last 20), so this row size decides most
-   * of the models' memory: 32 (rows of up to 64) holds a product's strongest co-views for an answer
-   * of 8-50 items at half the memory of 64, and the rows fill up sooner as the store grows.
-   */
-  coViewNeighbors: number;
-  /**
-   * Neighbours kept per product in the shopper-history model behind personalized (at most 127). Fewer
-   * than maxNeighbors: personalized reads one row per affinity (up to 50), and 16 score as well as 64
-   * on the Online Retail protocol (nDCG@10 0.0960 vs 0.0963) at a third of the work per answer.
-   */
-  shopperNeighbors: number;
-  /** Half-life of basket pair weights (bought-together), in ms; chosen on bench:quality's validation splits. */
-  pairHalfLifeMs: number;
-  /**
-   * The share of a basket pair's all-time count that its weight keeps however old (bought-together
-   * scores the decayed count plus this share of the undecayed one): a short half-life follows this
-   * month's pairs without forgetting the pairs of last season. Chosen with pairHalfLifeMs on
-   * bench:quality's validation splits.
-   */
-  pairFloor: number;
-  /**
-   * A bought-together row's best pair counts as at least a pair seen in this many baskets today
-   * (0: the best is the best, however weak). Partners are scored relative to the best; a product
-   * whose best pair is weaker than this has partners that are not certain, so they score below 1
-   * and its content neighbours weigh more beside them. Chosen on bench:quality's validation splits.
-   */
-  pairConfidenceBaskets: number;
-  /**
-   * What two products added to one session's cart count as a pair, next to 1 for two bought in one
-   * order (bought-together): a cart is a weaker sign than an order (most carts are abandoned), and a
-   * pair both carted and bought counts both.
-   */
-  cartPairWeight: number;
-  /** Shoppers whose histories and dismissals are kept per shop; the least recently active go first. */
-  maxShoppers: number;
-  /** Open baskets (orders, carts) kept per shop for pairing; the least recently added-to go first. */
-  maxBaskets: number;
-  /**
-   * Events kept for product ids the catalog has never had, all such ids together (the least
-   * recently named id goes first): applied when the product is added. Anyone with the public key
-   * can name any id, so this bound is all the memory invented ids can take. 0: such events never count.
-   */
-  maxPendingEvents: number;
-  /** Of those, the newest kept per product id (1-65,535). */
-  pendingPerProduct: number;
-  /** Products kept per shopper in the recently-viewed history (at most 255). */
-  recentViewsPerShopper: number;
-  /** How long a dismissal hides a product from that shopper, in ms. */
-  dismissTtlMs: number;
-  /** Platform segment of output gids when a product was given as a bare id. */
-  gidPlatform: string;
-  /** How long after a click on a recommended product an add_to_cart or purchase of it counts for the recommendation, in ms. */
-  attributionWindowMs: number;
-}
 
 /** The EASE model behind personalized: refitted in a worker thread, one shop at a time. */
 export interface EaseRefitConfig {
@@ -218,31 +138,9 @@ export interface Config {
 
 const DAY_MS = 86_400_000;
 
-export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
-  eventWeights: Object.freeze({ view: 1, click: 2, save: 3, add_to_cart: 4, purchase: 6, impression: 0, dismiss: 0 }),
-  trendingHalfLifeMs: 2 * DAY_MS,
-  popularityHalfLifeMs: 14 * DAY_MS,
-  topListSize: 256,
-  maxShoppers: 200_000,
-  maxBaskets: 50_000,
-  maxPendingEvents: 50_000,
-  pendingPerProduct: 32,
-  maxNeighbors: 96,
-  coViewNeighbors: 32,
-  shopperNeighbors: 16,
-  pairHalfLifeMs: 20 * DAY_MS,
-  pairFloor: 0.03,
-  pairConfidenceBaskets: 3.5,
-  cartPairWeight: 0.5,
-  affinityHalfLifeMs: 30 * DAY_MS,
-  historyPerShopper: 64,
-  purchasesPerShopper: 500,
-  pairingWindow: 30,
-  recentViewsPerShopper: 30,
-  dismissTtlMs: 30 * DAY_MS,
-  gidPlatform: 'shopify',
-  attributionWindowMs: 7 * DAY_MS,
-});
+
+/** The engine's settings are the engine's own (engine/engine-config.ts); the environment overrides some of them below. */
+export { DEFAULT_ENGINE_CONFIG, type EngineConfig };
 
 export class ConfigError extends Error {}
 

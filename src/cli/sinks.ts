@@ -3,7 +3,7 @@
 import { MAX_PRODUCTS_PER_PUT, parseCatalog } from '../api/product.js';
 import { DEFAULT_ENGINE_CONFIG } from '../config.js';
 import { EventPipeline } from '../ingest/event-pipeline.js';
-import { trackBatch } from '../ingest/track-events.js';
+import { trackBatch } from '../app/track-events.js';
 import { CatalogStore } from '../store/catalog-store.js';
 import type { Databases } from '../store/database.js';
 import { LmdbShopLog } from '../store/shop-log.js';

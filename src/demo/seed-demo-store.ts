@@ -5,9 +5,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseCatalog } from '../api/product.js';
 import { parseEvent, type TrackedEvent } from '../api/event.js';
-import type { CatalogUpdates } from '../ingest/catalog-updates.js';
+import type { CatalogUpdates } from '../app/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
-import type { Experiments } from '../ingest/experiments.js';
+import type { Experiments } from '../app/experiments.js';
 import type { Product } from '../engine/product.js';
 import { DEMO_EXPERIMENT, demoTraffic, EXPERIMENT_DAYS } from './demo-traffic.js';
 import type { ShopStore } from '../store/shop-store.js';

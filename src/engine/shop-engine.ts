@@ -5,7 +5,7 @@
 // first) holding their affinities, recent views, pairing windows and dismissals, and at most
 // maxPendingEvents events naming ids the catalog never had. Only catalog products get dense ids.
 import { Attribution, type AttributionSnapshot } from '../analytics/attribution.js';
-import type { EngineConfig } from '../config.js';
+import type { EngineConfig } from './engine-config.js';
 import { Catalog } from './catalog.js';
 import { AnswerReads } from './answer-reads.js';
 import { ChangeClock, Stamps } from './change-stamps.js';

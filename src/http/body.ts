@@ -1,7 +1,7 @@
 // Reads a request body under a byte cap: content-length is checked first, then bytes are counted
 // as they arrive. Chunks are copied (uWS reuses their ArrayBuffer) and joined once at the end.
 import { AppError } from '../errors.js';
-import { RequestAbortedError, type Exchange } from './exchange.js';
+import { RequestAbortedError, type Exchange } from '../transport/exchange.js';
 
 const JSON_TYPES = ['application/json', 'text/plain'];
 

@@ -4,7 +4,7 @@
 import { csrfMatches, type DashboardSession } from '../dashboard/sessions.js';
 import { AppError } from '../errors.js';
 import type { HttpDeps } from './deps.js';
-import type { Exchange } from './exchange.js';
+import type { Exchange } from '../transport/exchange.js';
 
 export const DASHBOARD_COOKIE = 'pairwise_dashboard';
 

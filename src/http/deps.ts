@@ -2,16 +2,16 @@
 import type { Config } from '../config.js';
 import type { DashboardSessions } from '../dashboard/sessions.js';
 import type { DemoStorefront } from '../demo/demo-storefront.js';
-import type { CatalogUpdates } from '../ingest/catalog-updates.js';
+import type { CatalogUpdates } from '../app/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
-import type { Experiments } from '../ingest/experiments.js';
+import type { Experiments } from '../app/experiments.js';
 import type { LogTail } from '../ingest/log-tail.js';
-import type { PositionWaits } from '../ingest/position-waits.js';
+import type { PositionWaits } from '../app/position-waits.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
-import type { Answers } from './answers.js';
-import type { KeyResolver, Principal } from './auth.js';
-import type { CustomerIdentity } from './customer-identity.js';
-import type { RateLimits } from './rate-limits.js';
+import type { Answers } from '../app/answers.js';
+import type { KeyResolver, Principal } from '../transport/auth.js';
+import type { CustomerIdentity } from '../app/customer-identity.js';
+import type { RateLimits } from '../transport/rate-limits.js';
 
 /** A shop's own record as GET /api/shop shows it: settings and counts of keys, never a secret. */
 export interface ShopRecordView {

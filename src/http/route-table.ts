@@ -3,7 +3,7 @@
 // Adding a route is adding one entry here.
 import type { ErrorCode } from '../errors.js';
 import type { HttpDeps } from './deps.js';
-import type { Handler, RouteOptions } from './route.js';
+import type { Handler, RouteOptions } from '../transport/route.js';
 import { DASHBOARD_FORM_OPTIONS, DASHBOARD_OPTIONS, getDashboard, postDashboardSignIn, postDashboardSignOut } from './routes/dashboard.js';
 import { DASHBOARD_ASSET_OPTIONS, getDashboardScript, getDashboardStyles } from './routes/dashboard-assets.js';
 import { getDashboardExperiments, getDashboardStats, postDashboardExperiment, postDashboardExperimentAction } from './routes/dashboard-data.js';

@@ -5,10 +5,10 @@ import uWS from 'uWebSockets.js';
 import { AppError, StartupError } from '../errors.js';
 import { PREFLIGHT_HEADERS } from './cors.js';
 import type { HttpDeps } from './deps.js';
-import { Exchange, readRequest } from './exchange.js';
-import { Lifecycle } from './lifecycle.js';
+import { Exchange, readRequest } from '../transport/exchange.js';
+import { Lifecycle } from '../transport/lifecycle.js';
 import { recordingApp, type RegisteredRoute } from './registered-routes.js';
-import { refuseBadFraming, route } from './route.js';
+import { refuseBadFraming, route } from '../transport/route.js';
 import { ROUTES, type HttpMethod, type Route } from './route-table.js';
 
 const UWS_METHODS = { get: 'get', post: 'post', put: 'put', delete: 'del' } as const satisfies Record<HttpMethod, keyof uWS.TemplatedApp>;

@@ -2,7 +2,7 @@
 // validator, and the server's messages. A decoded frame becomes a ClientMessage or an AppError.
 import typia, { type tags } from 'typia';
 import type { RecommendationResponse } from '../api/responses.js';
-import type { BatchResponse } from '../ingest/track-events.js';
+import type { BatchResponse } from '../app/track-events.js';
 import { AppError, type ErrorCode, type FieldError } from '../errors.js';
 import { typiaPathToPointer } from '../api/json-pointer.js';
 

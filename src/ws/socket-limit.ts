@@ -2,8 +2,8 @@
 // own bucket, then to its address's and its key's buckets, which it shares with HTTP. Refusals are
 // drawn from a second bucket of the connection's shape: a client refused faster than it may send
 // ignores the retry hints, and is closed as a flooder.
-import type { Principal } from '../http/auth.js';
-import type { Limit, RateLimits } from '../http/rate-limits.js';
+import type { Principal } from '../transport/auth.js';
+import type { Limit, RateLimits } from '../transport/rate-limits.js';
 import { TokenBucket } from '../limits/token-bucket.js';
 
 export class SocketLimit {

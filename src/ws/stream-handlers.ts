@@ -4,12 +4,12 @@
 import { parseBatchEnvelope } from '../api/event.js';
 import { parsePosition } from '../api/position-token.js';
 import { AppError } from '../errors.js';
-import { toAppError } from '../http/exchange.js';
-import { queryAs, type CustomerIdentity } from '../http/customer-identity.js';
-import type { Lifecycle } from '../http/lifecycle.js';
+import { toAppError } from '../transport/exchange.js';
+import { queryAs, type CustomerIdentity } from '../app/customer-identity.js';
+import type { Lifecycle } from '../transport/lifecycle.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
-import type { PositionWaits } from '../ingest/position-waits.js';
-import { trackBatch, trackEvent, type CustomerCheck } from '../ingest/track-events.js';
+import type { PositionWaits } from '../app/position-waits.js';
+import { trackBatch, trackEvent, type CustomerCheck } from '../app/track-events.js';
 import type { Connection } from './connection.js';
 import { errorMessage, type ClientMessage, type Ref, type ServerMessage } from './protocol.js';
 import { parseSubscriptionQuery } from './subscription-query.js';

@@ -5,7 +5,7 @@
 // Topics are bounded per connection (maxSubscriptions) and per shop (maxTopicsPerShop).
 import { queryKey, type RecommendationQuery } from '../api/recommendation-query.js';
 import { AppError } from '../errors.js';
-import type { Answer, Answers } from '../http/answers.js';
+import type { Answer, Answers } from '../app/answers.js';
 import type { Frame } from './codec.js';
 import type { Connection } from './connection.js';
 import type { Ref } from './protocol.js';

@@ -1,7 +1,7 @@
 // The score text of an answer: the arithmetic formatter agrees with the decimal round trip it replaces.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { score } from '../../src/http/render.js';
+import { score } from '../../src/app/render.js';
 
 /** The obviously-correct reference: round to 6 significant digits through decimal text. */
 const reference = (value: number) => (value === 0 ? '0' : String(Number(value.toPrecision(6))));

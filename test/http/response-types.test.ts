@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CatalogPage, CatalogProduct, Health, ProductDeleted, ProductsUpserted, RecommendationResponse, ShopInfo } from '../../src/api/responses.js';
 import { STRATEGIES } from '../../src/engine/strategy.js';
 import type { ProblemBody } from '../../src/errors.js';
-import type { BatchResponse, EventAck } from '../../src/ingest/track-events.js';
+import type { BatchResponse, EventAck } from '../../src/app/track-events.js';
 import type { RecommendationsMessage, ServerMessage } from '../../src/ws/protocol.js';
 import { customerToken, postEvents, putProducts, startTestService, wireProduct, type TestService } from '../support/service.js';
 import { StreamClient } from '../ws/stream-client.js';

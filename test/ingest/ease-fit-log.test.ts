@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
 import { toPortable } from '../../src/engine/ease/portable-fit.js';
-import { CatalogUpdates } from '../../src/ingest/catalog-updates.js';
+import { CatalogUpdates } from '../../src/app/catalog-updates.js';
 import { refitEase } from '../../src/ingest/ease-refit.js';
 import { EventPipeline } from '../../src/ingest/event-pipeline.js';
 import { LogApplier } from '../../src/ingest/log-applier.js';

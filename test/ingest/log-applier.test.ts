@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { TrackedEvent } from '../../src/api/event.js';
 import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
-import { CatalogUpdates } from '../../src/ingest/catalog-updates.js';
+import { CatalogUpdates } from '../../src/app/catalog-updates.js';
 import { EventPipeline } from '../../src/ingest/event-pipeline.js';
 import { LogApplier } from '../../src/ingest/log-applier.js';
 import { ShopEngines } from '../../src/ingest/shop-engines.js';

@@ -7,7 +7,7 @@ import type { Product } from '../../src/engine/product.js';
 import { recommend } from '../../src/engine/recommend.js';
 import { ShopEngine } from '../../src/engine/shop-engine.js';
 import { STRATEGIES } from '../../src/engine/strategy.js';
-import { CatalogUpdates } from '../../src/ingest/catalog-updates.js';
+import { CatalogUpdates } from '../../src/app/catalog-updates.js';
 import { EventPipeline } from '../../src/ingest/event-pipeline.js';
 import { replay } from '../../src/ingest/replay.js';
 import { ShopEngines } from '../../src/ingest/shop-engines.js';

@@ -22,7 +22,7 @@ import type {
   StatsParams,
 } from '../../api/responses.js';
 import type { ProblemBody } from '../../errors.js';
-import type { BatchResponse, EventAck } from '../../ingest/track-events.js';
+import type { BatchResponse, EventAck } from '../../app/track-events.js';
 // The WebSocket channel's messages are documented beside the HTTP ones (the document covers the API).
 import type { ClientMessage, RecommendationsMessage, ServerMessage } from '../../ws/protocol.js';
 

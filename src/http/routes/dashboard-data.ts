@@ -2,10 +2,10 @@
 // as GET /api/stats and the experiment routes, for the signed-in session's shop instead of a
 // Bearer key. Reads need the session; changes also need this origin and the session's CSRF token.
 import type { DashboardExperiments } from '../../api/responses.js';
-import type { Experiments } from '../../ingest/experiments.js';
+import type { Experiments } from '../../app/experiments.js';
 import { requireSession, requireSessionForChange } from '../dashboard-auth.js';
 import type { HttpDeps } from '../deps.js';
-import type { Handler } from '../route.js';
+import type { Handler } from '../../transport/route.js';
 import { readAndCreate, withResults } from './experiments.js';
 import { statsJson } from './stats.js';
 

@@ -7,8 +7,8 @@ import { AppError } from '../../errors.js';
 import { readBody } from '../body.js';
 import { checkCsrf, checkSameOrigin, cookieToken, csrfHeader, DASHBOARD_COOKIE, DASHBOARD_HEADERS, signedIn } from '../dashboard-auth.js';
 import type { HttpDeps } from '../deps.js';
-import type { Exchange } from '../exchange.js';
-import type { Handler } from '../route.js';
+import type { Exchange } from '../../transport/exchange.js';
+import type { Handler } from '../../transport/route.js';
 
 const HTML = 'text/html; charset=utf-8';
 /** Pages show the shop's data: never cached, never framed by another site. */

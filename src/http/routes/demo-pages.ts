@@ -9,8 +9,8 @@ import { productPage } from '../../demo/pages/product-page.js';
 import { productByHandle, type PageContext } from '../../demo/pages/shop-view.js';
 import { AppError } from '../../errors.js';
 import type { HttpDeps } from '../deps.js';
-import type { Exchange } from '../exchange.js';
-import type { Handler } from '../route.js';
+import type { Exchange } from '../../transport/exchange.js';
+import type { Handler } from '../../transport/route.js';
 
 const COOKIE = 'pairwise_demo_shopper';
 /** Pages reflect the catalog right now; the live parts come from the widget anyway. */

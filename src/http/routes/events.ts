@@ -1,12 +1,12 @@
 // POST /api/events and POST /api/events/batch: acknowledged only after the durable commit.
 import { parseBatchEnvelope } from '../../api/event.js';
 import { AppError } from '../../errors.js';
-import { trackBatch, trackEvent } from '../../ingest/track-events.js';
+import { trackBatch, trackEvent } from '../../app/track-events.js';
 import { checkJsonContentType, parseJson, readBody } from '../body.js';
 import { allowOrigin } from '../cors.js';
 import type { HttpDeps } from '../deps.js';
-import { admit } from '../rate-limits.js';
-import type { Handler } from '../route.js';
+import { admit } from '../../transport/rate-limits.js';
+import type { Handler } from '../../transport/route.js';
 
 export function postEvent(deps: HttpDeps): Handler {
   return async (exchange) => {

@@ -2,7 +2,7 @@
 // the route table and the typia schemas (openapi/document.ts) when the server starts.
 import { openApiDocument } from '../openapi/document.js';
 import type { Route } from '../route-table.js';
-import type { Handler } from '../route.js';
+import type { Handler } from '../../transport/route.js';
 
 /** Public and the same for every shop: caches and browsers may keep it; any origin may read it (no credentials). */
 const HEADERS = { 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*', 'x-content-type-options': 'nosniff' };

@@ -1,8 +1,8 @@
 // Operations: GET /healthz (no key) and GET /metrics (Prometheus text for the admin key's shop).
 import type { Health } from '../../api/responses.js';
 import type { HttpDeps } from '../deps.js';
-import { admit } from '../rate-limits.js';
-import type { Handler } from '../route.js';
+import { admit } from '../../transport/rate-limits.js';
+import type { Handler } from '../../transport/route.js';
 
 /**
  * Which process answered and how far it is behind the log. Per-shop positions are in /metrics

@@ -7,9 +7,9 @@ import type { ProductDeleted, ProductsUpserted } from '../../api/responses.js';
 import { AppError } from '../../errors.js';
 import { checkJsonContentType, parseJson, readBody } from '../body.js';
 import type { HttpDeps } from '../deps.js';
-import { admit } from '../rate-limits.js';
-import { productJson } from '../render.js';
-import type { Handler } from '../route.js';
+import { admit } from '../../transport/rate-limits.js';
+import { productJson } from '../../app/render.js';
+import type { Handler } from '../../transport/route.js';
 
 function productIdParam(raw: string): string {
   const id = normalizeProductId(raw);

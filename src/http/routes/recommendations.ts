@@ -4,9 +4,9 @@
 import { parsePosition } from '../../api/position-token.js';
 import { allowOrigin } from '../cors.js';
 import type { HttpDeps } from '../deps.js';
-import type { Exchange } from '../exchange.js';
-import { admit } from '../rate-limits.js';
-import type { Handler } from '../route.js';
+import type { Exchange } from '../../transport/exchange.js';
+import { admit } from '../../transport/rate-limits.js';
+import type { Handler } from '../../transport/route.js';
 
 /** The raw `after` position of the request: the query's first, else the header; '' when none. */
 function afterParam(exchange: Exchange): string {

@@ -1,8 +1,8 @@
 // GET /api/shop (secret key): who the key's shop is, what it holds, and the settings it runs with.
 import { AppError } from '../../errors.js';
 import type { HttpDeps } from '../deps.js';
-import { admit } from '../rate-limits.js';
-import type { Handler } from '../route.js';
+import { admit } from '../../transport/rate-limits.js';
+import type { Handler } from '../../transport/route.js';
 
 const HOUR_MS = 3_600_000;
 

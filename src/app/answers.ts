@@ -8,9 +8,9 @@ import { AnswerCache } from '../engine/answer-cache.js';
 import { recIdPrefix, RecIdIssuer } from '../analytics/rec-id.js';
 import { experimentId, variantName } from '../analytics/statistics.js';
 import { recommend, type Recommendation } from '../engine/recommend.js';
-import type { Arm, Experiments } from '../ingest/experiments.js';
+import type { Arm, Experiments } from './experiments.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
-import type { Principal } from './auth.js';
+import type { Principal } from '../transport/auth.js';
 import { queryAs, type CustomerIdentity } from './customer-identity.js';
 import { recommendationJson } from './render.js';
 

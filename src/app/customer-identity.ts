@@ -5,7 +5,7 @@
 import { verifyAppProxy } from '../api/app-proxy.js';
 import { verifyCustomerToken } from '../api/customer-token.js';
 import type { RecommendationQuery } from '../api/recommendation-query.js';
-import type { Principal } from './auth.js';
+import type { Principal } from '../transport/auth.js';
 
 /** The proof a public-key request may carry beside its claimed customerId. */
 export interface CustomerProof {

@@ -4,8 +4,8 @@ import { catalogPage, type CatalogPage } from '../engine/catalog-page.js';
 import type { Product } from '../engine/product.js';
 import { AppError } from '../errors.js';
 import type { CatalogStore } from '../store/catalog-store.js';
-import type { LogApplier } from './log-applier.js';
-import type { ShopEngines } from './shop-engines.js';
+import type { LogApplier } from '../ingest/log-applier.js';
+import type { ShopEngines } from '../ingest/shop-engines.js';
 
 export class CatalogUpdates {
   constructor(

@@ -5,8 +5,8 @@
 // wait for the supervisor's notification.
 import { AppError } from '../errors.js';
 import type { ShopLog } from '../store/shop-log.js';
-import type { LogTail } from './log-tail.js';
-import type { ShopEngines } from './shop-engines.js';
+import type { LogTail } from '../ingest/log-tail.js';
+import type { ShopEngines } from '../ingest/shop-engines.js';
 
 interface Waiter {
   position: number;

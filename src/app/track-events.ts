@@ -1,7 +1,7 @@
 // The two event use cases of the REST (and WebSocket) paths: one event, or a batch judged event by event.
 import { parseEvent, type EventError, type TrackedEvent } from '../api/event.js';
 import { AppError } from '../errors.js';
-import type { EventPipeline } from './event-pipeline.js';
+import type { EventPipeline } from '../ingest/event-pipeline.js';
 
 /**
  * The customerId an event may be recorded under, given the one it claims and the customer token it
