@@ -3,9 +3,9 @@
 // impression and click carries a recId, against JSON.parse of one event measured in the same run;
 // then GET /api/stats's work (statistics()) after BENCH_EVENTS events spread over 400 days.
 // Usage: npm run bench:attribution   (BENCH_EVENTS=10000000 for the 10M-event stats figure)
-import { Attribution, type AttributedEvent } from '../src/analytics/attribution.js';
-import { DAY_MS } from '../src/analytics/day-cells.js';
-import { recIdPrefix } from '../src/analytics/rec-id.js';
+import { Attribution, type AttributedEvent } from '../src/engine/attribution/attribution.js';
+import { DAY_MS } from '../src/engine/attribution/day-cells.js';
+import { recIdPrefix } from '../src/engine/attribution/rec-id.js';
 import { statistics, type GroupBy } from '../src/analytics/statistics.js';
 import { STRATEGIES } from '../src/engine/strategy.js';
 import { prng } from './support/prng.js';

@@ -2,9 +2,9 @@
 // the events): totals and groups over a day range with each rate's Wilson interval, and each
 // experiment's variants compared with the first (A) on click-through rate; and the top recommended
 // products from the per-product cells.
-import { CODED_STRATEGIES } from './rec-id.js';
-import type { Attribution } from './attribution.js';
-import { ADD_TO_CARTS, CLICKS, DAY_MS, FIELDS, IMPRESSIONS, keyExperiment, keyStrategy, keyVariant, keyWidget, ORDERS, REVENUE } from './day-cells.js';
+import { CODED_STRATEGIES } from '../engine/attribution/rec-id.js';
+import type { Attribution } from '../engine/attribution/attribution.js';
+import { ADD_TO_CARTS, CLICKS, DAY_MS, FIELDS, IMPRESSIONS, keyExperiment, keyStrategy, keyVariant, keyWidget, ORDERS, REVENUE } from '../engine/attribution/day-cells.js';
 import { newcombe, sampleSizePerGroup, wilson, type Interval } from './intervals.js';
 
 export type GroupBy = 'strategy' | 'widget' | 'variant' | 'day' | 'product';

@@ -21,7 +21,7 @@ export interface WireEvent {
   /** ISO 8601 or epoch milliseconds; defaults to the server's clock. */
   timestamp?: (string & tags.MaxLength<40>) | number | null;
   /**
-   * The meta.recId of the recommendation answer the event came from (analytics/rec-id.ts). Stored as
+   * The meta.recId of the recommendation answer the event came from (engine/attribution/rec-id.ts). Stored as
    * sent; one that does not parse leaves the event unattributed (it is never refused for it).
    */
   recId?: (string & tags.MaxLength<64>) | null;

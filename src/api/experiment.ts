@@ -1,6 +1,6 @@
 // The experiment wire type (POST /api/experiments), its typia validator, and the stored record.
 import typia, { type tags } from 'typia';
-import { MAX_VARIANTS } from '../analytics/rec-id.js';
+import { MAX_VARIANTS } from '../engine/attribution/rec-id.js';
 import type { Strategy } from '../engine/strategy.js';
 import type { FieldError } from '../errors.js';
 import { typiaPathToPointer } from './json-pointer.js';

@@ -1,7 +1,7 @@
 // GET /api/stats query string → a day range and a grouping, or the error to answer with.
 // from/to are UTC calendar days (YYYY-MM-DD), inclusive, at most MAX_STATS_DAYS apart; without
 // them the range is the 30 days ending today.
-import { DAY_MS, MAX_DAYS } from '../analytics/day-cells.js';
+import { DAY_MS, MAX_DAYS } from '../engine/attribution/day-cells.js';
 import { GROUP_BYS, type GroupBy, type StatsRange } from '../analytics/statistics.js';
 import { AppError } from '../errors.js';
 

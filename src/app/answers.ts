@@ -1,11 +1,12 @@
 // Answers to recommendation queries, REST and WebSocket alike: the engine's result and its JSON body,
 // from the answer cache while nothing the answer read has changed (engine/answer-cache.ts).
-// Every delivery of an answer gets its own meta.recId (analytics/rec-id.ts), spliced in after the
+// Every delivery of an answer gets its own meta.recId (engine/attribution/rec-id.ts), spliced in after the
 // cached body's bytes rather than rendered again: a cache hit stays a lookup and one write.
 import { parseRecommendationQuery, queryKey, type RecommendationQuery } from '../api/recommendation-query.js';
 import type { AnswerCacheConfig } from '../config.js';
 import { AnswerCache } from '../engine/answer-cache.js';
-import { recIdPrefix, RecIdIssuer } from '../analytics/rec-id.js';
+import { recIdPrefix } from '../engine/attribution/rec-id.js';
+import { RecIdIssuer } from './rec-id-issuer.js';
 import { experimentId, variantName } from '../analytics/statistics.js';
 import { recommend, type Recommendation } from '../engine/recommend.js';
 import type { Arm, Experiments } from './experiments.js';

@@ -6,7 +6,7 @@
 // shoppers are assigned as the server assigns them (a hash of the session), and variant B (the
 // automatic choice, bought-together on a product page) is clicked a little more often.
 import { assignVariant } from '../analytics/assignment.js';
-import { recIdPrefix } from '../analytics/rec-id.js';
+import { recIdPrefix } from '../engine/attribution/rec-id.js';
 import type { Strategy } from '../engine/strategy.js';
 import { prng } from './prng.js';
 

@@ -4,7 +4,7 @@
 // table of at most maxShoppers shoppers (customers and sessions, least recently active dropped
 // first) holding their affinities, recent views, pairing windows and dismissals, and at most
 // maxPendingEvents events naming ids the catalog never had. Only catalog products get dense ids.
-import { Attribution, type AttributionSnapshot } from '../analytics/attribution.js';
+import { Attribution, type AttributionSnapshot } from './attribution/attribution.js';
 import type { EngineConfig } from './engine-config.js';
 import { Catalog } from './catalog.js';
 import { AnswerReads } from './answer-reads.js';
@@ -55,7 +55,7 @@ export interface EngineSnapshot {
   pending: PendingEventsSnapshot;
   /** The installed EASE fit, so a restart does not wait for a refit; null when none. */
   ease: EaseSnapshot | null;
-  /** What recommendations earned (analytics/attribution.ts). */
+  /** What recommendations earned (engine/attribution/attribution.ts). */
   attribution: AttributionSnapshot;
 }
 

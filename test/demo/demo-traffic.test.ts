@@ -2,7 +2,7 @@
 // one attribution parses, and the experiment's placement assigned as the server assigns shoppers.
 import { describe, expect, test } from 'vitest';
 import { assignVariant } from '../../src/analytics/assignment.js';
-import { parseRecId } from '../../src/analytics/rec-id.js';
+import { parseRecId } from '../../src/engine/attribution/rec-id.js';
 import { DEMO_EXPERIMENT, demoTraffic, EXPERIMENT_DAYS, TRAFFIC_DAYS } from '../../src/demo/demo-traffic.js';
 
 const NOW = Date.parse('2025-06-30T12:00:00Z');

@@ -2,9 +2,9 @@
 // arrays with string keys: the compact model must count exactly what this counts. No day or cell
 // bounds, no product bounds and no order memory bound (streams in tests stay below them); the shopper table is the
 // same LRU bound as the compact one's, so eviction is compared too.
-import { parseRecId } from '../../src/analytics/rec-id.js';
+import { parseRecId } from '../../src/engine/attribution/rec-id.js';
 import { orderIdOf } from '../../src/engine/event.js';
-import { revenueOf, type AttributedEvent, type PriceOf } from '../../src/analytics/attribution.js';
+import { revenueOf, type AttributedEvent, type PriceOf } from '../../src/engine/attribution/attribution.js';
 import { ReferenceLru } from './shopper-state.js';
 
 const DAY = 86_400_000;

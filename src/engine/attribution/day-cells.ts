@@ -6,7 +6,7 @@
 // kept day when full is not counted) and MAX_CELLS cells; past that, a day's new keys are counted
 // in that day's OVERFLOW_KEY cell. The per-product table (product-cells.ts) uses its own bounds and
 // drops its oldest day instead when full, so the recent days always count.
-import { bytesOf, fromBytes, grownTo } from '../engine/typed-arrays.js';
+import { bytesOf, fromBytes, grownTo } from '../typed-arrays.js';
 
 export const DAY_MS = 86_400_000;
 export const MAX_DAYS = 400;

@@ -7,9 +7,9 @@
 // Products are held as 32-bit hashes of their bare ids (productHash), so the memory does not depend
 // on the catalog (a replay, catalog first, and the live service see the same thing); two of one
 // shopper's ≤ 48 remembered products sharing a hash is a chance of about 48² / 2^33.
-import { LruSlots, type LruSlotsSnapshot } from '../engine/lru-slots.js';
-import { SHOPPER_PREFIXES } from '../engine/shopper-keys.js';
-import { bytesOf, fromBytes, grownTo } from '../engine/typed-arrays.js';
+import { LruSlots, type LruSlotsSnapshot } from '../lru-slots.js';
+import { SHOPPER_PREFIXES } from '../shopper-keys.js';
+import { bytesOf, fromBytes, grownTo } from '../typed-arrays.js';
 
 export const SHOWN_PER_SHOPPER = 32;
 export const CLICKS_PER_SHOPPER = 16;

@@ -2,9 +2,9 @@
 // random event streams, its snapshot round trip, and its bounds under hostile input.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { Attribution, MAX_WIDGETS, type AttributedEvent } from '../../src/analytics/attribution.js';
-import { CLICKS, DAY_MS, FIELDS, IMPRESSIONS, keyExperiment, keyStrategy, keyVariant, keyWidget, MAX_CELLS, MAX_DAYS, ORDERS, OVERFLOW_KEY, REVENUE } from '../../src/analytics/day-cells.js';
-import { cellName, ReferenceAttribution, type ReferenceCells } from '../reference/attribution.js';
+import { Attribution, MAX_WIDGETS, type AttributedEvent } from '../../../src/engine/attribution/attribution.js';
+import { CLICKS, DAY_MS, FIELDS, IMPRESSIONS, keyExperiment, keyStrategy, keyVariant, keyWidget, MAX_CELLS, MAX_DAYS, ORDERS, OVERFLOW_KEY, REVENUE } from '../../../src/engine/attribution/day-cells.js';
+import { cellName, ReferenceAttribution, type ReferenceCells } from '../../reference/attribution.js';
 
 const T0 = Date.parse('2025-03-01T10:00:00Z');
 const WINDOW = 7 * DAY_MS;

@@ -4,8 +4,7 @@
 // counts after a restart, and one forged with the public key only moves the forger's own shop's
 // numbers (as fake click events could anyway). The serial (a per-process random tag and a base36
 // counter) only makes ids distinct; minting one is string concatenation, no crypto per request.
-import { randomBytes } from 'node:crypto';
-import type { Strategy } from '../engine/strategy.js';
+import type { Strategy } from '../strategy.js';
 
 /** One letter per strategy; index + 1 is the strategy's number in attribution keys (0: none). */
 export const STRATEGY_CODES = ['b', 's', 't', 'p', 'c', 'r'] as const;
@@ -75,22 +74,4 @@ export function parseRecId(raw: string): RecIdParts | undefined {
   if (++i >= n) return undefined;
   for (; i < n; i++) if (base36Digit(raw.charCodeAt(i)) < 0) return undefined;
   return { strategy, experiment, variant };
-}
-
-/**
- * Mints the serial part of ids: a random tag fixed per issuer (per process) and a counter, both
- * base36, so two processes (or a restart) do not repeat each other's ids in practice.
- */
-export class RecIdIssuer {
-  readonly #tag: string;
-  #counter = 0;
-
-  constructor(tag = randomBytes(5).readUInt32BE(0).toString(36)) {
-    this.#tag = tag;
-  }
-
-  /** The serial of the next id (tag + counter; at most 8 + 11 characters). */
-  next(): string {
-    return this.#tag + (this.#counter++).toString(36);
-  }
 }

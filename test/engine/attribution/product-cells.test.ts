@@ -1,7 +1,7 @@
 // The per-product table's bounds: named products, and the oldest day dropped when the cells are full.
 import { describe, expect, test } from 'vitest';
-import { DAY_MS, FIELDS, CLICKS } from '../../src/analytics/day-cells.js';
-import { MAX_PRODUCT_CELLS, MAX_PRODUCTS, OTHER_PRODUCT, ProductCells } from '../../src/analytics/product-cells.js';
+import { DAY_MS, FIELDS, CLICKS } from '../../../src/engine/attribution/day-cells.js';
+import { MAX_PRODUCT_CELLS, MAX_PRODUCTS, OTHER_PRODUCT, ProductCells } from '../../../src/engine/attribution/product-cells.js';
 
 const DAY = Math.floor(Date.parse('2025-03-01T00:00:00Z') / DAY_MS);
 

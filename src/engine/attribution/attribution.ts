@@ -15,8 +15,8 @@
 //     are numbers, else the catalog price.
 // Every count goes to the key's day cell, and every count but impressions to the product's day cell
 // too (product-cells.ts).
-import { orderIdOf, type EngineEvent } from '../engine/event.js';
-import { CUSTOMER_SPACE, SESSION_SPACE } from '../engine/shopper-keys.js';
+import { orderIdOf, type EngineEvent } from '../event.js';
+import { CUSTOMER_SPACE, SESSION_SPACE } from '../shopper-keys.js';
 import { parseRecId } from './rec-id.js';
 import { ADD_TO_CARTS, CLICKS, DAY_MS, DayCells, IMPRESSIONS, ORDERS, packKey, REVENUE, type DayCellsSnapshot } from './day-cells.js';
 import { ProductCells, type ProductCellsSnapshot } from './product-cells.js';

@@ -2,7 +2,8 @@
 // strings of the grammar (checked against a regular expression that says it plainly).
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { CODED_STRATEGIES, MAX_EXPERIMENT_NUMBER, MAX_REC_ID_LENGTH, MAX_VARIANTS, parseRecId, recIdPrefix, RecIdIssuer, STRATEGY_CODES } from '../../src/analytics/rec-id.js';
+import { CODED_STRATEGIES, MAX_EXPERIMENT_NUMBER, MAX_REC_ID_LENGTH, MAX_VARIANTS, parseRecId, recIdPrefix, STRATEGY_CODES } from '../../../src/engine/attribution/rec-id.js';
+import { RecIdIssuer } from '../../../src/app/rec-id-issuer.js';
 
 const GRAMMAR = /^rec_([bstpcr])_(0|[1-9a-z][0-9a-z]{0,2})_([0-9a-f])_[0-9a-z]+$/;
 
