@@ -59,6 +59,11 @@ export function availableMemory(): number {
   return available;
 }
 
+/** How many servers of `rssBytes` each fit in `availableBytes` beside one already running (MEMORY_HEADROOM of it used). */
+export function serversThatFit(rssBytes: number, availableBytes: number): number {
+  return 1 + Math.floor((availableBytes * MEMORY_HEADROOM) / Math.max(rssBytes, 1));
+}
+
 export async function supervise(config: Config, options: SupervisorOptions): Promise<void> {
   const slots: Slot[] = Array.from({ length: config.servers }, (_, index) => ({ index, child: undefined, startedAt: 0, readyAt: undefined, backoffMs: FIRST_BACKOFF_MS }));
   let stopping = false;
@@ -122,7 +127,7 @@ export async function supervise(config: Config, options: SupervisorOptions): Pro
   start(slots[0]!);
   const rss = await firstStarted;
   // Sized against what is free now that the first server holds its share.
-  const fit = 1 + Math.floor((availableMemory() * MEMORY_HEADROOM) / Math.max(rss, 1));
+  const fit = serversThatFit(rss, availableMemory());
   options.log(`  ${config.servers} servers × ~${Math.round(rss / 2 ** 20)} MB each ≈ ${((config.servers * rss) / 2 ** 30).toFixed(2)} GB expected`);
   if (config.servers > fit) {
     options.log(`not started: ${config.servers} servers of ~${Math.round(rss / 2 ** 20)} MB each do not fit in the memory available (${fit} do): set PAIRWISE_SERVERS to ${fit} or less`);

@@ -187,6 +187,13 @@ describe('PAIRWISE_SERVERS=2', () => {
     }
   });
 
+  test('When a second service is started on the same data dir, then it is refused, naming the running one', async () => {
+    const second = await spawnChildServer(dataDir, shop, { PAIRWISE_SERVERS: '2' });
+    const { code } = await second.exited;
+    expect(code).toBe(1);
+    expect(second.output()).toMatch(new RegExp(`not started: data dir .* is in use by another Pairwise server \\(pid ${supervisor.process.pid}`));
+  });
+
   test('When the supervisor gets SIGTERM, then its servers drain and it exits 0, leaving no process behind', async () => {
     const [a, b] = await clientPerServer();
     supervisor.process.kill('SIGTERM');
