@@ -2,6 +2,7 @@
 import { parseEvent, type EventError, type TrackedEvent } from '../api/event.js';
 import { AppError } from '../errors.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
+import type { Sender } from '../store/shop-log.js';
 
 /**
  * The customerId an event may be recorded under, given the one it claims and the customer token it
@@ -43,20 +44,20 @@ export interface BatchResponse {
 }
 
 /** Throws AppError('invalid_event') with every field error, or ('unavailable'). */
-export async function trackEvent(pipeline: EventPipeline, shopId: string, input: unknown, now: number, check: CustomerCheck): Promise<EventAck> {
+export async function trackEvent(pipeline: EventPipeline, shopId: string, input: unknown, now: number, check: CustomerCheck, sender: Sender): Promise<EventAck> {
   const parsed = parseEvent(input, now);
   if (!parsed.ok) {
     const first = parsed.errors[0]!;
     throw new AppError('invalid_event', `${first.pointer || 'event'} ${first.detail}`, parsed.errors.map(({ pointer, detail }) => ({ pointer, detail })));
   }
-  const { results, position } = await pipeline.ingest(shopId, [withProvenCustomer(parsed.event, parsed.customerToken, check)], now);
+  const { results, position } = await pipeline.ingest(shopId, [withProvenCustomer(parsed.event, parsed.customerToken, check)], now, sender);
   const [result] = results;
   const token = pipeline.positionToken(position);
   return result!.duplicate ? { success: true, eventId: result!.eventId, duplicate: true, position: token } : { success: true, eventId: result!.eventId, position: token };
 }
 
 /** Stores the valid events of a batch in one commit and reports each event's fate by its index. */
-export async function trackBatch(pipeline: EventPipeline, shopId: string, inputs: readonly unknown[], now: number, check: CustomerCheck): Promise<BatchResponse> {
+export async function trackBatch(pipeline: EventPipeline, shopId: string, inputs: readonly unknown[], now: number, check: CustomerCheck, sender: Sender): Promise<BatchResponse> {
   const results: BatchResult[] = new Array(inputs.length);
   const valid: TrackedEvent[] = [];
   const validIndex: number[] = [];
@@ -70,7 +71,7 @@ export async function trackBatch(pipeline: EventPipeline, shopId: string, inputs
       results[index] = { index, success: false, error: { code: 'invalid_event', pointer: first.pointer, detail: first.detail } };
     }
   });
-  const { results: ingested, position } = valid.length > 0 ? await pipeline.ingest(shopId, valid, now) : { results: [], position: pipeline.log.head(shopId) };
+  const { results: ingested, position } = valid.length > 0 ? await pipeline.ingest(shopId, valid, now, sender) : { results: [], position: pipeline.log.head(shopId) };
   let duplicates = 0;
   ingested.forEach(({ eventId, duplicate }, i) => {
     const index = validIndex[i]!;

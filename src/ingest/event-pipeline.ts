@@ -7,7 +7,7 @@ import { monotonicFactory } from 'ulid';
 import type { TrackedEvent } from '../api/event.js';
 import { formatPosition } from '../api/position-token.js';
 import { AppError } from '../errors.js';
-import type { EventsAppended, ShopLog } from '../store/shop-log.js';
+import type { EventsAppended, Sender, ShopLog } from '../store/shop-log.js';
 import type { LogApplier } from './log-applier.js';
 
 export interface Ingested {
@@ -40,16 +40,17 @@ export class EventPipeline {
   }
 
   /**
-   * Ingests valid events (in order) in one durable commit, then applies them; resolves with each
+   * Ingests valid events (in order) in one durable commit, then applies them, their messageIds in
+   * `sender`'s namespace (the merchant's, by default: the transports name the key's kind); resolves with each
    * event's result and the log position of the last one stored (the shop's head when every one was
    * a repeat). Rejects with AppError('unavailable').
    */
-  async ingest(shopId: string, events: readonly TrackedEvent[], now: number): Promise<{ results: Ingested[]; position: number }> {
+  async ingest(shopId: string, events: readonly TrackedEvent[], now: number, sender: Sender = 'secret'): Promise<{ results: Ingested[]; position: number }> {
     if (this.#closed) throw new AppError('unavailable', 'the service is shutting down');
     const fresh = events.map((event) => ({ eventId: 'evt_' + this.#nextUlid(now), event }));
     let appended: EventsAppended;
     try {
-      appended = await this.log.appendEvents(shopId, fresh, now, now - this.dedupTtlMs);
+      appended = await this.log.appendEvents(shopId, fresh, now, now - this.dedupTtlMs, sender);
     } catch (cause) {
       throw new AppError('unavailable', `events could not be stored: ${(cause as Error).message}`);
     }

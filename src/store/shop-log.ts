@@ -17,6 +17,18 @@ export type LogRecord =
   | { position: number; eventId: string; event: TrackedEvent; change?: undefined }
   | { position: number; change: ShopChange; event?: undefined };
 
+/**
+ * Who sent events: messageIds of the merchant's server (a secret key, the CLI, the demo seed) and of
+ * storefronts (a public key) are separate namespaces, so a public key can never shadow (or probe)
+ * an id the merchant's server uses.
+ */
+export type Sender = 'public' | 'secret';
+
+/** The dedup index's key of a messageId: its sender's namespace first ('p:' or 's:'), which no id of the other can spell. */
+export function dedupKey(sender: Sender, messageId: string): string {
+  return (sender === 'secret' ? 's:' : 'p:') + messageId;
+}
+
 /** An event to append, with the id it was given. */
 export interface NewEvent {
   eventId: string;
@@ -34,11 +46,11 @@ export interface EventsAppended {
 export interface ShopLog {
   /**
    * Appends the events in one durable commit, at consecutive positions. An event whose messageId
-   * is already in the index (received no earlier than `dedupSince`) is not stored: the check and
+   * is already in the sender's namespace of the index (received no earlier than `dedupSince`) is not stored: the check and
    * the append are one write transaction, so one messageId sent to two processes at once is stored
    * once. New messageIds are indexed as received at `receivedAt`.
    */
-  appendEvents(shopId: string, events: readonly NewEvent[], receivedAt: number, dedupSince: number): Promise<EventsAppended>;
+  appendEvents(shopId: string, events: readonly NewEvent[], receivedAt: number, dedupSince: number, sender?: Sender): Promise<EventsAppended>;
   /**
    * Appends one change, built inside the write transaction (so it may read the latest state of
    * any process) and told the position it takes, and writes the tables it changes in that same
@@ -52,8 +64,8 @@ export interface ShopLog {
   publishEaseFit(shopId: string, artifact: EaseArtifact, fittedThrough: number, at: number): Promise<number>;
   /** The EASE fit stored for the ease-fit entry at `position`; undefined once it is no longer kept. */
   easeFit(shopId: string, position: number): EaseArtifact | undefined;
-  /** The eventId already stored under a messageId no older than `since` (epoch ms). */
-  findByMessageId(shopId: string, messageId: string, since: number): string | undefined;
+  /** The eventId already stored under a messageId of `sender` no older than `since` (epoch ms). */
+  findByMessageId(shopId: string, messageId: string, since: number, sender?: Sender): string | undefined;
   /** One shop's log in order, after position `after` (0: from the start) up to `through`. */
   read(shopId: string, after?: number, through?: number): Iterable<LogRecord>;
   /**
@@ -88,7 +100,7 @@ export class LmdbShopLog implements ShopLog {
     for (const listener of this.#committed) listener(shopId, head);
   }
 
-  async appendEvents(shopId: string, events: readonly NewEvent[], receivedAt: number, dedupSince: number): Promise<EventsAppended> {
+  async appendEvents(shopId: string, events: readonly NewEvent[], receivedAt: number, dedupSince: number, sender: Sender = 'public'): Promise<EventsAppended> {
     const { log, logHeads, dedup } = this.dbs;
     let head = 0;
     const appended = await commitDurably(this.dbs, (): EventsAppended => {
@@ -100,12 +112,13 @@ export class LmdbShopLog implements ShopLog {
         const { eventId, event } = events[i]!;
         const messageId = event.messageId;
         if (messageId !== undefined) {
-          const known = dedup.get([shopId, messageId]);
+          const key: [string, string] = [shopId, dedupKey(sender, messageId)];
+          const known = dedup.get(key);
           if (known !== undefined && known.at >= dedupSince) {
             duplicateOf[i] = known.eventId;
             continue;
           }
-          dedup.put([shopId, messageId], { eventId, at: receivedAt });
+          dedup.put(key, { eventId, at: receivedAt });
         }
         stored.push(events[i]!);
       }
@@ -149,8 +162,8 @@ export class LmdbShopLog implements ShopLog {
     return this.dbs.artifacts.get([shopId, position]);
   }
 
-  findByMessageId(shopId: string, messageId: string, since: number): string | undefined {
-    const record = this.dbs.dedup.get([shopId, messageId]);
+  findByMessageId(shopId: string, messageId: string, since: number, sender: Sender = 'public'): string | undefined {
+    const record = this.dbs.dedup.get([shopId, dedupKey(sender, messageId)]);
     return record !== undefined && record.at >= since ? record.eventId : undefined;
   }
 

@@ -37,7 +37,7 @@ export function handleMessage(ctx: StreamContext, conn: Connection, message: Cli
         const { event } = message;
         afterCommit(ctx, conn, ref, binary, async () => {
           const now = ctx.clock();
-          const ack = await trackEvent(ctx.pipeline, conn.shopId, event, now, customerCheck(ctx, conn, now));
+          const ack = await trackEvent(ctx.pipeline, conn.shopId, event, now, customerCheck(ctx, conn, now), conn.principal.kind);
           return { op: 'ack', ...(ref === undefined ? {} : { ref }), eventId: ack.eventId, ...(ack.duplicate ? { duplicate: true } : {}), position: ack.position };
         });
         return;
@@ -47,7 +47,7 @@ export function handleMessage(ctx: StreamContext, conn: Connection, message: Cli
         if (!envelope.ok) throw new AppError(envelope.code, envelope.detail, [{ pointer: '/events', detail: envelope.detail }]);
         afterCommit(ctx, conn, ref, binary, async () => {
           const now = ctx.clock();
-          const outcome = await trackBatch(ctx.pipeline, conn.shopId, envelope.events, now, customerCheck(ctx, conn, now));
+          const outcome = await trackBatch(ctx.pipeline, conn.shopId, envelope.events, now, customerCheck(ctx, conn, now), conn.principal.kind);
           return { op: 'acks', ...(ref === undefined ? {} : { ref }), ...outcome };
         });
         return;

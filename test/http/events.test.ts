@@ -113,6 +113,20 @@ describe('events', () => {
   });
 
   describe('messageId dedup', () => {
+    test('When a public key sends a messageId first, then the merchant\'s server (secret key) still stores its own event under it, and each key\'s repeats are its own duplicates', async () => {
+      const messageId = 'order-5001-line-1';
+      const shadow = await (await post({ type: 'view', productId: '3', sessionId: 'attacker', messageId })).json();
+      const count = applied();
+      const server = await t.fetch('/api/events', { method: 'POST', key: t.shop.secretKey, body: JSON.stringify({ type: 'purchase', productId: '3', sessionId: 'buyer', messageId }) });
+      const purchase = await server.json();
+      expect(purchase).toEqual({ success: true, eventId: expect.stringMatching(EVENT_ID), position: ANY_POSITION }); // stored, not a duplicate
+      expect(purchase.eventId).not.toBe(shadow.eventId);
+      expect(applied()).toBe(count + 1);
+      const again = await (await t.fetch('/api/events', { method: 'POST', key: t.shop.secretKey, body: JSON.stringify({ type: 'purchase', productId: '3', sessionId: 'buyer', messageId }) })).json();
+      expect(again).toMatchObject({ eventId: purchase.eventId, duplicate: true });
+      expect(await (await post({ type: 'view', productId: '3', sessionId: 'attacker', messageId })).json()).toMatchObject({ eventId: shadow.eventId, duplicate: true });
+    });
+
     test('When a messageId repeats, then the same eventId comes back with duplicate:true and the model does not change', async () => {
       const event = { type: 'purchase', productId: '3', sessionId: 'dup', messageId: 'msg-dup-1' };
       const first = await (await post(event)).json();

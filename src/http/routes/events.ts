@@ -17,7 +17,7 @@ export function postEvent(deps: HttpDeps): Handler {
     const input = parseJson(await readBody(exchange, deps.config.maxEventBodyBytes));
     const now = deps.clock();
     const ack = await trackEvent(deps.pipeline, principal.shopId, input, now, (claimed, customerToken) =>
-      deps.identity.customerId(principal, claimed, { customerToken, query }, now),
+      deps.identity.customerId(principal, claimed, { customerToken, query }, now), principal.kind,
     );
     exchange.json(JSON.stringify(ack));
   };
@@ -33,7 +33,7 @@ export function postEventBatch(deps: HttpDeps): Handler {
     if (!envelope.ok) throw new AppError(envelope.code, envelope.detail, [{ pointer: '/events', detail: envelope.detail }]);
     const now = deps.clock();
     const outcome = await trackBatch(deps.pipeline, principal.shopId, envelope.events, now, (claimed, customerToken) =>
-      deps.identity.customerId(principal, claimed, { customerToken, query }, now),
+      deps.identity.customerId(principal, claimed, { customerToken, query }, now), principal.kind,
     );
     exchange.json(JSON.stringify(outcome));
   };
