@@ -35,6 +35,10 @@ export interface RecommendationParams {
   limit?: number & tags.Type<'uint32'> & tags.Minimum<1> & tags.Maximum<24> & tags.Default<8>;
   /** Comma-separated product ids (bare or gid, at most 100) never to return. */
   exclude?: string;
+  /** The placement asking (at most 64 characters): an experiment running on it picks this shopper's variant. */
+  widgetId?: string & tags.MaxLength<64>;
+  /** The `position` of a write acknowledgement: the answer waits (bounded) until the server answering has applied it (also as the Pairwise-After header). */
+  after?: string & tags.MaxLength<32>;
 }
 
 export const DEFAULT_LIMIT = 8;

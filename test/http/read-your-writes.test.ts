@@ -74,3 +74,24 @@ describe('read-your-writes', () => {
     }
   });
 });
+
+describe('changes another process writes', () => {
+  test('When another process (the CLI) adds a signing secret, then tokens it signs prove their customer here within the log poll, not after a cache expiry', async () => {
+    // As `pairwise token secret` does: the shop's record changes through the log, from another ShopStore.
+    const { ShopStore } = await import('../../src/store/shop-store.js');
+    const { mintCustomerToken } = await import('../../src/api/customer-token.js');
+    const secret = await new ShopStore(t.service.dbs, new LmdbShopLog(t.service.dbs)).rotateSigningSecret(t.shop.shopId);
+    const token = mintCustomerToken(secret, t.shop.shopId, 'cli-customer', Math.floor(Date.now() / 1000) + 600);
+    const customerOf = async () => {
+      const res = await t.fetch('/api/events', { method: 'POST', body: JSON.stringify({ type: 'view', productId: '1', sessionId: 'cli-s', customerId: 'cli-customer', customerToken: token }) });
+      const { eventId } = (await res.json()) as { eventId: string };
+      return [...new LmdbShopLog(t.service.dbs).read(t.shop.shopId)].find((r) => r.eventId === eventId)?.event?.customerId;
+    };
+    let proven: string | undefined;
+    for (let i = 0; i < 25 && proven === undefined; i++) {
+      proven = await customerOf();
+      if (proven === undefined) await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+    expect(proven).toBe('cli-customer'); // within ~1 s (the poll is 100 ms); the key cache used to hold the old secrets for ~30 s
+  });
+});

@@ -44,6 +44,13 @@ describe('recommendations', () => {
   });
   afterAll(() => t.cleanup());
 
+  test('When an answer is for one shopper, then no shared cache may keep it; a store-wide one says nothing of caching', async () => {
+    for (const query of ['strategy=recently-viewed&sessionId=s-cache', 'strategy=personalized&customerId=c-cache', 'customerId=c-cache']) {
+      expect((await t.fetch(`/api/recommendations?${query}`)).headers.get('cache-control')).toBe('private, no-store');
+    }
+    expect((await t.fetch('/api/recommendations?strategy=trending')).headers.get('cache-control')).toBeNull();
+  });
+
   describe('limit', () => {
     test('When no limit is given, then 8 products come back and meta.count is 8', async () => {
       const body = await recommendations(t, 'strategy=trending');

@@ -19,6 +19,14 @@ function afterParam(exchange: Exchange): string {
   return exchange.request.headers?.['pairwise-after'] ?? '';
 }
 
+/** An answer for one shopper (their history, their dismissals) is theirs: no shared cache may keep it. */
+const FOR_ONE_SHOPPER = { 'cache-control': 'private, no-store' } as const;
+
+/** Whether the query names a shopper (a customer, a token, a session): a few substring tests. */
+function namesShopper(query: string): boolean {
+  return query.includes('customerId=') || query.includes('sessionId=') || query.includes('customerToken=');
+}
+
 export function getRecommendations(deps: HttpDeps): Handler {
   return (exchange) => {
     allowOrigin(exchange);
@@ -34,10 +42,10 @@ export function getRecommendations(deps: HttpDeps): Handler {
         exchange.watchAbort();
         return deps.positions.wait(shopId, position).then((applied) => {
           if (exchange.aborted) return;
-          exchange.json(answers.body(answers.forQueryString(principal, query, deps.clock()), !applied));
+          exchange.json(answers.body(answers.forQueryString(principal, query, deps.clock()), !applied), 200, namesShopper(query) ? FOR_ONE_SHOPPER : undefined);
         });
       }
     }
-    exchange.json(answers.body(answers.forQueryString(principal, query, deps.clock())));
+    exchange.json(answers.body(answers.forQueryString(principal, query, deps.clock())), 200, namesShopper(query) ? FOR_ONE_SHOPPER : undefined);
   };
 }
