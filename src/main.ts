@@ -1,15 +1,11 @@
 // The composition root: configuration from the environment, the service, signals.
-import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { StartupError } from './errors.js';
 import { startService, type RunningService } from './service.js';
 import { startupSummary } from './startup-summary.js';
-import { lockDataDir } from './store/data-dir-lock.js';
-import { openDatabases } from './store/database.js';
-import { isServerMessage, type ServerMessage } from './supervisor/messages.js';
-import { supervise } from './supervisor/supervisor.js';
+import { joinSupervisor } from './supervisor/server-link.js';
+import { startSupervisor } from './supervisor/start.js';
 
 function banner(config: Config, service: RunningService): string {
   const base = `http://${config.host}:${service.port}`;
@@ -64,7 +60,7 @@ async function main(): Promise<void> {
   }
   process.on('uncaughtException', fatal('uncaught exception:'));
   process.on('unhandledRejection', fatal('unhandled rejection:'));
-  if (config.servers > 1 && config.serverIndex === undefined) return startSupervisor(config);
+  if (config.servers > 1 && config.serverIndex === undefined) return startSupervisor(config, fileURLToPath(import.meta.url));
   let service: RunningService;
   try {
     service = await startService(config);
@@ -82,56 +78,6 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => shutdown('SIGINT'));
   if (config.serverIndex === undefined) console.log(banner(config, service));
   else joinSupervisor(service, banner(config, service), () => shutdown('supervisor gone'));
-}
-
-/** A server process of a supervisor: its commits are announced to the other servers, theirs applied here. */
-function joinSupervisor(service: RunningService, text: string, orphaned: () => void): void {
-  const send = (message: ServerMessage) => {
-    if (process.connected) process.send!(message);
-  };
-  // One notice per shop per turn of the event loop, with the newest head: a burst of commits is one message.
-  const heads = new Map<string, number>();
-  service.shopLog.onCommitted((shopId, head) => {
-    if (heads.size === 0) setImmediate(() => {
-      for (const [id, h] of heads) send({ type: 'committed', shopId: id, head: h });
-      heads.clear();
-    });
-    heads.set(shopId, Math.max(head, heads.get(shopId) ?? 0));
-  });
-  process.on('message', (message) => {
-    if (isServerMessage(message) && message.type === 'committed') void service.tail.check(message.shopId);
-  });
-  process.once('disconnect', orphaned);
-  send({ type: 'ready', rssBytes: process.memoryUsage.rss(), banner: text });
-}
-
-/** Whether nothing listens on the port now (the servers then share it with SO_REUSEPORT, which would let a stranger in). */
-function portIsFree(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(true)));
-  });
-}
-
-/** PAIRWISE_SERVERS > 1: this process takes the data dir's lock and runs the servers. */
-async function startSupervisor(config: Config): Promise<void> {
-  mkdirSync(config.dbPath, { recursive: true });
-  const dbs = openDatabases(config.dbPath);
-  let lock;
-  try {
-    lock = lockDataDir(dbs.root, config.dbPath, config.dataDir);
-  } catch (error) {
-    console.error(error instanceof StartupError ? `not started: ${error.message}` : String(error));
-    process.exit(1);
-  }
-  if (!(await portIsFree(config.host, config.port))) {
-    console.error(`not started: cannot listen on ${config.host}:${config.port}: the port is taken (another Pairwise server?) or ${config.host} is not an address of this machine`);
-    lock.release();
-    process.exit(1);
-  }
-  console.log(`Pairwise: ${config.servers} server processes on port ${config.port}, supervised by pid ${process.pid}`);
-  await supervise(config, { entry: fileURLToPath(import.meta.url), log: (line) => console.log(line), release: () => lock.release() });
 }
 
 main().catch(fatal('start-up failed:'));
