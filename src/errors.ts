@@ -22,6 +22,8 @@ export const ERROR_CODES = {
   /** WebSocket: a frame that is not one of the protocol's messages (unknown op, wrong fields). */
   invalid_message: 400,
   unauthorized: 401,
+  /** A customerToken that does not prove its customer (tampered, expired, another shop's or customer's): never a silent downgrade to the session. */
+  invalid_customer_token: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,

@@ -2,9 +2,12 @@
 // merchant's own server: its customerId is trusted. A public key is visible to anyone: its
 // customerId counts only with proof — a customer token, or a Shopify app-proxy signature naming
 // the logged-in customer — else the request is served from its session alone (it still succeeds).
+// A token that is presented and does not prove its customer is refused (401 invalid_customer_token),
+// never read as no token: the caller learns its token is no longer good.
 import { verifyAppProxy } from '../api/app-proxy.js';
 import { verifyCustomerToken } from '../api/customer-token.js';
 import type { RecommendationQuery } from '../api/recommendation-query.js';
+import { AppError } from '../errors.js';
 import type { Principal } from '../transport/auth.js';
 
 /** The proof a public-key request may carry beside its claimed customerId. */
@@ -20,6 +23,13 @@ interface Verified {
   expiresAtS: number;
 }
 
+const INVALID_TOKEN = new AppError(
+  'invalid_customer_token',
+  "customerToken does not prove its customer (expired, tampered, or another shop's or customer's): send without it, as the session, or with a fresh token",
+  [{ pointer: '/customerToken', detail: 'not a valid token for this customer' }],
+  { 'www-authenticate': 'PairwiseCustomerToken' },
+);
+
 /** Verified tokens kept (cleared when full): a returning shopper's requests skip the HMAC. */
 const MAX_VERIFIED = 10_000;
 
@@ -33,9 +43,12 @@ export class CustomerIdentity {
   customerId(principal: Principal, claimed: string | undefined, proof: CustomerProof, nowMs: number): string | undefined {
     if (principal.kind === 'secret') return claimed;
     const nowS = Math.floor(nowMs / 1000);
-    const proven =
-      (proof.customerToken === undefined ? undefined : this.#fromToken(principal, proof.customerToken, nowS)) ??
-      (proof.query === undefined || principal.appProxySecret === undefined ? undefined : verifyAppProxy(proof.query, principal.appProxySecret, nowS));
+    if (proof.customerToken !== undefined) {
+      const fromToken = this.#fromToken(principal, proof.customerToken, nowS);
+      if (fromToken === undefined || (claimed !== undefined && claimed !== fromToken)) throw INVALID_TOKEN;
+      return fromToken;
+    }
+    const proven = proof.query === undefined || principal.appProxySecret === undefined ? undefined : verifyAppProxy(proof.query, principal.appProxySecret, nowS);
     return proven !== undefined && (claimed === undefined || claimed === proven) ? proven : undefined;
   }
 

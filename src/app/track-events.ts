@@ -28,7 +28,7 @@ export interface EventAck {
 
 export type BatchResult =
   | { index: number; success: true; eventId: string; duplicate?: true }
-  | { index: number; success: false; error: EventError };
+  | { index: number; success: false; error: EventError | { code: 'invalid_customer_token'; pointer: string; detail: string } };
 
 export interface BatchResponse {
   /** True when no event was rejected. */
@@ -64,7 +64,16 @@ export async function trackBatch(pipeline: EventPipeline, shopId: string, inputs
   inputs.forEach((input, index) => {
     const parsed = parseEvent(input, now, `/events/${index}`);
     if (parsed.ok) {
-      valid.push(withProvenCustomer(parsed.event, parsed.customerToken, check));
+      let event: TrackedEvent;
+      try {
+        event = withProvenCustomer(parsed.event, parsed.customerToken, check);
+      } catch (error) {
+        // A token that does not prove its customer: this event is refused (never stored without its customer).
+        if (!(error instanceof AppError) || error.code !== 'invalid_customer_token') throw error;
+        results[index] = { index, success: false, error: { code: 'invalid_customer_token', pointer: `/events/${index}/customerToken`, detail: error.detail } };
+        return;
+      }
+      valid.push(event);
       validIndex.push(index);
     } else {
       const first = parsed.errors[0]!;

@@ -123,7 +123,7 @@ export const ROUTES: readonly Route[] = [
       tag: 'recommendations',
       query: 'RecommendationParams',
       ok: { status: 200, description: 'The recommended products and how they were chosen.', schema: 'RecommendationResponse' },
-      errors: ['invalid_strategy', 'invalid_limit', 'missing_context', 'invalid_query', 'invalid_position'],
+      errors: ['invalid_strategy', 'invalid_limit', 'missing_context', 'invalid_query', 'invalid_position', 'invalid_customer_token'],
     },
   },
   {
@@ -139,7 +139,7 @@ export const ROUTES: readonly Route[] = [
       tag: 'events',
       body: { schema: 'WireEvent', textPlain: true, maxBytes: 64 * KIB },
       ok: { status: 200, description: 'The event is stored (or was already).', schema: 'EventAck' },
-      errors: ['invalid_event'],
+      errors: ['invalid_event', 'invalid_customer_token'],
     },
   },
   {

@@ -46,6 +46,7 @@ function boot(): void {
   if (config === undefined) return;
   const transport = new Transport(config);
   const tracker = new Tracker(transport, config.customerId, config.customerToken);
+  transport.onTokenRefused = () => tracker.dropToken('refused by the service');
   const sessionId = getSessionId();
 
   const scan = () => {

@@ -48,7 +48,24 @@ export class Tracker {
     this.#customerToken = (this.#customerId && customerToken) || undefined;
   }
 
+  /**
+   * The service refused the token (or it expired here): from now on this page is its session, as
+   * a guest's; events and lists go on, without the customer. A cached page may carry a stale token.
+   */
+  dropToken(why: string): void {
+    if (this.#customerToken === undefined && this.#customerId === undefined) return;
+    console.warn(`Pairwise: the customer token is no longer good (${why}); going on as this browser session`);
+    this.identify(undefined, undefined);
+  }
+
+  /** Whether the token's expiry (its third field, Unix seconds) has passed: it would only be refused. */
+  #tokenExpired(): boolean {
+    const expires = Number(this.#customerToken?.split('.')[2]);
+    return Number.isFinite(expires) && expires * 1000 <= Date.now();
+  }
+
   track(type: EventType, productId: string, context: EventContext = {}): WireEvent {
+    if (this.#customerToken !== undefined && this.#tokenExpired()) this.dropToken('expired');
     const event: WireEvent = { type, productId: String(productId), sessionId: getSessionId(), messageId: randomId('m_') };
     if (this.#customerId !== undefined) event.customerId = this.#customerId;
     if (this.#customerToken !== undefined) event.customerToken = this.#customerToken;

@@ -18,6 +18,8 @@ const MAX_BATCH = 100;
 const MAX_BEACON_BYTES = 60_000;
 /** Server error codes after which a retry can succeed; any other error drops the event. */
 const RETRYABLE = ['unavailable', 'rate_limited', 'internal'];
+/** The service refused an event's or a list's customer token: it goes again as the session. */
+const TOKEN_REFUSED = 'invalid_customer_token';
 
 type ListHandler = (list: RecommendationList) => void;
 
@@ -51,6 +53,8 @@ export class Transport {
   readonly #config: WidgetConfig;
   /** Unacknowledged events by messageId, in the order they were made. */
   readonly #outbox = new Map<string, WireEvent>();
+  /** Told when the service refused the customer token (main.ts drops it from the tracker). */
+  onTokenRefused: () => void = () => {};
   /** messageIds out on the socket (by ref) or in an HTTP request: not sent again meanwhile. */
   readonly #sentOnSocket = new Map<number, string[]>();
   readonly #busy = new Set<string>();
@@ -248,6 +252,18 @@ export class Transport {
       for (const s of this.#subscribers) if (s === subscriber || (ref === undefined && s.sub === message.sub)) deliver(s, list);
       return;
     }
+    if (message.op === 'error' && message.sub !== undefined && message.error?.code === TOKEN_REFUSED) {
+      // The server ended a live list whose customer token expired: the session's list instead.
+      for (const s of this.#subscribers) {
+        if (s.sub !== message.sub) continue;
+        delete s.query.customerToken;
+        delete s.query.customerId;
+        s.sub = undefined;
+        this.onTokenRefused();
+        this.#sendSubscribe(s);
+      }
+      return;
+    }
     if (ref === undefined) return;
     const subscriber = this.#subscribeRefs.get(ref);
     if (subscriber !== undefined) {
@@ -263,7 +279,10 @@ export class Transport {
     if (message.op === 'ack') ids.forEach((id) => this.#forget(id));
     else if (message.op === 'acks') this.#settle(ids, message.results ?? []);
     else if (message.op === 'error') {
-      if (RETRYABLE.includes(message.error?.code ?? '')) {
+      if (message.error?.code === TOKEN_REFUSED) {
+        ids.forEach((id) => this.#asSession(id));
+        this.#scheduleRetry();
+      } else if (RETRYABLE.includes(message.error?.code ?? '')) {
         ids.forEach((id) => this.#busy.delete(id));
         this.#scheduleRetry();
       } else {
@@ -280,7 +299,10 @@ export class Transport {
     for (const result of results) {
       const id = ids[result.index];
       if (id === undefined) continue;
-      if (result.success || !RETRYABLE.includes(result.error?.code ?? '')) {
+      if (result.error?.code === TOKEN_REFUSED) {
+        this.#asSession(id);
+        retry = true;
+      } else if (result.success || !RETRYABLE.includes(result.error?.code ?? '')) {
         if (!result.success) console.warn('Pairwise: event refused', result.error);
         this.#forget(id);
       } else {
@@ -289,6 +311,17 @@ export class Transport {
       }
     }
     if (retry) this.#scheduleRetry();
+  }
+
+  /** The event goes again without its customer (same messageId): the service refused its token. */
+  #asSession(id: string): void {
+    const event = this.#outbox.get(id);
+    if (event !== undefined) {
+      delete event.customerId;
+      delete event.customerToken;
+    }
+    this.#busy.delete(id);
+    this.onTokenRefused();
   }
 
   #scheduleRetry(): void {
@@ -351,6 +384,13 @@ export class Transport {
     if (after !== undefined) params.set('after', after);
     try {
       const response = await fetch(`${this.#config.api}api/recommendations?${params}`, { headers: { authorization: `Bearer ${this.#config.key}` } });
+      if (response.status === 401 && (subscriber.query.customerToken !== undefined || subscriber.query.customerId !== undefined)) {
+        // Its token was refused (expired on a cached page, say): the list of the session instead.
+        delete subscriber.query.customerToken;
+        delete subscriber.query.customerId;
+        this.onTokenRefused();
+        return this.#fetchList(subscriber);
+      }
       if (response.status === 400 && after !== undefined) {
         // A position this service does not know (its data was reset): asked again without it.
         forgetPosition();

@@ -21,6 +21,8 @@ export class Connection {
   #behindSince: number | undefined;
   /** Subscriptions by id (= their topic's id). */
   readonly subs = new Map<string, Topic>();
+  /** Subscriptions made as a customer proven by a token: when the token expires (epoch s), and in which encoding they answer. */
+  readonly tokenExpiry = new Map<string, { expiresAtS: number; binary: boolean }>();
   /** Topics that changed while this socket was behind: it gets their latest list when it resumes. */
   readonly missed = new Set<Topic>();
   /** Event ops received and not yet answered. */

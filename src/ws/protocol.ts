@@ -70,6 +70,8 @@ export type ServerMessage =
   | { op: 'ack'; ref?: Ref; eventId: string; duplicate?: true; position: string }
   | AcksMessage
   | { op: 'error'; ref?: Ref; error: ErrorBody }
+  /** A live subscription ended by the server (its customer token expired): `sub` names it. */
+  | { op: 'error'; sub: string; error: ErrorBody }
   | { op: 'pong'; ref?: Ref };
 
 /** A subscription's list: the GET /api/recommendations body beside op and sub (recommendation-frame.ts writes it as text). */

@@ -57,7 +57,13 @@ export function handleMessage(ctx: StreamContext, conn: Connection, message: Cli
         if (!parsed.ok) throw parsed.error;
         const query = parsed.query;
         const customerId = ctx.identity.customerId(conn.principal, query.customerId, { customerToken: query.customerToken }, ctx.clock());
-        const subscribe = () => conn.send(ctx.registry.subscribe(conn, queryAs(query, customerId), binary, ref), binary);
+        // A customer proven by a token is so until the token expires: then the subscription ends (StreamServer).
+        const expiresAtS = customerId !== undefined && query.customerToken !== undefined ? tokenExpiry(query.customerToken) : undefined;
+        const subscribe = () => {
+          const { frame, sub } = ctx.registry.subscribe(conn, queryAs(query, customerId), binary, ref);
+          if (expiresAtS !== undefined) conn.tokenExpiry.set(sub, { expiresAtS, binary });
+          conn.send(frame, binary);
+        };
         const after = message.query.after;
         if (typeof after !== 'string' || after === '') return subscribe();
         // Named a write's position: the first list waits (bounded) until this server applied it; later
@@ -82,6 +88,12 @@ export function handleMessage(ctx: StreamContext, conn: Connection, message: Cli
   } catch (error) {
     conn.reply(errorMessage(ref, toAppError(error)), binary);
   }
+}
+
+/** A customer token's expiry (its third field, Unix seconds); the identity has verified it. */
+function tokenExpiry(token: string): number | undefined {
+  const expires = Number(token.split('.')[2]);
+  return Number.isSafeInteger(expires) ? expires : undefined;
 }
 
 /** How this connection's events may name a customer (see http/customer-identity.ts). */

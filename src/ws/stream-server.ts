@@ -106,7 +106,10 @@ export class StreamServer {
       }));
     }
     const everyMs = Math.min(1000, Math.max(100, this.#policy.stallMs / 4));
-    this.#sweep = setInterval(() => this.#sweepBehind(), everyMs);
+    this.#sweep = setInterval(() => {
+      this.#sweepBehind();
+      this.#endExpiredTokens(Math.floor(this.#deps.clock() / 1000));
+    }, everyMs);
     this.#sweep.unref();
     // Keys revoked by another process (the CLI beside the server) reach open sockets too.
     this.#recheck = setInterval(() => this.recheckKeys(), KEY_RECHECK_MS);
@@ -217,6 +220,22 @@ export class StreamServer {
   }
 
   /** Resumes the sockets that drained without a `drain` event, closes those stalled past the timeout. */
+  /**
+   * Ends the subscriptions whose customer token has expired: the customer is no longer proven, so
+   * their lists stop; the client is told with an error frame naming the subscription (the widget
+   * subscribes again as the session).
+   */
+  #endExpiredTokens(nowS: number): void {
+    for (const conn of this.#connections) {
+      if (conn.tokenExpiry.size === 0) continue;
+      for (const [sub, { expiresAtS, binary }] of [...conn.tokenExpiry]) {
+        if (expiresAtS > nowS) continue;
+        this.#registry.unsubscribe(conn, sub);
+        conn.reply({ op: 'error', sub, error: { code: 'invalid_customer_token', detail: 'the customer token of this subscription expired: subscribe again with a fresh token, or as the session' } }, binary);
+      }
+    }
+  }
+
   #sweepBehind(): void {
     const now = performance.now();
     for (const conn of this.#connections) {

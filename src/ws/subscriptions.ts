@@ -63,7 +63,8 @@ export class SubscriptionRegistry {
   }
 
   /** Joins (or re-joins: idempotent) the query's topic; returns the reply frame with the list right now. */
-  subscribe(conn: Connection, query: RecommendationQuery, binary: boolean, ref: Ref | undefined): Frame {
+  /** Subscribes the connection; the first frame to send, and the subscription's id. */
+  subscribe(conn: Connection, query: RecommendationQuery, binary: boolean, ref: Ref | undefined): { frame: Frame; sub: string } {
     // widgetId too: an experiment on one placement must not answer another's subscribers.
     const key = `${conn.shopId}\u0000${binary ? 'b' : 't'}\u0000${query.widgetId ?? ''}\u0000${queryKey(query)}`;
     let topic = this.#topics.get(key);
@@ -79,7 +80,7 @@ export class SubscriptionRegistry {
       topic.members.add(conn);
       conn.join(topic);
     }
-    return recommendationFrame(topic.id, this.deps.answers.json(answer), binary, ref);
+    return { frame: recommendationFrame(topic.id, this.deps.answers.json(answer), binary, ref), sub: topic.id };
   }
 
   /** False when the connection has no such subscription. */
@@ -87,6 +88,7 @@ export class SubscriptionRegistry {
     const topic = conn.subs.get(sub);
     if (topic === undefined) return false;
     conn.leave(topic);
+    conn.tokenExpiry.delete(sub);
     this.#removeMember(topic, conn);
     return true;
   }

@@ -31,17 +31,22 @@ export interface Shop {
   current?: TestService;
 }
 
-/** Pages: /trending (a widget at the top), /below-fold (the widget under a tall block), /products/<handle> (no widget), /img/<id>.svg. */
+/**
+ * Pages: /trending (a widget at the top), /below-fold (the widget under a tall block),
+ * /as/<customerId>/<customerToken> (/trending for a signed-in customer), /products/<handle> (no widget), /img/<id>.svg.
+ */
 export function storefrontFor(shop: Shop): Promise<Storefront> {
-  const page = (body: string) => {
+  const page = (body: string, attributes = '') => {
     const t = shop.current!;
     return {
       body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fixture shop</title><link rel="icon" href="data:,">
-<script src="${t.url}/widget.js" data-key="${t.shop.publicKey}" async></script></head><body>${body}</body></html>`,
+<script src="${t.url}/widget.js" data-key="${t.shop.publicKey}"${attributes} async></script></head><body>${body}</body></html>`,
     };
   };
   return startStorefront((pathname) => {
     if (pathname === '/trending') return page('<div data-pairwise="trending" data-limit="6" data-widget-id="top-trending"></div>');
+    const as = /^\/as\/([^/]+)\/([^/]+)$/.exec(pathname);
+    if (as) return page('<div data-pairwise="trending" data-limit="6" data-widget-id="top-trending"></div>', ` data-customer-id="${as[1]}" data-customer-token="${as[2]}"`);
     if (pathname === '/below-fold') return page('<div style="height:1800px">Scroll down</div><div data-pairwise="trending" data-limit="6" data-widget-id="below-trending"></div>');
     const image = /^\/img\/(\d+)\.svg$/.exec(pathname);
     if (image) return { type: 'image/svg+xml', body: svg(image[1]!) };

@@ -4,7 +4,8 @@
 import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { cardIds, eventsApplied, launchBrowser, recordSocketEvents, sessionIdOf, type Storefront } from '../support/browser.js';
-import { ids, recommendations, startTestService } from '../support/service.js';
+import { customerToken, ids, recommendations, startTestService } from '../support/service.js';
+import { storedEvents } from '../support/stored-events.js';
 import { seedShop, storefrontFor, type Shop } from './fixtures.js';
 
 const card = (id: string) => `.pw-card[data-product-id="${id}"]`;
@@ -193,6 +194,25 @@ describe('storefront widget: shopper events', () => {
     await page.goto(`${storefront.url}/trending`);
     await expect.poll(() => page.locator('.pw-card').count()).toBe(6);
     expect(await page.evaluate(() => sessionStorage.getItem('pairwise.position'))).toBeNull();
+  });
+
+  test('When the page carries a customer token the service refuses (a cached page, an expired token), then the lists still come and the events are stored as the session, with a console warning', async () => {
+    const t = shop.current!;
+    const good = customerToken(t.shop, 'cust-7');
+    const refused = good.slice(0, -3) + (good.endsWith('AAA') ? 'BBB' : 'AAA'); // its signature tampered
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    await page.goto(`${storefront.url}/as/cust-7/${refused}`);
+    await expect.poll(() => page.locator('.pw-card').count()).toBe(6); // the session's list
+    await page.click(`${card('4')} .pw-save`);
+    await expect.poll(() => pending(page)).toBe(0);
+    const saves = storedEvents(t.service.dbs, t.shop.shopId).map((e) => e.event).filter((e) => e.type === 'save' && e.productId === '4');
+    expect(saves).toHaveLength(1);
+    expect(saves[0]!.customerId).toBeUndefined();
+    expect(saves[0]!.sessionId).toBe(await sessionIdOf(page));
+    expect(warnings.some((w) => w.includes('customer token is no longer good'))).toBe(true);
   });
 
   test('When another shopper’s purchases change the list, then the open carousel updates in place, but not under the pointer', async () => {

@@ -55,7 +55,8 @@ export function expectContractAnswer(response: RawResponse, what: string, head =
   expect(typeof body.detail === 'string' && body.detail.length > 0, `detail: ${shown}`).toBe(true);
   expectFieldErrors(body.errors, shown);
   // Headers some codes promise (docs/api.md "Errors", RFC 9110).
-  if (response.status === 401) expect(header(response, 'www-authenticate'), `401 without WWW-Authenticate: ${shown}`).toMatch(/^Bearer /);
+  // A refused API key challenges for the Bearer key; a refused customer token for a fresh token.
+  if (response.status === 401) expect(header(response, 'www-authenticate'), `401 without WWW-Authenticate: ${shown}`).toMatch(body.code === 'invalid_customer_token' ? /^PairwiseCustomerToken/ : /^Bearer /);
   if (response.status === 405) expect(header(response, 'allow'), `405 without Allow: ${shown}`).toBeTruthy();
   if (body.code === 'rate_limited') expect(header(response, 'retry-after'), `429 without Retry-After: ${shown}`).toMatch(/^\d+$/);
 }

@@ -85,7 +85,7 @@ describe('changes another process writes', () => {
     const customerOf = async () => {
       const res = await t.fetch('/api/events', { method: 'POST', body: JSON.stringify({ type: 'view', productId: '1', sessionId: 'cli-s', customerId: 'cli-customer', customerToken: token }) });
       const { eventId } = (await res.json()) as { eventId: string };
-      return [...new LmdbShopLog(t.service.dbs).read(t.shop.shopId)].find((r) => r.eventId === eventId)?.event?.customerId;
+      return [...new LmdbShopLog(t.service.dbs).read(t.shop.shopId)].find((r) => r.event !== undefined && r.eventId === eventId)?.event?.customerId;
     };
     let proven: string | undefined;
     for (let i = 0; i < 25 && proven === undefined; i++) {
