@@ -25,7 +25,7 @@ export type LogRecord =
 export type Sender = 'public' | 'secret';
 
 /** The dedup index's key of a messageId: its sender's namespace first ('p:' or 's:'), which no id of the other can spell. */
-export function dedupKey(sender: Sender, messageId: string): string {
+function dedupKey(sender: Sender, messageId: string): string {
   return (sender === 'secret' ? 's:' : 'p:') + messageId;
 }
 
@@ -64,8 +64,6 @@ export interface ShopLog {
   publishEaseFit(shopId: string, artifact: EaseArtifact, fittedThrough: number, at: number): Promise<number>;
   /** The EASE fit stored for the ease-fit entry at `position`; undefined once it is no longer kept. */
   easeFit(shopId: string, position: number): EaseArtifact | undefined;
-  /** The eventId already stored under a messageId of `sender` no older than `since` (epoch ms). */
-  findByMessageId(shopId: string, messageId: string, since: number, sender?: Sender): string | undefined;
   /** One shop's log in order, after position `after` (0: from the start) up to `through`. */
   read(shopId: string, after?: number, through?: number): Iterable<LogRecord>;
   /**
@@ -160,11 +158,6 @@ export class LmdbShopLog implements ShopLog {
 
   easeFit(shopId: string, position: number): EaseArtifact | undefined {
     return this.dbs.artifacts.get([shopId, position]);
-  }
-
-  findByMessageId(shopId: string, messageId: string, since: number, sender: Sender = 'public'): string | undefined {
-    const record = this.dbs.dedup.get([shopId, dedupKey(sender, messageId)]);
-    return record !== undefined && record.at >= since ? record.eventId : undefined;
   }
 
   *read(shopId: string, after = 0, through = LAST_POSITION): Iterable<LogRecord> {
