@@ -2,7 +2,7 @@
 // (a sign-in on one, the next page from another). Kept by the SHA-256 of their token: the table
 // holds nothing a cookie could be rebuilt from. A use moves lastUsed in LMDB at most once a minute.
 import { createHash } from 'node:crypto';
-import type { DashboardSession, SessionTable } from '../dashboard/sessions.js';
+import { MAX_SESSIONS, type DashboardSession, type SessionTable } from '../dashboard/sessions.js';
 import type { Databases } from './database.js';
 import { commitDurably } from './durable-commit.js';
 
@@ -16,6 +16,8 @@ export class LmdbSessionTable implements SessionTable {
     readonly dbs: Databases,
     /** Sessions idle this long are dropped when a new one is added. */
     readonly idleMs: number,
+    /** Past this many, adding one drops the least recently used (as the in-memory table does). */
+    readonly maxSessions = MAX_SESSIONS,
   ) {}
 
   get size(): number {
@@ -30,7 +32,13 @@ export class LmdbSessionTable implements SessionTable {
     const table = this.dbs.dashboardSessions;
     return commitDurably(this.dbs, () => {
       // Sign-ins are rare (each needs a secret key): the scan for idle sessions rides along.
-      for (const { key, value } of table.getRange()) if (session.lastUsed - value.lastUsed >= this.idleMs) table.remove(key);
+      const live: { key: string; lastUsed: number }[] = [];
+      for (const { key, value } of table.getRange()) {
+        if (session.lastUsed - value.lastUsed >= this.idleMs) table.remove(key);
+        else live.push({ key, lastUsed: value.lastUsed });
+      }
+      live.sort((a, b) => a.lastUsed - b.lastUsed);
+      for (const { key } of live.slice(0, Math.max(0, live.length + 1 - this.maxSessions))) table.remove(key);
       table.put(idOf(token), session);
     });
   }

@@ -28,4 +28,21 @@ describe('LmdbSessionTable', () => {
     await sessions.open('sk_new', 5000).stored;
     expect(sessions.size).toBeLessThanOrEqual(before);
   });
+
+  test('When more sessions are opened than the bound, then the least recently used go first and the count never passes it', async () => {
+    const { dbs: own, cleanup: close } = tempDatabases();
+    try {
+      const sessions = new DashboardSessions(new LmdbSessionTable(own, 1e9, 3), 1e9);
+      const tokens: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const opened = sessions.open(`sk_${i}`, i * 1000);
+        await opened.stored;
+        tokens.push(opened.token);
+        expect(sessions.size).toBeLessThanOrEqual(3);
+      }
+      expect(tokens.map((token) => sessions.use(token, 10_000) !== undefined)).toEqual([false, false, true, true, true]);
+    } finally {
+      await close();
+    }
+  });
 });
