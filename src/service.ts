@@ -238,6 +238,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   };
   const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, positions, tail, shopRecord, clock, demo, experiments, dashboardSessions, background }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
+    await housekeeping.release(); // its renewals would outlive the databases startService closes now
     throw error;
   });
   const pruneTimer = setInterval(() => {
