@@ -181,7 +181,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const pipeline = new EventPipeline(shopLog, applier, config.dedupTtlMs, logId);
   const catalog = new CatalogUpdates(catalogStore, engines, applier);
   const tail = new LogTail(shopLog, engines, applier, log);
-  const positions = new PositionWaits(shopLog, engines, tail, config.afterWaitMs);
+  const positions = new PositionWaits(shopLog, engines, tail, config.afterWaitMs, logId);
   applied.onPosition(positions.reached);
 
   const experiments = new Experiments(new ExperimentStore(dbs, shopLog, applyThrough));

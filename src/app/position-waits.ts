@@ -3,6 +3,7 @@
 // answered with what is there (and says it is stale). The write was committed before its
 // acknowledgement, so it is in the log: the wait asks the tail to apply it at once rather than
 // wait for the supervisor's notification.
+import { parsePosition } from '../api/position-token.js';
 import { AppError } from '../errors.js';
 import type { ShopLog } from '../store/shop-log.js';
 import type { LogTail } from '../ingest/log-tail.js';
@@ -22,7 +23,20 @@ export class PositionWaits {
     readonly engines: ShopEngines,
     readonly tail: LogTail,
     readonly maxWaitMs: number,
+    /** The log's id, which positions carry (api/position-token.ts). */
+    readonly logId: string,
   ) {}
+
+  /**
+   * For a read that names a write's position (`raw`, as the client sent it): undefined when this
+   * process has applied it already, else the wait (true once applied, false past maxWaitMs).
+   * Throws AppError('invalid_position') for a malformed, foreign or past-the-log position.
+   */
+  pending(shopId: string, raw: string, pointer?: string): Promise<boolean> | undefined {
+    const position = parsePosition(this.logId, raw, pointer);
+    this.check(shopId, position);
+    return this.applied(shopId, position) ? undefined : this.wait(shopId, position);
+  }
 
   /** Throws AppError('invalid_position') for a position past the shop's log: no write was acknowledged there. */
   check(shopId: string, position: number): void {

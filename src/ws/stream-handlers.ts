@@ -2,7 +2,6 @@
 // POST /api/events(/batch), subscribe parses its query like GET /api/recommendations. Event ops are
 // answered after their durable commit; every other op at once.
 import { parseBatchEnvelope } from '../api/event.js';
-import { parsePosition } from '../api/position-token.js';
 import { AppError } from '../errors.js';
 import { toAppError } from '../transport/exchange.js';
 import { queryAs, type CustomerIdentity } from '../app/customer-identity.js';
@@ -68,10 +67,9 @@ export function handleMessage(ctx: StreamContext, conn: Connection, message: Cli
         if (typeof after !== 'string' || after === '') return subscribe();
         // Named a write's position: the first list waits (bounded) until this server applied it; later
         // pushes follow the models in any case.
-        const position = parsePosition(ctx.pipeline.logId, after, '/query/after');
-        ctx.positions.check(conn.shopId, position);
-        if (ctx.positions.applied(conn.shopId, position)) return subscribe();
-        void ctx.positions.wait(conn.shopId, position).then(() => {
+        const waiting = ctx.positions.pending(conn.shopId, after, '/query/after');
+        if (waiting === undefined) return subscribe();
+        void waiting.then(() => {
           if (!conn.open) return;
           try {
             subscribe();

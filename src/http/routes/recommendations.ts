@@ -1,7 +1,6 @@
 // GET /api/recommendations: validate the query, answer it (from the answer cache when still exact).
 // With `after=` (or Pairwise-After:) naming a write's position, the answer waits until this server
 // process has applied it (bounded), so a shopper reads their own writes from any process.
-import { parsePosition } from '../../api/position-token.js';
 import { allowOrigin } from '../cors.js';
 import type { HttpDeps } from '../deps.js';
 import type { Exchange } from '../../transport/exchange.js';
@@ -34,17 +33,13 @@ export function getRecommendations(deps: HttpDeps): Handler {
     const answers = deps.answers;
     const query = exchange.request.query;
     const after = afterParam(exchange);
-    if (after !== '') {
-      const shopId = principal.shopId;
-      const position = parsePosition(deps.pipeline.logId, after);
-      deps.positions.check(shopId, position);
-      if (!deps.positions.applied(shopId, position)) {
-        exchange.watchAbort();
-        return deps.positions.wait(shopId, position).then((applied) => {
-          if (exchange.aborted) return;
-          exchange.json(answers.body(answers.forQueryString(principal, query, deps.clock()), !applied), 200, namesShopper(query) ? FOR_ONE_SHOPPER : undefined);
-        });
-      }
+    const waiting = after === '' ? undefined : deps.positions.pending(principal.shopId, after);
+    if (waiting !== undefined) {
+      exchange.watchAbort();
+      return waiting.then((applied) => {
+        if (exchange.aborted) return;
+        exchange.json(answers.body(answers.forQueryString(principal, query, deps.clock()), !applied), 200, namesShopper(query) ? FOR_ONE_SHOPPER : undefined);
+      });
     }
     exchange.json(answers.body(answers.forQueryString(principal, query, deps.clock())), 200, namesShopper(query) ? FOR_ONE_SHOPPER : undefined);
   };
