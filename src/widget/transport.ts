@@ -256,10 +256,8 @@ export class Transport {
       // The server ended a live list whose customer token expired: the session's list instead.
       for (const s of this.#subscribers) {
         if (s.sub !== message.sub) continue;
-        delete s.query.customerToken;
-        delete s.query.customerId;
         s.sub = undefined;
-        this.onTokenRefused();
+        this.#asSessionList(s);
         this.#sendSubscribe(s);
       }
       return;
@@ -311,6 +309,13 @@ export class Transport {
       }
     }
     if (retry) this.#scheduleRetry();
+  }
+
+  /** The list is asked for again as the session's: the service refused its customer token. */
+  #asSessionList(subscriber: Subscriber): void {
+    delete subscriber.query.customerToken;
+    delete subscriber.query.customerId;
+    this.onTokenRefused();
   }
 
   /** The event goes again without its customer (same messageId): the service refused its token. */
@@ -386,9 +391,7 @@ export class Transport {
       const response = await fetch(`${this.#config.api}api/recommendations?${params}`, { headers: { authorization: `Bearer ${this.#config.key}` } });
       if (response.status === 401 && (subscriber.query.customerToken !== undefined || subscriber.query.customerId !== undefined)) {
         // Its token was refused (expired on a cached page, say): the list of the session instead.
-        delete subscriber.query.customerToken;
-        delete subscriber.query.customerId;
-        this.onTokenRefused();
+        this.#asSessionList(subscriber);
         return this.#fetchList(subscriber);
       }
       if (response.status === 400 && after !== undefined) {
