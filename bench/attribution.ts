@@ -98,7 +98,7 @@ function main(): void {
   const parseNs = baselineNs / baselineRuns;
   console.log(`Attribution.apply: ${fmt(applied)} events in ${fmt(applyMs)} ms: ${fmt(perEventNs / 1000, 3)} µs per event (bound: 2 µs)`);
   console.log(`baseline: JSON.parse of one event ${fmt(parseNs / 1000, 3)} µs; ratio apply ÷ parse ${fmt(perEventNs / parseNs, 2)}`);
-  console.log(`cells ${fmt(model.cells.cellCount)} over ${model.cells.dayCount} days, widgets ${model.widgets.length - 2}, shoppers ${fmt(model.shoppers.slots.size)}`);
+  console.log(`cells ${fmt(model.cells.cellCount)} over ${model.cells.dayCount} days, widgets registered ${model.widgets.registered.length}, shoppers ${fmt(model.shoppers.slots.size)}`);
   console.log(`product cells ${fmt(model.products.cells.cellCount)} over ${model.products.cells.dayCount} days, products ${fmt(model.products.names.length - 1)}`);
   const lastDay = Math.floor((Date.parse('2024-01-01T00:00:00Z') + (DAYS - 1) * DAY_MS) / DAY_MS);
   for (const groupBy of ['strategy', 'widget', 'variant', 'day', 'product'] as GroupBy[]) {

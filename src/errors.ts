@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   invalid_cursor: 400,
   /** POST /api/experiments: a body that is not a valid experiment (every field error listed). */
   invalid_experiment: 400,
+  /** PUT /api/shop/widgets: a body that is not `{"widgets": [...]}` with at most 64 ids of 1-128 characters. */
+  invalid_widgets: 400,
   /** `after=` / `Pairwise-After:` that is not a position this deployment acknowledged (malformed, another data dir's, past the shop's log). */
   invalid_position: 400,
   /** WebSocket: a frame that is not one of the protocol's messages (unknown op, wrong fields). */

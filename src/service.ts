@@ -19,6 +19,7 @@ import { toPortable } from './engine/ease/portable-fit.js';
 import { Lease } from './store/lease.js';
 import { EventPipeline } from './ingest/event-pipeline.js';
 import { Experiments } from './app/experiments.js';
+import { WidgetRegistry } from './app/widget-registry.js';
 import { LogApplier } from './ingest/log-applier.js';
 import { LogListeners } from './ingest/log-listeners.js';
 import { LogTail } from './ingest/log-tail.js';
@@ -128,6 +129,7 @@ function shopRecordView(shops: ShopStore, shopId: string): ShopRecordView | unde
     allowedOrigins: shop.allowedOrigins,
     customerTokenSecrets: shop.signingSecrets?.length ?? 0,
     appProxy: shop.appProxySecret !== undefined,
+    widgets: shop.widgets ?? [],
     keys,
   };
 }
@@ -212,6 +214,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   // Dashboard traffic is light: a session's key is looked up by hash each time, uncached.
   const resolveKeyHash = (hash: string) => principalOf(shops, dbs.apiKeys.get(hash));
   const shopRecord = (shopId: string) => shopRecordView(shops, shopId);
+  const widgets = new WidgetRegistry(shops);
   // Work done once for every process of the data dir (snapshots, EASE refits, the dedup prune): by
   // the holder of this lease, which another process takes over within seconds when its holder dies.
   const housekeeping = new Lease(dbs, 'housekeeping', HOUSEKEEPING_LEASE_MS, Date.now, (held) => {
@@ -236,7 +239,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
       return housekeeping.held;
     },
   };
-  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, positions, tail, shopRecord, clock, demo, experiments, dashboardSessions, background }, stream.routes).catch(async (error: unknown) => {
+  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, positions, tail, shopRecord, clock, demo, experiments, widgets, dashboardSessions, background }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     await housekeeping.release(); // its renewals would outlive the databases startService closes now
     throw error;

@@ -4,7 +4,8 @@
 // products from the per-product cells.
 import { CODED_STRATEGIES } from '../engine/attribution/rec-id.js';
 import type { Attribution } from '../engine/attribution/attribution.js';
-import { ADD_TO_CARTS, CLICKS, DAY_MS, FIELDS, IMPRESSIONS, keyExperiment, keyStrategy, keyVariant, keyWidget, ORDERS, REVENUE } from '../engine/attribution/day-cells.js';
+import { ADD_TO_CARTS, CLICKS, DAY_MS, FIELDS, IMPRESSIONS, keyExperiment, keyStrategy, keyVariant, keyWidget, ORDERS, REVENUE, STOREFRONT_REVENUE } from '../engine/attribution/day-cells.js';
+import type { WidgetNames } from '../engine/attribution/widget-names.js';
 import { newcombe, sampleSizePerGroup, wilson, type Interval } from './intervals.js';
 
 export type GroupBy = 'strategy' | 'widget' | 'variant' | 'day' | 'product';
@@ -28,6 +29,11 @@ export interface Metrics {
   orders: number;
   /** Attributed revenue, rounded to cents. */
   revenue: number;
+  /**
+   * The part of `revenue` from purchases a public key sent (a storefront's report, bounded by catalog
+   * prices), rounded to cents; the rest came from a secret key (the merchant's server).
+   */
+  storefrontRevenue: number;
   /** clicks / impressions. */
   ctr: Interval;
   /** attributed add-to-carts / clicks. */
@@ -63,7 +69,7 @@ export interface StatsAnswer {
   to: string;
   groupBy: GroupBy;
   totals: Metrics;
-  groups: (Metrics & { key: string; title?: string })[];
+  groups: (Metrics & { key: string; title?: string; registered?: boolean })[];
   /** With groupBy=variant: each experiment seen in the range. */
   experiments?: ExperimentResults[];
   /**
@@ -89,7 +95,9 @@ export function dayString(day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10);
 }
 
-type Counts = [number, number, number, number, number];
+type Counts = [number, number, number, number, number, number];
+
+const zeros = (): Counts => [0, 0, 0, 0, 0, 0];
 
 function metrics(c: Counts): Metrics {
   return {
@@ -98,19 +106,41 @@ function metrics(c: Counts): Metrics {
     addToCarts: c[ADD_TO_CARTS],
     orders: c[ORDERS],
     revenue: Math.round(c[REVENUE] * 100) / 100,
+    storefrontRevenue: Math.round(c[STOREFRONT_REVENUE] * 100) / 100,
     ctr: wilson(c[CLICKS], c[IMPRESSIONS]),
     addToCartRate: wilson(c[ADD_TO_CARTS], c[CLICKS]),
     conversionRate: wilson(c[ORDERS], c[CLICKS]),
   };
 }
 
-/** A group's number for a cell: strategy, widget, experiment × 16 + variant (-1: none), or day. */
-function groupOf(groupBy: GroupBy, day: number, key: number): number {
+/**
+ * Widget groups by name: an index names one widget for good or, for the storefront's, one per day
+ * (widget-names.ts), so the same name on two days is one group.
+ */
+class WidgetGroups {
+  readonly names: string[] = [];
+  readonly #numberOf = new Map<string, number>();
+
+  constructor(readonly widgets: WidgetNames) {}
+
+  numberOf(day: number, index: number): number {
+    const name = this.widgets.nameOf(day, index);
+    let number = this.#numberOf.get(name);
+    if (number === undefined) {
+      this.#numberOf.set(name, (number = this.names.length));
+      this.names.push(name);
+    }
+    return number;
+  }
+}
+
+/** A group's number for a cell: strategy, widget (by name), experiment × 16 + variant (-1: none), or day. */
+function groupOf(groupBy: GroupBy, day: number, key: number, widgets: WidgetGroups): number {
   switch (groupBy) {
     case 'strategy':
       return keyStrategy(key);
     case 'widget':
-      return keyWidget(key);
+      return widgets.numberOf(day, keyWidget(key));
     case 'variant':
       return keyExperiment(key) === 0 ? -1 : keyExperiment(key) * 16 + keyVariant(key);
     case 'day':
@@ -119,12 +149,12 @@ function groupOf(groupBy: GroupBy, day: number, key: number): number {
   }
 }
 
-function groupName(groupBy: GroupBy, group: number, widgets: readonly string[]): string {
+function groupName(groupBy: GroupBy, group: number, widgets: WidgetGroups): string {
   switch (groupBy) {
     case 'strategy':
       return CODED_STRATEGIES[group - 1] ?? '(other)';
     case 'widget':
-      return widgets[group] ?? '(other)';
+      return widgets.names[group]!;
     case 'variant':
       return `${experimentId(Math.floor(group / 16))}/${variantName(group % 16)}`;
     case 'day':
@@ -137,16 +167,16 @@ function groupName(groupBy: GroupBy, group: number, widgets: readonly string[]):
  * Sums the range's cells into `groups` by number (numbers, not names, per cell: a 400-day range of
  * a busy shop is ~200k cells) and returns the total of all of them.
  */
-function sumCells(attribution: Attribution, range: StatsRange, groupBy: GroupBy, groups: Map<number, Counts>): Counts {
-  const total: Counts = [0, 0, 0, 0, 0];
+function sumCells(attribution: Attribution, range: StatsRange, groupBy: GroupBy, groups: Map<number, Counts>, widgets = new WidgetGroups(attribution.widgets)): Counts {
+  const total: Counts = zeros();
   const rows = attribution.cells.rows;
   attribution.cells.forEach(range.fromDay, range.toDay, (day, key, row) => {
     const at = row * FIELDS;
     for (let f = 0; f < FIELDS; f++) total[f as 0]! += rows[at + f]!;
-    const group = groupOf(groupBy, day, key);
+    const group = groupOf(groupBy, day, key, widgets);
     if (group < 0) return;
     let counts = groups.get(group);
-    if (counts === undefined) groups.set(group, (counts = [0, 0, 0, 0, 0]));
+    if (counts === undefined) groups.set(group, (counts = zeros()));
     for (let f = 0; f < FIELDS; f++) counts[f as 0]! += rows[at + f]!;
   });
   return total;
@@ -155,17 +185,19 @@ function sumCells(attribution: Attribution, range: StatsRange, groupBy: GroupBy,
 export function statistics(attribution: Attribution, range: StatsRange, groupBy: GroupBy, titleOf?: TitleOf): StatsAnswer {
   if (groupBy === 'product') return topProducts(attribution, range, titleOf);
   const groups = new Map<number, Counts>();
-  if (groupBy === 'day') for (let d = range.fromDay; d <= range.toDay; d++) groups.set(d, [0, 0, 0, 0, 0]);
-  const total = sumCells(attribution, range, groupBy, groups);
-  const widgets = attribution.widgets;
+  if (groupBy === 'day') for (let d = range.fromDay; d <= range.toDay; d++) groups.set(d, zeros());
+  const widgets = new WidgetGroups(attribution.widgets);
+  const total = sumCells(attribution, range, groupBy, groups, widgets);
   const named = [...groups].map(([group, counts]) => [groupName(groupBy, group, widgets), counts, group] as const);
   if (groupBy !== 'day') named.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // Per widget, whether the merchant registered its name: the others are names a storefront sent.
+  const registered = groupBy === 'widget' ? (key: string) => ({ registered: attribution.widgets.isRegistered(key) }) : () => ({});
   const answer: StatsAnswer = {
     from: dayString(range.fromDay),
     to: dayString(range.toDay),
     groupBy,
     totals: metrics(total),
-    groups: named.map(([key, counts]) => ({ key, ...metrics(counts) })),
+    groups: named.map(([key, counts]) => ({ key, ...metrics(counts), ...registered(key) })),
   };
   if (groupBy === 'variant') {
     const byExperiment = new Map<number, Map<number, Counts>>();
@@ -191,7 +223,7 @@ function topProducts(attribution: Attribution, range: StatsRange, titleOf: Title
   const rows = cells.rows;
   cells.forEach(range.fromDay, range.toDay, (_day, product, row) => {
     let counts = byProduct.get(product);
-    if (counts === undefined) byProduct.set(product, (counts = [0, 0, 0, 0, 0]));
+    if (counts === undefined) byProduct.set(product, (counts = zeros()));
     for (let f = 0; f < FIELDS; f++) counts[f as 0]! += rows[row * FIELDS + f]!;
   });
   const names = attribution.products.names;
@@ -223,7 +255,7 @@ export function experimentResults(attribution: Attribution, range: StatsRange, e
   attribution.cells.forEach(range.fromDay, range.toDay, (_day, key, row) => {
     if (keyExperiment(key) !== experiment) return;
     let counts = variants.get(keyVariant(key));
-    if (counts === undefined) variants.set(keyVariant(key), (counts = [0, 0, 0, 0, 0]));
+    if (counts === undefined) variants.set(keyVariant(key), (counts = zeros()));
     for (let f = 0; f < FIELDS; f++) counts[f as 0]! += rows[row * FIELDS + f]!;
   });
   return results(experiment, variants, variantCount);
@@ -233,7 +265,7 @@ function results(experiment: number, counts: Map<number, Counts>, variantCount: 
   let seen = variantCount;
   for (const v of counts.keys()) seen = Math.max(seen, v);
   const variants: (Metrics & { variant: string })[] = [];
-  for (let v = 1; v <= seen; v++) variants.push({ variant: variantName(v), ...metrics(counts.get(v) ?? [0, 0, 0, 0, 0]) });
+  for (let v = 1; v <= seen; v++) variants.push({ variant: variantName(v), ...metrics(counts.get(v) ?? zeros()) });
   const control = variants[0];
   const comparisons = control === undefined ? [] : variants.slice(1).map((v) => compare(control, v));
   return { experiment: experimentId(experiment), variants, comparisons };

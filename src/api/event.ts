@@ -40,6 +40,8 @@ export interface TrackedEvent {
   metadata?: Record<string, unknown>;
   messageId?: string;
   timestamp: number;
+  /** Set by the pipeline, never from the body: 'secret' when a secret key sent it (see engine/event.ts). */
+  sender?: 'secret';
 }
 
 export interface EventError extends FieldError {

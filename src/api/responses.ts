@@ -121,6 +121,8 @@ export interface ShopInfo {
     /** Customer-token signing secrets the shop accepts (0-2). */
     customerTokenSecrets: number;
     appProxy: boolean;
+    /** The registered widget ids (PUT /api/shop/widgets): attribution names these for good. */
+    widgets: string[];
     eventWeights: Record<string, number>;
     trendingHalfLifeHours: number;
     maxShoppers: number;

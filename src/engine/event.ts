@@ -13,6 +13,12 @@ export interface EngineEvent {
   /** The recommendation answer (meta.recId) the event came from; any string, parsed by attribution. */
   readonly recId?: string;
   readonly metadata?: Readonly<Record<string, unknown>>;
+  /**
+   * 'secret' when sent with a secret key (the merchant's server, the CLI, the demo seed); absent when
+   * sent with a public key (a storefront, so anyone), and on every event stored before senders were
+   * recorded: those count as the storefront's.
+   */
+  readonly sender?: 'secret';
   /** Event time, epoch ms: the engine never reads a clock. */
   readonly timestamp: number;
 }

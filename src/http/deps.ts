@@ -5,6 +5,7 @@ import type { DemoStorefront } from '../demo/demo-storefront.js';
 import type { CatalogUpdates } from '../app/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { Experiments } from '../app/experiments.js';
+import type { WidgetRegistry } from '../app/widget-registry.js';
 import type { LogTail } from '../ingest/log-tail.js';
 import type { PositionWaits } from '../app/position-waits.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
@@ -22,6 +23,8 @@ export interface ShopRecordView {
   /** Customer-token signing secrets the shop accepts (0-2). */
   customerTokenSecrets: number;
   appProxy: boolean;
+  /** The registered widget ids (PUT /api/shop/widgets). */
+  widgets: readonly string[];
   keys: { public: number; secret: number };
 }
 
@@ -60,6 +63,8 @@ export interface HttpDeps {
   clock: () => number;
   /** A/B experiments on placements (the /api/experiments routes). */
   experiments: Experiments;
+  /** The merchant's widget ids (PUT /api/shop/widgets). */
+  widgets: WidgetRegistry;
   /** The demo storefront's pages (/demo), when the demo store is on. */
   demo?: DemoStorefront;
   background: BackgroundMemory;

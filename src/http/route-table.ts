@@ -17,7 +17,7 @@ import { getRecommendations } from './routes/recommendations.js';
 import { getExperiment, listExperiments, MAX_EXPERIMENT_BODY_BYTES, postExperiment, postExperimentAction } from './routes/experiments.js';
 import { getRoot } from './routes/root.js';
 import { getStats } from './routes/stats.js';
-import { getShop } from './routes/shop.js';
+import { getShop, MAX_WIDGETS_BODY_BYTES, putShopWidgets } from './routes/shop.js';
 import { getWidget } from './routes/widget.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
@@ -182,6 +182,22 @@ export const ROUTES: readonly Route[] = [
       tag: 'catalog',
       ok: { status: 200, description: 'The shop (no secrets).', schema: 'ShopInfo' },
       errors: ['not_found'],
+    },
+  },
+  {
+    method: 'put',
+    path: '/api/shop/widgets',
+    handler: putShopWidgets,
+    options: { async: true },
+    access: 'secret',
+    doc: {
+      summary: "Register the shop's widget ids (attribution names them)",
+      description:
+        'Replaces the list. Attribution counts a registered widget under its own name for good; a widgetId that is not registered comes from a storefront (anyone with the public key can send one): only the first 20 of those per UTC day are named, the rest of the day counts as `(other)`. See docs/analytics.md.',
+      tag: 'analytics',
+      body: { schema: 'WireWidgets', maxBytes: MAX_WIDGETS_BODY_BYTES },
+      ok: { status: 200, description: 'The registered widgets, as stored.', schema: 'RegisteredWidgets' },
+      errors: ['invalid_widgets', 'not_found'],
     },
   },
   {

@@ -47,7 +47,8 @@ export class EventPipeline {
    */
   async ingest(shopId: string, events: readonly TrackedEvent[], now: number, sender: Sender = 'secret'): Promise<{ results: Ingested[]; position: number }> {
     if (this.#closed) throw new AppError('unavailable', 'the service is shutting down');
-    const fresh = events.map((event) => ({ eventId: 'evt_' + this.#nextUlid(now), event }));
+    // The stored event says a secret key sent it: attribution trusts its price (engine/attribution).
+    const fresh = events.map((event) => ({ eventId: 'evt_' + this.#nextUlid(now), event: sender === 'secret' ? { ...event, sender } : event }));
     let appended: EventsAppended;
     try {
       appended = await this.log.appendEvents(shopId, fresh, now, now - this.dedupTtlMs, sender);

@@ -25,6 +25,8 @@ export interface ShopRecord {
   signingSecrets?: string[];
   /** The shared secret of the shop's Shopify app proxy (its signed requests prove the customer). */
   appProxySecret?: string;
+  /** The merchant's widget ids (PUT /api/shop/widgets): attribution names them for good (engine/attribution/widget-names.ts). */
+  widgets?: string[];
 }
 
 export interface ApiKeyRecord {
@@ -116,10 +118,11 @@ function checkRoomToCreate(path: string): void {
 }
 
 /** The top-level fields of a stored event (TrackedEvent): the shapes worth a shared structure. */
-const EVENT_FIELDS: ReadonlySet<string> = new Set(['type', 'productId', 'sessionId', 'customerId', 'widgetId', 'recId', 'metadata', 'messageId', 'timestamp'] satisfies (keyof TrackedEvent)[]);
+const EVENT_FIELDS: ReadonlySet<string> = new Set(['type', 'productId', 'sessionId', 'customerId', 'widgetId', 'recId', 'metadata', 'messageId', 'timestamp', 'sender'] satisfies (keyof TrackedEvent)[]);
 /**
- * Fields every stored event has: with the five optional ones, 32 shapes, as many as the shared slots
- * msgpackr keeps (in the log, one of them goes to the entry's shape: the last new shape seen is written inline).
+ * Fields every stored event has: with the six optional ones, 64 shapes, twice the shared slots
+ * msgpackr keeps (in the log, one of them goes to the entry's shape). A shop's senders use a few
+ * shapes each; a shape seen after the slots are taken is written inline (larger, read alike).
  */
 const REQUIRED_EVENT_FIELDS = ['type', 'productId', 'sessionId', 'timestamp'] satisfies (keyof TrackedEvent)[];
 

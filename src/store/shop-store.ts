@@ -110,6 +110,12 @@ export class ShopStore {
     );
   }
 
+  /** Replaces the shop's registered widget ids (attribution names them for good from their entry on). */
+  async setWidgets(shopId: string, widgets: readonly string[]): Promise<void> {
+    if (this.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}"`);
+    await this.#change(shopId, this.#updated(shopId, (shop) => ({ ...shop, widgets: [...widgets] })));
+  }
+
   findKey(key: string): ApiKeyRecord | undefined {
     return this.dbs.apiKeys.get(hashKey(key));
   }

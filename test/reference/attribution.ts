@@ -1,10 +1,11 @@
-// The attribution rules (src/analytics/attribution.ts) written the obvious way, in plain Maps and
+// The attribution rules (src/engine/attribution/) written the obvious way, in plain Maps and
 // arrays with string keys: the compact model must count exactly what this counts. No day or cell
 // bounds, no product bounds and no order memory bound (streams in tests stay below them); the shopper table is the
-// same LRU bound as the compact one's, so eviction is compared too.
+// same LRU bound as the compact one's, so eviction is compared too. Widgets: registered ones by
+// name, others by name among the first `perDay` of their UTC day, else (other).
 import { parseRecId } from '../../src/engine/attribution/rec-id.js';
 import { orderIdOf } from '../../src/engine/event.js';
-import { revenueOf, type AttributedEvent, type PriceOf } from '../../src/engine/attribution/attribution.js';
+import type { AttributedEvent, PriceOf } from '../../src/engine/attribution/attribution.js';
 import { ReferenceLru } from './shopper-state.js';
 
 const DAY = 86_400_000;
@@ -14,6 +15,8 @@ export interface ReferenceKey {
   widget: string;
   experiment: number;
   variant: number;
+  /** The day a storefront widget's name was taken for; undefined for none, (other) and registered widgets. */
+  storefrontDay?: number;
 }
 
 interface Shopper {
@@ -21,7 +24,7 @@ interface Shopper {
   clicks: { product: string; key: ReferenceKey; t: number }[];
 }
 
-/** Counters by `day|strategy|widget|experiment|variant`: impressions, clicks, add-to-carts, orders, revenue. */
+/** Counters by `day|strategy|widget|experiment|variant`: impressions, clicks, add-to-carts, orders, revenue, storefront revenue. */
 export type ReferenceCells = Map<string, number[]>;
 
 /** Counters by `day|productId`, the same five but impressions (not counted per product): what each product earned per day. */
@@ -31,13 +34,15 @@ export class ReferenceAttribution {
   readonly cells: ReferenceCells = new Map();
   readonly products: ReferenceProductCells = new Map();
   readonly shoppers: ReferenceLru<Shopper>;
-  readonly widgets: string[] = [];
+  /** Each day's storefront widget names, in the order first seen. */
+  readonly dayWidgets = new Map<number, string[]>();
   readonly orders = new Set<string>();
 
   constructor(
     readonly windowMs: number,
     maxShoppers: number,
-    readonly maxWidgets: number,
+    readonly perDay: number,
+    readonly registered: ReadonlySet<string> = new Set(),
   ) {
     this.shoppers = new ReferenceLru(maxShoppers, () => ({ shown: [], clicks: [] }));
   }
@@ -46,8 +51,8 @@ export class ReferenceAttribution {
     const { type, productId: product, timestamp: t } = event;
     if (!['impression', 'click', 'add_to_cart', 'purchase'].includes(type)) return;
     const rec = event.recId === undefined ? undefined : parseRecId(event.recId);
-    const key = rec && { strategy: rec.strategy, widget: this.#widget(event.widgetId), experiment: rec.experiment, variant: rec.variant };
     const day = Math.floor(t / DAY);
+    const key = rec && { strategy: rec.strategy, ...this.#widget(event.widgetId, day), experiment: rec.experiment, variant: rec.variant };
     if (type === 'impression') {
       if (!key) return;
       this.#count(day, key, product, 0, 1);
@@ -58,7 +63,8 @@ export class ReferenceAttribution {
     }
     if (type === 'click') {
       const session = this.shoppers.entries.get('s:' + event.sessionId);
-      const clickKey = key ?? session?.shown.findLast((s) => s.product === product)?.key;
+      const shownKey = session?.shown.findLast((s) => s.product === product)?.key;
+      const clickKey = key ?? (shownKey && this.#onDay(shownKey, day));
       if (!clickKey) return;
       this.#count(day, clickKey, product, 1, 1);
       this.#remember(event, clickKey);
@@ -73,7 +79,7 @@ export class ReferenceAttribution {
         if (click && click.t <= t && t - click.t <= this.windowMs && (best === undefined || click.t > best.t)) best = click;
       }
       if (!best) return;
-      converted = best.key;
+      converted = this.#onDay(best.key, day);
     }
     if (type === 'add_to_cart') {
       this.#count(day, converted, product, 2, 1);
@@ -83,15 +89,27 @@ export class ReferenceAttribution {
     const entry = `${orderId}|${cellName(day, converted)}`;
     if (orderId === undefined || !this.orders.has(entry)) this.#count(day, converted, product, 3, 1);
     if (orderId !== undefined) this.orders.add(entry);
-    this.#count(day, converted, product, 4, revenueOf(event, priceOf));
+    const revenue = revenueOf(event, priceOf);
+    this.#count(day, converted, product, 4, revenue);
+    if (event.sender !== 'secret') this.#count(day, converted, product, 5, revenue);
   }
 
-  #widget(widgetId: string | undefined): string {
-    if (widgetId === undefined) return '(none)';
-    if (this.widgets.includes(widgetId)) return widgetId;
-    if (this.widgets.length >= this.maxWidgets) return '(other)';
-    this.widgets.push(widgetId);
-    return widgetId;
+  #widget(widgetId: string | undefined, day: number): { widget: string; storefrontDay?: number } {
+    if (widgetId === undefined) return { widget: '(none)' };
+    if (this.registered.has(widgetId)) return { widget: widgetId };
+    let names = this.dayWidgets.get(day);
+    if (names === undefined) this.dayWidgets.set(day, (names = []));
+    if (!names.includes(widgetId)) {
+      if (names.length >= this.perDay) return { widget: '(other)' };
+      names.push(widgetId);
+    }
+    return { widget: widgetId, storefrontDay: day };
+  }
+
+  /** A remembered key counted on `day`: a storefront widget's name is taken again on that day. */
+  #onDay(key: ReferenceKey, day: number): ReferenceKey {
+    if (key.storefrontDay === undefined || key.storefrontDay === day) return key;
+    return { ...key, storefrontDay: undefined, ...this.#widget(key.widget, day) };
   }
 
   #remember(event: AttributedEvent, key: ReferenceKey): void {
@@ -109,10 +127,29 @@ export class ReferenceAttribution {
     const perProduct = field === 0 ? [] : ([[this.products, `${day}|${product}`]] as const);
     for (const [cells, name] of [[this.cells, cellName(day, key)] as const, ...perProduct]) {
       let cell = cells.get(name);
-      if (cell === undefined) cells.set(name, (cell = [0, 0, 0, 0, 0]));
+      if (cell === undefined) cells.set(name, (cell = [0, 0, 0, 0, 0, 0]));
       cell[field]! += amount;
     }
   }
+}
+
+/**
+ * A purchase's revenue: from a secret key, metadata.price (0 to 1e9, else the catalog's, else 0) ×
+ * metadata.quantity (above 0 and at most 10,000, else 1); from anyone else, the lower of
+ * metadata.price and the catalog price × metadata.quantity up to `MAX_STOREFRONT_QUANTITY` (10), and
+ * nothing without a catalog price.
+ */
+function revenueOf(event: AttributedEvent, priceOf: PriceOf): number {
+  const { price, quantity } = event.metadata ?? {};
+  const validQuantity = typeof quantity === 'number' && quantity > 0;
+  const catalog = priceOf(event.productId);
+  if (event.sender === 'secret') {
+    const unit = typeof price === 'number' && price >= 0 && price <= 1e9 ? price : (catalog ?? 0);
+    return validQuantity && quantity <= 10_000 ? unit * quantity : unit;
+  }
+  if (catalog === undefined) return 0;
+  const unit = typeof price === 'number' && price >= 0 ? Math.min(price, catalog) : catalog;
+  return validQuantity ? unit * Math.min(quantity, 10) : unit;
 }
 
 export function cellName(day: number, key: ReferenceKey): string {

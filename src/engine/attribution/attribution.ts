@@ -11,16 +11,18 @@
 //     remembered like a click; without one it counts for the shopper's (customer's or session's)
 //     latest remembered click on that product at most `windowMs` earlier (last click wins);
 //   - a purchase counts one order per distinct metadata.orderId and key (each purchase without an
-//     orderId is an order), and revenue metadata.price × metadata.quantity (default 1) when those
-//     are numbers, else the catalog price.
+//     orderId is an order), and revenue (revenueOf): as sent when a secret key sent it, else at most
+//     the catalog price × MAX_STOREFRONT_QUANTITY, also counted apart as storefront-reported.
+// Widget names: registered ones for good, the storefront's per day (widget-names.ts).
 // Every count goes to the key's day cell, and every count but impressions to the product's day cell
 // too (product-cells.ts).
 import { orderIdOf, type EngineEvent } from '../event.js';
 import { CUSTOMER_SPACE, SESSION_SPACE } from '../shopper-keys.js';
 import { parseRecId } from './rec-id.js';
-import { ADD_TO_CARTS, CLICKS, DAY_MS, DayCells, IMPRESSIONS, ORDERS, packKey, REVENUE, type DayCellsSnapshot } from './day-cells.js';
+import { ADD_TO_CARTS, CLICKS, DAY_MS, DayCells, IMPRESSIONS, ORDERS, keyWidget, packKey, REVENUE, STOREFRONT_REVENUE, withWidget, type DayCellsSnapshot } from './day-cells.js';
 import { ProductCells, type ProductCellsSnapshot } from './product-cells.js';
 import { productHash, ShopperMemory, type ShopperMemorySnapshot } from './shopper-memory.js';
+import { WidgetNames, type WidgetNamesSnapshot } from './widget-names.js';
 
 /** The event fields attribution reads (EngineEvent plus the two it alone uses). */
 export interface AttributedEvent extends EngineEvent {
@@ -28,11 +30,6 @@ export interface AttributedEvent extends EngineEvent {
   readonly recId?: string;
 }
 
-/** Named widgets per shop; others are counted as OTHER_WIDGET. Index 0 is no widgetId. */
-export const MAX_WIDGETS = 256;
-export const NO_WIDGET = 0;
-export const OTHER_WIDGET = 1;
-export const WIDGET_NAMES = ['(none)', '(other)'] as const;
 /** Shoppers (sessions and customers) remembered per shop, the least recently active dropped first. */
 export const MAX_SHOPPERS = 50_000;
 /** (orderId, key) pairs remembered to count each order once per key, the oldest dropped first. */
@@ -40,9 +37,7 @@ export const MAX_ORDERS_REMEMBERED = 8192;
 /** Largest metadata.price taken as a unit price (larger: the catalog price). */
 export const MAX_EVENT_REVENUE = 1e9;
 
-export interface AttributionSnapshot {
-  /** Widget names by index from 2 on. */
-  widgets: string[];
+export interface AttributionSnapshot extends WidgetNamesSnapshot {
   cells: DayCellsSnapshot;
   shoppers: ShopperMemorySnapshot;
   /** Remembered `orderId \0 day:key` entries, oldest first. */
@@ -58,8 +53,7 @@ export class Attribution {
   readonly cells = new DayCells();
   readonly products = new ProductCells();
   readonly shoppers: ShopperMemory;
-  readonly #widgetOf = new Map<string, number>();
-  readonly #widgets: string[] = [...WIDGET_NAMES];
+  readonly widgets = new WidgetNames();
   readonly #orders = new Set<string>();
 
   constructor(
@@ -70,18 +64,13 @@ export class Attribution {
     this.shoppers = new ShopperMemory(maxShoppers);
   }
 
-  /** Widget names by index (0: none, 1: the widgets past MAX_WIDGETS). */
-  get widgets(): readonly string[] {
-    return this.#widgets;
-  }
-
   apply(event: AttributedEvent, priceOf: PriceOf): void {
     const type = event.type;
     if (type !== 'impression' && type !== 'click' && type !== 'add_to_cart' && type !== 'purchase') return;
     const rec = event.recId === undefined ? undefined : parseRecId(event.recId);
-    const key = rec === undefined ? -1 : packKey(rec.strategy, this.#widget(event.widgetId), rec.experiment, rec.variant);
     const t = event.timestamp;
     const day = Math.floor(t / DAY_MS);
+    const key = rec === undefined ? -1 : packKey(rec.strategy, this.widgets.indexOf(event.widgetId, day), rec.experiment, rec.variant);
     const product = productHash(event.productId);
     const memory = this.shoppers;
     if (type === 'impression') {
@@ -89,15 +78,16 @@ export class Attribution {
       // Not per product: impressions are most of the events, and counting each product's would
       // double attribution's cost on the ingest path (bench/attribution.ts).
       this.cells.add(day, key, IMPRESSIONS, 1);
-      memory.shown(memory.touch(SESSION_SPACE, event.sessionId), product, key);
+      memory.shown(memory.touch(SESSION_SPACE, event.sessionId), product, key, day);
       return;
     }
     if (type === 'click') {
       let clickKey = key;
       if (clickKey < 0) {
         const session = memory.slotOf(SESSION_SPACE, event.sessionId);
-        if (session >= 0) clickKey = memory.shownKey(session, product);
-        if (clickKey < 0) return;
+        const shown = session < 0 ? -1 : memory.shownOf(session, product);
+        if (shown < 0) return;
+        clickKey = this.#onDay(memory.shownKey(shown), memory.shownDay(shown), day);
       }
       this.#count(day, clickKey, event.productId, CLICKS, 1);
       this.#remember(event, product, clickKey, t);
@@ -105,19 +95,21 @@ export class Attribution {
     }
     let convertedKey = key;
     if (convertedKey >= 0) this.#remember(event, product, convertedKey, t);
-    else if ((convertedKey = this.#lastClick(event, product, t)) < 0) return;
+    else if ((convertedKey = this.#lastClick(event, product, t, day)) < 0) return;
     if (type === 'add_to_cart') {
       this.#count(day, convertedKey, event.productId, ADD_TO_CARTS, 1);
       return;
     }
     const orderId = orderIdOf(event);
     if (orderId === undefined || this.#firstOfOrder(orderId + '\u0000' + day + ':' + convertedKey)) this.#count(day, convertedKey, event.productId, ORDERS, 1);
-    this.#count(day, convertedKey, event.productId, REVENUE, revenueOf(event, priceOf));
+    const revenue = revenueOf(event, priceOf);
+    this.#count(day, convertedKey, event.productId, REVENUE, revenue);
+    if (event.sender !== 'secret') this.#count(day, convertedKey, event.productId, STOREFRONT_REVENUE, revenue);
   }
 
   snapshot(): AttributionSnapshot {
     return {
-      widgets: this.#widgets.slice(WIDGET_NAMES.length),
+      ...this.widgets.snapshot(),
       cells: this.cells.snapshot(),
       shoppers: this.shoppers.snapshot(),
       orders: [...this.#orders],
@@ -126,7 +118,7 @@ export class Attribution {
   }
 
   restore(snapshot: AttributionSnapshot): void {
-    for (const name of snapshot.widgets) this.#widget(name);
+    this.widgets.restore(snapshot);
     this.cells.restore(snapshot.cells);
     this.shoppers.restore(snapshot.shoppers);
     for (const order of snapshot.orders) this.#orders.add(order);
@@ -139,17 +131,6 @@ export class Attribution {
     this.products.add(day, productId, field, amount);
   }
 
-  /** The widget's index, named if there is room. */
-  #widget(widgetId: string | undefined): number {
-    if (widgetId === undefined) return NO_WIDGET;
-    let index = this.#widgetOf.get(widgetId);
-    if (index !== undefined) return index;
-    if (this.#widgets.length >= MAX_WIDGETS + WIDGET_NAMES.length) return OTHER_WIDGET;
-    this.#widgetOf.set(widgetId, (index = this.#widgets.length));
-    this.#widgets.push(widgetId);
-    return index;
-  }
-
   /** Remembers the click (or the carted card) for the customer, when there is one, and the session. */
   #remember(event: AttributedEvent, product: number, key: number, t: number): void {
     const memory = this.shoppers;
@@ -157,8 +138,15 @@ export class Attribution {
     memory.clicked(memory.touch(SESSION_SPACE, event.sessionId), product, key, t);
   }
 
-  /** The key of the shopper's latest click on `product` within the window before `t`; -1 when none. */
-  #lastClick(event: AttributedEvent, product: number, t: number): number {
+  /** A remembered key, made on `fromDay`, as counted on `day` (its storefront widget is a day's name: widget-names.ts). */
+  #onDay(key: number, fromDay: number, day: number): number {
+    const widget = keyWidget(key);
+    const now = this.widgets.onDay(widget, fromDay, day);
+    return now === widget ? key : withWidget(key, now);
+  }
+
+  /** The key, as counted on `day`, of the shopper's latest click on `product` within the window before `t`; -1 when none. */
+  #lastClick(event: AttributedEvent, product: number, t: number, day: number): number {
     const memory = this.shoppers;
     let best = -1;
     let bestTime = -Infinity;
@@ -175,7 +163,7 @@ export class Attribution {
         bestTime = at;
       }
     }
-    return best;
+    return best < 0 ? best : this.#onDay(best, Math.floor(bestTime / DAY_MS), day);
   }
 
   /** True the first time an (order, cell) entry is seen among the last MAX_ORDERS_REMEMBERED. */
@@ -187,17 +175,32 @@ export class Attribution {
   }
 }
 
-/** Largest metadata.quantity taken as one (larger or not a positive number: 1). */
+/** Largest metadata.quantity taken as one from a secret key (larger or not a positive number: 1). */
 export const MAX_QUANTITY = 10_000;
+/**
+ * Largest quantity a purchase from a public key counts (a larger one counts this many): anyone can
+ * send one, so its revenue is bounded by the catalog, at most this many units of the product.
+ */
+export const MAX_STOREFRONT_QUANTITY = 10;
 
 /**
- * Revenue of one purchase: its unit price — metadata.price when a number from 0 to MAX_EVENT_REVENUE,
- * else the catalog price (0 when none) — times metadata.quantity when a number above 0 and at most
- * MAX_QUANTITY, else 1.
+ * Revenue of one purchase. From a secret key (the merchant's server): its unit price —
+ * metadata.price when a number from 0 to MAX_EVENT_REVENUE, else the catalog price (0 when none) —
+ * times metadata.quantity when a number above 0 and at most MAX_QUANTITY, else 1. From a public key
+ * (or stored before senders were recorded): metadata.price when below the catalog price, else the
+ * catalog price, times metadata.quantity up to MAX_STOREFRONT_QUANTITY (else 1); 0 when the product
+ * has no catalog price.
  */
 export function revenueOf(event: EngineEvent, priceOf: PriceOf): number {
   const price = event.metadata?.price;
   const quantity = event.metadata?.quantity;
-  const unit = typeof price === 'number' && price >= 0 && price <= MAX_EVENT_REVENUE ? price : (priceOf(event.productId) ?? 0);
-  return typeof quantity === 'number' && quantity > 0 && quantity <= MAX_QUANTITY ? unit * quantity : unit;
+  const count = typeof quantity === 'number' && quantity > 0 ? quantity : 1;
+  if (event.sender === 'secret') {
+    const unit = typeof price === 'number' && price >= 0 && price <= MAX_EVENT_REVENUE ? price : (priceOf(event.productId) ?? 0);
+    return count <= MAX_QUANTITY ? unit * count : unit;
+  }
+  const catalog = priceOf(event.productId);
+  if (catalog === undefined) return 0;
+  const unit = typeof price === 'number' && price >= 0 && price < catalog ? price : catalog;
+  return unit * Math.min(count, MAX_STOREFRONT_QUANTITY);
 }

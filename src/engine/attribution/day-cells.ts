@@ -1,6 +1,6 @@
 // The pre-aggregated numbers behind the statistics: per UTC day and per key (strategy, widget,
-// experiment, variant) five counters — impressions, clicks, attributed add-to-carts, orders and
-// revenue — in one growing Float64Array, found through one Map from a numeric cell key. A stats
+// experiment, variant) six counters — impressions, clicks, attributed add-to-carts, orders,
+// revenue and the storefront-reported part of it — in one growing Float64Array, found through one Map from a numeric cell key. A stats
 // query reads these cells only (a few per key and day), never the events.
 // Bounded whatever the input: MAX_DAYS days (the oldest dropped first; an event older than every
 // kept day when full is not counted) and MAX_CELLS cells; past that, a day's new keys are counted
@@ -18,7 +18,11 @@ export const CLICKS = 1;
 export const ADD_TO_CARTS = 2;
 export const ORDERS = 3;
 export const REVENUE = 4;
-export const FIELDS = 5;
+/** The part of REVENUE from purchases a public key sent (bounded by the catalog: attribution.ts). */
+export const STOREFRONT_REVENUE = 5;
+export const FIELDS = 6;
+/** Counters per cell in snapshots from before STOREFRONT_REVENUE (read as 0 there). */
+const FIELDS_BEFORE_STOREFRONT_REVENUE = 5;
 
 /** Key layout: strategy (0-7) | widget (0-511) | variant (0-15) | experiment (0-46,655), below 2^32. */
 export function packKey(strategy: number, widget: number, experiment: number, variant: number): number {
@@ -31,6 +35,11 @@ export function keyStrategy(key: number): number {
 
 export function keyWidget(key: number): number {
   return Math.floor(key / 8) % 512;
+}
+
+/** The key with its widget replaced. */
+export function withWidget(key: number, widget: number): number {
+  return key + (widget - keyWidget(key)) * 8;
 }
 
 export function keyVariant(key: number): number {
@@ -151,14 +160,15 @@ export class DayCells {
     if (this.#rowOf.size > 0) throw new Error('restore needs an empty table');
     const cells = fromBytes(Float64Array, snapshot.cells);
     const rows = fromBytes(Float64Array, snapshot.rows);
-    if (rows.length !== cells.length * FIELDS) throw new Error('day cells snapshot: rows do not match cells');
+    const fields = rows.length === cells.length * FIELDS ? FIELDS : FIELDS_BEFORE_STOREFRONT_REVENUE;
+    if (rows.length !== cells.length * fields) throw new Error('day cells snapshot: rows do not match cells');
     for (let i = 0; i < cells.length; i++) {
       const cellKey = cells[i]!;
       const day = Math.floor(cellKey / KEY_SPACE);
       let dayCells = this.#days.get(day);
       if (dayCells === undefined) this.#days.set(day, (dayCells = []));
       const row = this.#add(cellKey, dayCells);
-      this.#rows.set(rows.subarray(i * FIELDS, i * FIELDS + FIELDS), row * FIELDS);
+      this.#rows.set(rows.subarray(i * fields, i * fields + fields), row * FIELDS);
     }
   }
 

@@ -1,7 +1,8 @@
 // What attribution remembers per shopper, in typed arrays by slot of one bounded LRU of keys
 // ('s:' sessions, 'c:' customers; the least recently written dropped first):
 //   - shown: the last SHOWN_PER_SHOPPER products a recommendation showed the session (impressions
-//     with a recId), each with the attribution key it was shown under, newest last;
+//     with a recId), each with the attribution key it was shown under and its UTC day (a key's
+//     storefront widget names a day's widget: widget-names.ts), newest last;
 //   - clicks: the last CLICKS_PER_SHOPPER distinct products the shopper clicked from a
 //     recommendation, each with its key and time (clicking a product again moves it to newest).
 // Products are held as 32-bit hashes of their bare ids (productHash), so the memory does not depend
@@ -27,6 +28,8 @@ export interface ShopperMemorySnapshot {
   shownHead: Uint8Array;
   shownProducts: Uint8Array;
   shownKeys: Uint8Array;
+  /** Absent in snapshots from before: their keys name widgets for good, whatever the day. */
+  shownDays?: Uint8Array;
   clickCount: Uint8Array;
   clickProducts: Uint8Array;
   clickKeys: Uint8Array;
@@ -40,6 +43,8 @@ export class ShopperMemory {
   #shownHead = new Uint8Array(0);
   #shownProducts = new Int32Array(0);
   #shownKeys = new Uint32Array(0);
+  /** UTC days since the epoch (a Uint16 holds them until 2149). */
+  #shownDays = new Uint16Array(0);
   /** Per slot: clicks held, oldest first in [slot * CLICKS_PER_SHOPPER, + count). */
   #clickCount = new Uint8Array(0);
   #clickProducts = new Int32Array(0);
@@ -67,26 +72,35 @@ export class ShopperMemory {
     return this.slots.slotIn(space, id);
   }
 
-  /** Remembers that a recommendation under `key` showed `product` to the shopper in `slot`. */
-  shown(slot: number, product: number, key: number): void {
+  /** Remembers that a recommendation under `key` showed `product` to the shopper in `slot` on `day`. */
+  shown(slot: number, product: number, key: number, day: number): void {
     const head = this.#shownHead[slot]!;
     const at = slot * SHOWN_PER_SHOPPER + head;
     this.#shownProducts[at] = product;
     this.#shownKeys[at] = key;
+    this.#shownDays[at] = day;
     this.#shownHead[slot] = (head + 1) % SHOWN_PER_SHOPPER;
     if (this.#shownCount[slot]! < SHOWN_PER_SHOPPER) this.#shownCount[slot]!++;
   }
 
-  /** The key of the newest showing of `product` to the shopper in `slot`; -1 when none is remembered. */
-  shownKey(slot: number, product: number): number {
+  /** Index (into shownKey/shownDay) of the newest showing of `product` to the shopper in `slot`; -1 when none is remembered. */
+  shownOf(slot: number, product: number): number {
     const count = this.#shownCount[slot]!;
     const base = slot * SHOWN_PER_SHOPPER;
     let at = this.#shownHead[slot]!;
     for (let i = 0; i < count; i++) {
       at = at === 0 ? SHOWN_PER_SHOPPER - 1 : at - 1;
-      if (this.#shownProducts[base + at] === product) return this.#shownKeys[base + at]!;
+      if (this.#shownProducts[base + at] === product) return base + at;
     }
     return -1;
+  }
+
+  shownKey(index: number): number {
+    return this.#shownKeys[index]!;
+  }
+
+  shownDay(index: number): number {
+    return this.#shownDays[index]!;
   }
 
   /** Remembers the shopper's click on `product` from `key` at `t` (replacing an older click on it). */
@@ -132,6 +146,7 @@ export class ShopperMemory {
       shownHead: bytesOf(this.#shownHead.subarray(0, n)),
       shownProducts: bytesOf(this.#shownProducts.subarray(0, n * SHOWN_PER_SHOPPER)),
       shownKeys: bytesOf(this.#shownKeys.subarray(0, n * SHOWN_PER_SHOPPER)),
+      shownDays: bytesOf(this.#shownDays.subarray(0, n * SHOWN_PER_SHOPPER)),
       clickCount: bytesOf(this.#clickCount.subarray(0, n)),
       clickProducts: bytesOf(this.#clickProducts.subarray(0, n * CLICKS_PER_SHOPPER)),
       clickKeys: bytesOf(this.#clickKeys.subarray(0, n * CLICKS_PER_SHOPPER)),
@@ -147,6 +162,7 @@ export class ShopperMemory {
     this.#shownHead.set(fromBytes(Uint8Array, snapshot.shownHead));
     this.#shownProducts.set(fromBytes(Int32Array, snapshot.shownProducts));
     this.#shownKeys.set(fromBytes(Uint32Array, snapshot.shownKeys));
+    if (snapshot.shownDays !== undefined) this.#shownDays.set(fromBytes(Uint16Array, snapshot.shownDays));
     this.#clickCount.set(fromBytes(Uint8Array, snapshot.clickCount));
     this.#clickProducts.set(fromBytes(Int32Array, snapshot.clickProducts));
     this.#clickKeys.set(fromBytes(Uint32Array, snapshot.clickKeys));
@@ -162,6 +178,7 @@ export class ShopperMemory {
     const capacity = this.#shownCount.length;
     this.#shownProducts = grownTo(this.#shownProducts, capacity * SHOWN_PER_SHOPPER);
     this.#shownKeys = grownTo(this.#shownKeys, capacity * SHOWN_PER_SHOPPER);
+    this.#shownDays = grownTo(this.#shownDays, capacity * SHOWN_PER_SHOPPER);
     this.#clickProducts = grownTo(this.#clickProducts, capacity * CLICKS_PER_SHOPPER);
     this.#clickKeys = grownTo(this.#clickKeys, capacity * CLICKS_PER_SHOPPER);
     this.#clickTimes = grownTo(this.#clickTimes, capacity * CLICKS_PER_SHOPPER);

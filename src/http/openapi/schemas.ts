@@ -6,6 +6,7 @@ import type { WireCatalog } from '../../api/product.js';
 import type { RecommendationParams } from '../../api/recommendation-query.js';
 import type { StatsAnswer } from '../../analytics/statistics.js';
 import type { WireExperiment } from '../../api/experiment.js';
+import type { RegisteredWidgets, WireWidgets } from '../../api/widgets.js';
 import type {
   CatalogPage,
   CatalogPageParams,
@@ -40,6 +41,8 @@ export const SCHEMAS = typia.json.schemas<
     CatalogPageParams,
     CatalogPage,
     ShopInfo,
+    WireWidgets,
+    RegisteredWidgets,
     StatsParams,
     StatsAnswer,
     WireExperiment,

@@ -1,10 +1,16 @@
-// GET /api/shop (secret key): who the key's shop is, what it holds, and the settings it runs with.
+// GET /api/shop (secret key): who the key's shop is, what it holds, and the settings it runs with;
+// PUT /api/shop/widgets (secret key): the widget ids attribution names (docs/analytics.md).
+import type { RegisteredWidgets } from '../../api/widgets.js';
 import { AppError } from '../../errors.js';
+import { checkJsonContentType, parseJson, readBody } from '../body.js';
 import type { HttpDeps } from '../deps.js';
 import { admit } from '../../transport/rate-limits.js';
 import type { Handler } from '../../transport/route.js';
 
 const HOUR_MS = 3_600_000;
+
+/** 64 ids of 128 characters, escaped: well under this. */
+export const MAX_WIDGETS_BODY_BYTES = 64 * 1024;
 
 export function getShop(deps: HttpDeps): Handler {
   return (exchange) => {
@@ -33,6 +39,7 @@ export function getShop(deps: HttpDeps): Handler {
           allowedOrigins: record.allowedOrigins,
           customerTokenSecrets: record.customerTokenSecrets,
           appProxy: record.appProxy,
+          widgets: record.widgets,
           eventWeights: models.eventWeights,
           trendingHalfLifeHours: models.trendingHalfLifeMs / HOUR_MS,
           maxShoppers: models.maxShoppers,
@@ -40,5 +47,15 @@ export function getShop(deps: HttpDeps): Handler {
         },
       }),
     );
+  };
+}
+
+export function putShopWidgets(deps: HttpDeps): Handler {
+  return async (exchange) => {
+    const { shopId } = admit(exchange, deps, 'admin');
+    checkJsonContentType(exchange.request.contentType);
+    const input = parseJson(await readBody(exchange, MAX_WIDGETS_BODY_BYTES));
+    const answer: RegisteredWidgets = { widgets: await deps.widgets.register(shopId, input) };
+    exchange.json(JSON.stringify(answer));
   };
 }

@@ -2,8 +2,9 @@
 // random event streams, its snapshot round trip, and its bounds under hostile input.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { Attribution, MAX_WIDGETS, type AttributedEvent } from '../../../src/engine/attribution/attribution.js';
-import { CLICKS, DAY_MS, FIELDS, IMPRESSIONS, keyExperiment, keyStrategy, keyVariant, keyWidget, MAX_CELLS, MAX_DAYS, ORDERS, OVERFLOW_KEY, REVENUE } from '../../../src/engine/attribution/day-cells.js';
+import { Attribution, MAX_STOREFRONT_QUANTITY, type AttributedEvent } from '../../../src/engine/attribution/attribution.js';
+import { CLICKS, DAY_MS, FIELDS, IMPRESSIONS, keyExperiment, keyStrategy, keyVariant, keyWidget, MAX_CELLS, MAX_DAYS, ORDERS, OVERFLOW_KEY, packKey, REVENUE } from '../../../src/engine/attribution/day-cells.js';
+import { STOREFRONT_WIDGETS_PER_DAY } from '../../../src/engine/attribution/widget-names.js';
 import { cellName, ReferenceAttribution, type ReferenceCells } from '../../reference/attribution.js';
 
 const T0 = Date.parse('2025-03-01T10:00:00Z');
@@ -16,7 +17,7 @@ function cellsOf(model: Attribution): ReferenceCells {
   const cells: ReferenceCells = new Map();
   const rows = model.cells.rows;
   model.cells.forEach(-Infinity, Infinity, (day, key, row) => {
-    const name = cellName(day, { strategy: keyStrategy(key), widget: model.widgets[keyWidget(key)]!, experiment: keyExperiment(key), variant: keyVariant(key) });
+    const name = cellName(day, { strategy: keyStrategy(key), widget: model.widgets.nameOf(day, keyWidget(key)), experiment: keyExperiment(key), variant: keyVariant(key) });
     cells.set(name, Array.from(rows.subarray(row * FIELDS, row * FIELDS + FIELDS)));
   });
   return cells;
@@ -47,7 +48,9 @@ const eventArb: fc.Arbitrary<{ dt: number; event: Omit<AttributedEvent, 'timesta
         productId: fc.constantFrom('1', '2', '3', '4'),
         sessionId: fc.constantFrom('s1', 's2', 's3'),
         customerId: fc.constantFrom('c1', 'c2'),
-        widgetId: fc.constantFrom('home', 'pdp'),
+        // Mostly two widgets; sometimes one of 30 more, past a day's storefront names.
+        widgetId: fc.oneof({ arbitrary: fc.constantFrom('home', 'pdp'), weight: 3 }, { arbitrary: fc.integer({ min: 0, max: 29 }).map((i) => `w${i}`), weight: 2 }),
+        sender: fc.constant('secret' as const),
         recId: fc.constantFrom(...recIds),
         metadata: fc.record(
           { orderId: fc.constantFrom('o1', 'o2', 7), price: fc.oneof(fc.double({ min: 0, max: 500, noNaN: true }), fc.constant('12')), quantity: fc.integer({ min: 0, max: 4 }) },
@@ -72,9 +75,10 @@ function timed(stream: { dt: number; event: Omit<AttributedEvent, 'timestamp'> }
 describe('Attribution against the reference', () => {
   test('When any stream of events is applied, then every cell counts exactly what the plain reference counts', () => {
     fc.assert(
-      fc.property(fc.array(eventArb, { maxLength: 120 }), fc.integer({ min: 1, max: 6 }), (stream, maxShoppers) => {
+      fc.property(fc.array(eventArb, { maxLength: 120 }), fc.integer({ min: 1, max: 6 }), fc.subarray(['home', 'w3', 'w28']), (stream, maxShoppers, registered) => {
         const model = new Attribution(WINDOW, maxShoppers);
-        const reference = new ReferenceAttribution(WINDOW, maxShoppers, MAX_WIDGETS);
+        model.widgets.register(registered);
+        const reference = new ReferenceAttribution(WINDOW, maxShoppers, STOREFRONT_WIDGETS_PER_DAY, new Set(registered));
         for (const event of timed(stream)) {
           model.apply(event, priceOf);
           reference.apply(event, priceOf);
@@ -91,6 +95,7 @@ describe('Attribution against the reference', () => {
       fc.property(fc.array(eventArb, { maxLength: 80 }), fc.nat(80), (stream, cut) => {
         const events = timed(stream);
         const model = new Attribution(WINDOW, 4);
+        model.widgets.register(['pdp', 'w5']);
         for (const event of events.slice(0, cut)) model.apply(event, priceOf);
         const restored = new Attribution(WINDOW, 4);
         restored.restore(structuredClone(model.snapshot()));
@@ -116,26 +121,71 @@ describe('Attribution rules', () => {
     model.apply({ type: 'purchase', productId: '1', sessionId: 's2', customerId: 'c', timestamp: at(7) }, priceOf);
     model.apply({ type: 'purchase', productId: '1', sessionId: 's3', customerId: 'c', timestamp: at(7) + 1 }, priceOf);
     const cells = cellsOf(model);
-    expect(cells.get(`${day}|3|(none)|0|0`)).toEqual([0, 1, 0, 0, 0]);
-    expect(cells.get(`${day + 7}|3|(none)|0|0`)).toEqual([0, 0, 0, 1, 10]);
+    expect(cells.get(`${day}|3|(none)|0|0`)).toEqual([0, 1, 0, 0, 0, 0]);
+    expect(cells.get(`${day + 7}|3|(none)|0|0`)).toEqual([0, 0, 0, 1, 10, 10]);
   });
 
   test('When an order holds three attributed lines, then it is one order with the revenue of all three', () => {
     const model = new Attribution(WINDOW);
     for (const p of ['1', '2', '3']) model.apply({ type: 'click', productId: p, sessionId: 's', recId: 'rec_b_0_0_1', widgetId: 'pdp', timestamp: at(0) }, priceOf);
     for (const p of ['1', '2', '3']) {
-      model.apply({ type: 'purchase', productId: p, sessionId: 's', metadata: { orderId: 'o1', price: 4, quantity: 2 }, timestamp: at(0) + 1000 }, priceOf);
+      model.apply({ type: 'purchase', productId: p, sessionId: 's', metadata: { orderId: 'o1', price: 4, quantity: 2 }, timestamp: at(0) + 1000, sender: 'secret' }, priceOf);
     }
-    expect(cellsOf(model).get(`${day}|1|pdp|0|0`)).toEqual([0, 3, 0, 1, 24]);
+    expect(cellsOf(model).get(`${day}|1|pdp|0|0`)).toEqual([0, 3, 0, 1, 24, 0]);
+  });
+
+  test('When a purchase comes the day after a click on a storefront widget, then it counts under that widget’s name on its own day', () => {
+    const model = new Attribution(WINDOW);
+    // Day 1's first storefront name is another widget: the click's index on day 0 means something else there.
+    model.apply({ type: 'impression', productId: '2', sessionId: 'x', widgetId: 'other-day', recId: 'rec_t_0_0_1', timestamp: at(1) }, priceOf);
+    model.apply({ type: 'impression', productId: '1', sessionId: 's', widgetId: 'pdp', recId: 'rec_t_0_0_1', timestamp: at(0) }, priceOf);
+    model.apply({ type: 'click', productId: '1', sessionId: 's', timestamp: at(0) + 1 }, priceOf);
+    model.apply({ type: 'purchase', productId: '1', sessionId: 's', metadata: { orderId: 'o' }, timestamp: at(1) + 1, sender: 'secret' }, priceOf);
+    const cells = cellsOf(model);
+    expect(cells.get(`${day}|3|pdp|0|0`)).toEqual([1, 1, 0, 0, 0, 0]);
+    expect(cells.get(`${day + 1}|3|pdp|0|0`)).toEqual([0, 0, 0, 1, 10, 0]);
+    expect(cells.get(`${day + 1}|3|other-day|0|0`)).toEqual([1, 0, 0, 0, 0, 0]);
+  });
+
+  test('When a public key claims a price and quantity, then the purchase earns at most the catalog price × MAX_STOREFRONT_QUANTITY, and nothing without a catalog price', () => {
+    const model = new Attribution(WINDOW);
+    for (const p of ['1', '2', '4']) model.apply({ type: 'click', productId: p, sessionId: 's', recId: 'rec_b_0_0_1', timestamp: at(0) }, priceOf);
+    model.apply({ type: 'purchase', productId: '1', sessionId: 's', metadata: { price: 1e9, quantity: 1e4 }, timestamp: at(0) + 1 }, priceOf);
+    model.apply({ type: 'purchase', productId: '2', sessionId: 's', metadata: { price: 1, quantity: 3 }, timestamp: at(0) + 1 }, priceOf);
+    model.apply({ type: 'purchase', productId: '4', sessionId: 's', metadata: { price: 50 }, timestamp: at(0) + 1 }, priceOf);
+    const revenue = 10 * MAX_STOREFRONT_QUANTITY + 1 * 3;
+    expect(cellsOf(model).get(`${day}|1|(none)|0|0`)).toEqual([0, 3, 0, 3, revenue, revenue]);
   });
 });
 
 describe('Attribution bounds', () => {
-  test('When events name more widgets than the bound, then the first MAX_WIDGETS are named and the rest count as (other)', () => {
+  test('When events name 300 unregistered widgets in a day, then the day names the first STOREFRONT_WIDGETS_PER_DAY, a registered widget and the next day still get their names', () => {
     const model = new Attribution(WINDOW);
-    for (let i = 0; i < MAX_WIDGETS + 50; i++) model.apply({ type: 'impression', productId: '1', sessionId: 's', widgetId: `w${i}`, recId: 'rec_t_0_0_1', timestamp: T0 }, priceOf);
-    expect(model.widgets.length).toBe(MAX_WIDGETS + 2);
-    expect(cellsOf(model).get(`${Math.floor(T0 / DAY_MS)}|3|(other)|0|0`)![IMPRESSIONS]).toBe(50);
+    model.widgets.register(['home']);
+    const impression = (widgetId: string, timestamp: number): AttributedEvent => ({ type: 'impression', productId: '1', sessionId: 's', widgetId, recId: 'rec_t_0_0_1', timestamp });
+    for (let i = 0; i < 300; i++) model.apply(impression(`w${i}`, T0), priceOf);
+    model.apply(impression('home', T0), priceOf);
+    model.apply(impression('pdp', T0 + DAY_MS), priceOf);
+    const cells = cellsOf(model);
+    const day = Math.floor(T0 / DAY_MS);
+    expect(cells.get(`${day}|3|(other)|0|0`)![IMPRESSIONS]).toBe(300 - STOREFRONT_WIDGETS_PER_DAY);
+    expect(cells.get(`${day}|3|w${STOREFRONT_WIDGETS_PER_DAY - 1}|0|0`)![IMPRESSIONS]).toBe(1);
+    expect(cells.get(`${day}|3|home|0|0`)![IMPRESSIONS]).toBe(1);
+    expect(cells.get(`${day + 1}|3|pdp|0|0`)![IMPRESSIONS]).toBe(1);
+  });
+
+  test('When a snapshot from before per-day widget names is restored, then its names and five counters per cell still read', () => {
+    const model = new Attribution(WINDOW);
+    model.apply({ type: 'click', productId: '1', sessionId: 's', recId: 'rec_t_0_0_1', timestamp: T0 }, priceOf);
+    const { registeredWidgets: _r, dayWidgets: _d, ...current } = model.snapshot();
+    // That version named widgets for good (from index 2) and kept five counters per cell.
+    const day = Math.floor(T0 / DAY_MS);
+    const oldCells = new Float64Array([day * 2 ** 32 + packKey(3, 2, 0, 0)]);
+    const oldRows = new Float64Array([7, 3, 0, 1, 42]);
+    const old = { ...current, widgets: ['legacy-home'], cells: { cells: new Uint8Array(oldCells.buffer), rows: new Uint8Array(oldRows.buffer) } };
+    const restored = new Attribution(WINDOW);
+    restored.restore(old);
+    expect(cellsOf(restored).get(`${day}|3|legacy-home|0|0`)).toEqual([7, 3, 0, 1, 42, 0]);
   });
 
   test('When events span more days than the bound, then the newest MAX_DAYS are kept and older events are not counted', () => {
