@@ -45,6 +45,8 @@ const PLACEMENTS: readonly Placement[] = [
   { widgetId: 'product-recently-viewed', strategy: 'recently-viewed', clickRate: 0.3, weight: 1.5 },
   { widgetId: 'home-personalized', strategy: 'personalized', clickRate: 0.28, weight: 1 },
 ];
+/** The widget ids the generated traffic names. */
+export const TRAFFIC_WIDGETS: readonly string[] = PLACEMENTS.map((p) => p.widgetId);
 const TOTAL_WEIGHT = PLACEMENTS.reduce((sum, p) => sum + p.weight, 0);
 /** Variant B's click rate on the experiment's placement (A keeps the placement's own). */
 const VARIANT_B_CLICK_RATE = 0.25;

@@ -9,7 +9,7 @@ import type { CatalogUpdates } from '../app/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { Experiments } from '../app/experiments.js';
 import type { Product } from '../engine/product.js';
-import { DEMO_EXPERIMENT, demoTraffic, EXPERIMENT_DAYS } from './demo-traffic.js';
+import { DEMO_EXPERIMENT, demoTraffic, EXPERIMENT_DAYS, TRAFFIC_WIDGETS } from './demo-traffic.js';
 import type { ShopStore } from '../store/shop-store.js';
 import { readDemoEvents, readDemoProducts } from './demo-files.js';
 
@@ -43,6 +43,9 @@ export interface SeedDeps {
 }
 
 const EVENTS_PER_COMMIT = 2000;
+
+/** Every widget id of the demo pages (src/demo/pages): the traffic's, and two it does not generate. */
+const DEMO_WIDGETS = [...TRAFFIC_WIDGETS, 'home-recently-viewed', 'not-found-trending'];
 
 function readKeys(file: string): DemoKeys | undefined {
   if (!existsSync(file)) return undefined;
@@ -78,6 +81,8 @@ async function ingest(deps: SeedDeps, events: TrackedEvent[], now: number): Prom
  * would) and the generated recommendation traffic; returns the number of events.
  */
 async function seedTraffic(deps: SeedDeps, products: readonly Product[], now: number): Promise<number> {
+  // The storefront's widgets, registered as a merchant would (PUT /api/shop/widgets): named for good.
+  await deps.shops.setWidgets(DEMO_SHOP, DEMO_WIDGETS);
   const startedAt = now - EXPERIMENT_DAYS * 86_400_000;
   const created = await deps.experiments.create(DEMO_SHOP, DEMO_EXPERIMENT, startedAt - 3_600_000);
   const record = await deps.experiments.start(DEMO_SHOP, `exp_${created.number}`, startedAt);

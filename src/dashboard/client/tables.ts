@@ -1,5 +1,6 @@
 // The overview's numbers and tables: totals, per strategy, per widget, and the top recommended
-// products, each rate with its 95 % Wilson interval.
+// products, each rate with its 95 % Wilson interval. Figures a storefront reported (revenue from a
+// public key's purchases, widget names it sent) say so.
 import { el, fill } from './dom';
 import { amount, count, withInterval } from './format';
 import type { Metrics, StatsAnswer } from './types';
@@ -9,17 +10,27 @@ export function fillTotals(box: HTMLElement, totals: Metrics): void {
     el('div', { class: 'kpi', 'data-kpi': metric }, el('span', { class: 'kpi-label' }, label), el('strong', {}, value), el('span', { class: 'kpi-note' }, note));
   fill(
     box,
-    card('Revenue attributed', amount(totals.revenue), `${count(totals.orders)} orders`, 'revenue'),
+    card('Revenue attributed', amount(totals.revenue), `${count(totals.orders)} orders${storefrontNote(totals)}`, 'revenue'),
     card('Click-through rate', withInterval(totals.ctr).split(' (')[0]!, `${count(totals.clicks)} clicks of ${count(totals.impressions)} impressions`, 'ctr'),
     card('Conversion rate', withInterval(totals.conversionRate).split(' (')[0]!, 'attributed orders per click', 'conversion'),
     card('Add-to-cart rate', withInterval(totals.addToCartRate).split(' (')[0]!, `${count(totals.addToCarts)} add-to-carts`, 'add-to-cart'),
   );
 }
 
+/** What part of the revenue a storefront reported; empty when none. */
+function storefrontNote(m: Metrics): string {
+  return m.storefrontRevenue > 0 ? ` · ${amount(m.storefrontRevenue)} storefront-reported` : '';
+}
+
+/** Revenue, with the storefront-reported part when there is one. */
+function revenue(m: Metrics): string {
+  return m.storefrontRevenue > 0 ? `${amount(m.revenue)} (${amount(m.storefrontRevenue)} storefront-reported)` : amount(m.revenue);
+}
+
 const METRIC_HEADS = ['Impressions', 'Clicks', 'CTR (95 % interval)', 'Add-to-carts', 'Orders', 'Conversion (95 % interval)', 'Revenue'];
 
 function metricCells(m: Metrics): HTMLTableCellElement[] {
-  return [count(m.impressions), count(m.clicks), withInterval(m.ctr), count(m.addToCarts), count(m.orders), withInterval(m.conversionRate), amount(m.revenue)].map((text) =>
+  return [count(m.impressions), count(m.clicks), withInterval(m.ctr), count(m.addToCarts), count(m.orders), withInterval(m.conversionRate), revenue(m)].map((text) =>
     el('td', { class: 'num' }, text),
   );
 }
@@ -32,7 +43,10 @@ function table(caption: string, heads: string[], rows: HTMLTableRowElement[], em
 
 /** Per strategy or per widget. */
 export function fillGroups(box: HTMLElement, caption: string, keyHead: string, stats: StatsAnswer): void {
-  const rows = stats.groups.map((g) => el('tr', {}, el('th', { scope: 'row' }, g.key), ...metricCells(g)));
+  // A widget name the merchant did not register came from a storefront (anyone with the public key).
+  const name = (g: StatsAnswer['groups'][number]) =>
+    g.registered === false && g.key !== '(none)' && g.key !== '(other)' ? [g.key, el('span', { class: 'id' }, ' storefront-named')] : [g.key];
+  const rows = stats.groups.map((g) => el('tr', {}, el('th', { scope: 'row' }, ...name(g)), ...metricCells(g)));
   fill(box, table(caption, [keyHead, ...METRIC_HEADS], rows, 'No recommendation traffic in this range.'));
 }
 
@@ -47,7 +61,7 @@ export function fillTopProducts(box: HTMLElement, stats: StatsAnswer, limit = 15
       el('td', { class: 'num' }, count(g.addToCarts)),
       el('td', { class: 'num' }, count(g.orders)),
       el('td', { class: 'num' }, withInterval(g.conversionRate)),
-      el('td', { class: 'num' }, amount(g.revenue)),
+      el('td', { class: 'num' }, revenue(g)),
     ),
   );
   const note = stats.productsFrom === undefined ? 'Top recommended products' : `Top recommended products (per-product numbers from ${stats.productsFrom})`;

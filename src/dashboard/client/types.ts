@@ -14,6 +14,8 @@ export interface Metrics {
   addToCarts: number;
   orders: number;
   revenue: number;
+  /** The part of revenue a public key reported (bounded by catalog prices). */
+  storefrontRevenue: number;
   ctr: Interval;
   addToCartRate: Interval;
   conversionRate: Interval;
@@ -26,7 +28,8 @@ export interface StatsAnswer {
   to: string;
   groupBy: GroupBy;
   totals: Metrics;
-  groups: (Metrics & { key: string; title?: string })[];
+  /** registered: with groupBy=widget, whether the merchant registered the name (else a storefront sent it). */
+  groups: (Metrics & { key: string; title?: string; registered?: boolean })[];
   productsFrom?: string;
 }
 
