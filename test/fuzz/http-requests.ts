@@ -249,6 +249,10 @@ const catalogSample = fc
   )
   .map((products) => ({ products }));
 
+const widgetsSample = fc
+  .array(fc.oneof(fc.constantFrom('home', 'pdp', '(other)'), fc.string({ minLength: 1, maxLength: 130 })), { maxLength: 70 })
+  .map((widgets) => ({ widgets }));
+
 // ---- routes ----
 
 interface RouteModel {
@@ -281,6 +285,7 @@ const ROUTES: RouteModel[] = [
   { name: 'PUT /api/products', method: 'PUT', path: fc.constant('/api/products'), key: 'sk', body: jsonBody(catalogSample), api: true },
   { name: 'GET /api/products', method: 'GET', path: fc.constant('/api/products'), key: 'sk', query: queryString(catalogPageParams), api: true },
   { name: 'GET /api/shop', method: 'GET', path: fc.constant('/api/shop'), key: 'sk', api: true },
+  { name: 'PUT /api/shop/widgets', method: 'PUT', path: fc.constant('/api/shop/widgets'), key: 'sk', body: jsonBody(widgetsSample), api: true },
   { name: 'GET /api/products/:id', method: 'GET', path: pathParam(productId).map((id) => `/api/products/${id}`), key: 'sk', api: true },
   { name: 'DELETE /api/products/:id', method: 'DELETE', path: pathParam(fc.constantFrom(...FUZZ_PRODUCTS, 'missing')).map((id) => `/api/products/${id}`), key: 'sk', api: true },
   { name: 'GET /api/stream (no upgrade)', method: 'GET', path: fc.constant('/api/stream'), key: 'pk', api: true, headers: optionalHeader('Upgrade', fc.constantFrom('websocket', 'h2c'), 1) },
