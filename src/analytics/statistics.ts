@@ -64,12 +64,21 @@ export interface ExperimentResults {
   comparisons: Comparison[];
 }
 
+/** One group of an answer: its key (a strategy, widget, variant, day or product) and its numbers. */
+export interface StatsGroup extends Metrics {
+  key: string;
+  /** groupBy=product: the catalog's title, when the product is in it. */
+  title?: string;
+  /** groupBy=widget: whether the merchant registered the name (false: a storefront sent it, or (none) / (other)). */
+  registered?: boolean;
+}
+
 export interface StatsAnswer {
   from: string;
   to: string;
   groupBy: GroupBy;
   totals: Metrics;
-  groups: (Metrics & { key: string; title?: string; registered?: boolean })[];
+  groups: StatsGroup[];
   /** With groupBy=variant: each experiment seen in the range. */
   experiments?: ExperimentResults[];
   /**
