@@ -56,7 +56,7 @@ export function isAsyncRoute(request: FuzzRequest): boolean {
   const path = request.target.split('?', 1)[0]!.replace(BASE_PATH, '');
   return (
     (request.method === 'POST' && (path === '/api/events' || path === '/api/events/batch')) ||
-    (request.method === 'PUT' && path === '/api/products') ||
+    (request.method === 'PUT' && (path === '/api/products' || path === '/api/shop/widgets')) ||
     (request.method === 'DELETE' && /^\/api\/products\/[^/]+$/.test(path))
   );
 }
