@@ -145,4 +145,21 @@ describe('dashboard', () => {
       await phone.close();
     }
   });
+
+  // Last: it adds storefront numbers to the demo store the tests above read.
+  test('When a storefront reports a purchase under a widget the merchant did not register, then the page says those figures are storefront-reported', async () => {
+    const key = t.service.demoKeys!.publicKey;
+    const recId = ((await (await t.fetch('/api/recommendations?strategy=trending&limit=1', { key })).json()) as { meta: { recId: string } }).meta.recId;
+    const events = [
+      { type: 'click', productId: '1002', sessionId: 'storefront-report', widgetId: 'storefront-only', recId },
+      { type: 'purchase', productId: '1002', sessionId: 'storefront-report', metadata: { price: 1_000_000, quantity: 3 } },
+    ];
+    expect((await t.fetch('/api/events/batch', { method: 'POST', key, body: JSON.stringify({ events }) })).status).toBe(200);
+
+    await signIn(page);
+
+    expect(await page.locator('[data-kpi="revenue"] .kpi-note').textContent()).toMatch(/ · [\d,.]+ storefront-reported$/);
+    expect(await page.locator('#by-widget tbody th').allTextContents()).toContain('storefront-only storefront-named');
+    expect(await page.locator('#by-widget tbody th').allTextContents()).toContain('home-trending');
+  });
 });
