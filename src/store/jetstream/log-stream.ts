@@ -1,0 +1,82 @@
+// The JetStream stream that holds every shop's log: one subject per shop under one prefix, kept on
+// file, replicated to `replicas` servers (a write is acknowledged once a quorum has it), with the
+// publish de-duplication window covering a client's retries. A stream that already exists must have
+// these settings: a node never writes into a stream set up otherwise (fewer replicas, other
+// subjects, a shorter retention) without saying so, which would silently weaken what an
+// acknowledged write promises.
+import { DiscardPolicy, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig, type StreamInfo } from '@nats-io/jetstream';
+import { StartupError } from '../../errors.js';
+
+export interface LogStreamSettings {
+  /** The stream's name. */
+  name: string;
+  /** Subjects are `<prefix>.<shopId>`. */
+  subjectPrefix: string;
+  /** Servers holding each message (1-5). */
+  replicas: number;
+  /** Messages older than this are dropped by JetStream (0: kept until removed). */
+  maxAgeMs: number;
+  /** How long a publish's message id is remembered, so a retried publish is stored once. */
+  duplicateWindowMs: number;
+}
+
+const NANOS_PER_MS = 1_000_000;
+
+/** The settings a log stream must have, as JetStream names them. */
+function wanted(settings: LogStreamSettings): Partial<StreamConfig> & { name: string } {
+  return {
+    name: settings.name,
+    subjects: [`${settings.subjectPrefix}.*`],
+    storage: StorageType.File,
+    retention: RetentionPolicy.Limits,
+    discard: DiscardPolicy.Old,
+    num_replicas: settings.replicas,
+    max_age: settings.maxAgeMs * NANOS_PER_MS,
+    duplicate_window: settings.duplicateWindowMs * NANOS_PER_MS,
+  };
+}
+
+/** The subject of a shop's log. */
+export function shopSubject(settings: Pick<LogStreamSettings, 'subjectPrefix'>, shopId: string): string {
+  return `${settings.subjectPrefix}.${shopId}`;
+}
+
+/** Each setting of `existing` that differs from what the log needs: "num_replicas is 1, not 3". */
+export function settingDifferences(existing: StreamConfig, settings: LogStreamSettings): string[] {
+  const differences: string[] = [];
+  for (const [field, value] of Object.entries(wanted(settings)) as [keyof StreamConfig, unknown][]) {
+    const actual = existing[field];
+    if (JSON.stringify(actual) !== JSON.stringify(value)) differences.push(`${field} is ${JSON.stringify(actual)}, not ${JSON.stringify(value)}`);
+  }
+  return differences;
+}
+
+/** Creates the log's stream, or checks that the one there has its settings; throws a StartupError naming each difference. */
+export async function ensureLogStream(jsm: JetStreamManager, settings: LogStreamSettings): Promise<StreamInfo> {
+  let info: StreamInfo | undefined;
+  try {
+    info = await jsm.streams.info(settings.name);
+  } catch (error) {
+    if (!isStreamNotFound(error)) throw error;
+  }
+  if (info === undefined) {
+    try {
+      return await jsm.streams.add(wanted(settings));
+    } catch (error) {
+      throw new StartupError(`cannot create the JetStream stream "${settings.name}" with ${settings.replicas} replica(s): ${(error as Error).message}`);
+    }
+  }
+  const differences = settingDifferences(info.config, settings);
+  if (differences.length > 0) {
+    throw new StartupError(
+      `the JetStream stream "${settings.name}" exists with other settings than this node's: ${differences.join('; ')}. ` +
+        'Change the node\'s settings to match, or update the stream (nats stream edit) if that is what you meant.',
+    );
+  }
+  return info;
+}
+
+function isStreamNotFound(error: unknown): boolean {
+  const code = (error as { api_error?: { err_code?: number } }).api_error?.err_code;
+  return code === 10059 || /stream not found/i.test((error as Error).message ?? '');
+}

@@ -1,0 +1,75 @@
+// The log's JetStream stream against a real 3-server nats-server cluster: created replicated,
+// accepted again as it is, refused (naming each difference) when set up otherwise; and the start
+// that cannot reach NATS says where it tried and waits longer each time.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { StartupError } from '../../../src/errors.js';
+import { clusterSize, connectToLog, retryWaitMs } from '../../../src/store/jetstream/connection.js';
+import { ensureLogStream, type LogStreamSettings } from '../../../src/store/jetstream/log-stream.js';
+import { freePort } from '../../support/child-server.js';
+import { NatsCluster } from '../../support/nats-cluster.js';
+
+const settings: LogStreamSettings = { name: 'PAIRWISE_TEST', subjectPrefix: 'pairwise.test', replicas: 3, maxAgeMs: 400 * 86_400_000, duplicateWindowMs: 120_000 };
+
+describe('the log stream on a 3-server cluster', () => {
+  let cluster: NatsCluster;
+  let nc: NatsConnection;
+  beforeAll(async () => {
+    cluster = await NatsCluster.start(3);
+    nc = await connectToLog(cluster.urls, { name: 'test', report: () => {} });
+  }, 60_000);
+  afterAll(async () => {
+    await nc?.close();
+    await cluster?.stop();
+  });
+
+  test('the connection knows the cluster has 3 servers', () => {
+    expect(clusterSize(nc)).toBe(3);
+  });
+
+  test('is created with 3 replicas, then accepted as it is', async () => {
+    const jsm = await jetstreamManager(nc);
+    const created = await ensureLogStream(jsm, settings);
+    expect(created.config.num_replicas).toBe(3);
+    expect(created.config.subjects).toEqual(['pairwise.test.*']);
+    const again = await ensureLogStream(jsm, settings);
+    expect(again.created).toEqual(created.created);
+  });
+
+  test('set up otherwise, it is refused with every difference named', async () => {
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.add({ name: 'PAIRWISE_OTHER', subjects: ['pairwise.other.*'], num_replicas: 1, max_age: 0, duplicate_window: 120_000_000_000 });
+    const other = { ...settings, name: 'PAIRWISE_OTHER', subjectPrefix: 'pairwise.other' };
+    const refusal = await ensureLogStream(jsm, other).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(StartupError);
+    expect((refusal as Error).message).toContain('num_replicas is 1, not 3');
+    expect((refusal as Error).message).toContain(`max_age is 0, not ${400 * 86_400_000 * 1_000_000}`);
+    expect((refusal as Error).message).not.toContain('duplicate_window');
+  });
+});
+
+test('a start that cannot reach NATS names every URL and waits longer each time, until stopped', async () => {
+  const urls = [`nats://127.0.0.1:${await freePort()}`, `nats://127.0.0.1:${await freePort()}`];
+  const reports: string[] = [];
+  const waits: number[] = [];
+  const stop = new AbortController();
+  const attempt = connectToLog(urls, {
+    name: 'test',
+    report: (line) => reports.push(line),
+    signal: stop.signal,
+    sleep: async (ms) => {
+      waits.push(ms);
+      if (waits.length === 3) stop.abort();
+    },
+  });
+  await expect(attempt).rejects.toThrow();
+  expect(waits).toEqual([1_000, 2_000, 4_000]);
+  expect(reports).toHaveLength(3);
+  for (const line of reports) expect(line).toContain(`cannot reach NATS at ${urls.join(', ')}`);
+  expect(reports[2]).toContain('trying again in 4 s');
+});
+
+test('the wait between attempts doubles up to 30 s', () => {
+  expect([1, 2, 3, 4, 5, 6, 7, 100].map(retryWaitMs)).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
+});

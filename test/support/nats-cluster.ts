@@ -1,0 +1,112 @@
+// A real NATS JetStream cluster for tests: `size` nats-server processes (Debian's package) on free
+// loopback ports, clustered by routes, each with its own temp store dir. Servers can be killed and
+// started again on the same ports and store, as an operator's would be.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { freePort } from './child-server.js';
+
+const NATS_SERVER = process.env.PAIRWISE_TEST_NATS_SERVER ?? 'nats-server';
+
+interface Member {
+  readonly name: string;
+  readonly clientPort: number;
+  readonly routePort: number;
+  readonly storeDir: string;
+  process?: ChildProcess;
+  output: string;
+}
+
+export class NatsCluster {
+  readonly #members: Member[];
+  readonly #root: string;
+
+  private constructor(members: Member[], root: string) {
+    this.#members = members;
+    this.#root = root;
+  }
+
+  /** Starts `size` clustered servers and resolves once JetStream answers (a meta leader is elected). */
+  static async start(size = 3): Promise<NatsCluster> {
+    const root = mkdtempSync(path.join(tmpdir(), 'pairwise-nats-'));
+    const members: Member[] = [];
+    for (let i = 0; i < size; i++) {
+      members.push({ name: `n${i + 1}`, clientPort: await freePort(), routePort: await freePort(), storeDir: path.join(root, `n${i + 1}`), output: '' });
+    }
+    const cluster = new NatsCluster(members, root);
+    for (let i = 0; i < size; i++) cluster.startServer(i);
+    await cluster.ready();
+    return cluster;
+  }
+
+  /** Client URLs, one per server, in member order. */
+  get urls(): string[] {
+    return this.#members.map((m) => `nats://127.0.0.1:${m.clientPort}`);
+  }
+
+  /** What server `i` has written so far (for a failing test's message). */
+  output(i: number): string {
+    return this.#members[i]!.output;
+  }
+
+  /** Starts server `i` (again), on its ports and store dir. */
+  startServer(i: number): void {
+    const member = this.#members[i]!;
+    if (member.process !== undefined && member.process.exitCode === null && member.process.signalCode === null) throw new Error(`${member.name} is running`);
+    const routes = this.#members.map((m) => `nats://127.0.0.1:${m.routePort}`).join(',');
+    const child = spawn(
+      NATS_SERVER,
+      ['-a', '127.0.0.1', '-p', String(member.clientPort), '-n', member.name, '-js', '-sd', member.storeDir,
+        '--cluster_name', 'pairwise-test', '--cluster', `nats://127.0.0.1:${member.routePort}`, '--routes', routes],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    member.output = '';
+    child.stdout.on('data', (chunk: Buffer) => (member.output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (member.output += chunk.toString()));
+    member.process = child;
+  }
+
+  /** Kills server `i` (SIGKILL by default) and waits for it to exit. */
+  async kill(i: number, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const child = this.#members[i]!.process;
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
+  }
+
+  /** Resolves once a client reaches the cluster and JetStream answers, or throws after `timeoutMs`. */
+  async ready(timeoutMs = 20_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let last: unknown;
+    while (Date.now() < deadline) {
+      for (const member of this.#members) {
+        if (member.process?.exitCode !== null && member.process?.exitCode !== undefined) {
+          throw new Error(`nats-server ${member.name} exited with ${member.process.exitCode}:\n${member.output}`);
+        }
+      }
+      try {
+        const nc = await connect({ servers: this.urls, timeout: 1_000, maxReconnectAttempts: 0 });
+        try {
+          await (await jetstreamManager(nc, { timeout: 1_000 })).getAccountInfo();
+          return;
+        } finally {
+          await nc.close();
+        }
+      } catch (error) {
+        last = error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    throw new Error(`the NATS cluster did not answer within ${timeoutMs} ms: ${String(last)}\n${this.#members.map((m) => m.output).join('\n')}`);
+  }
+
+  /** Kills every server and removes the store dirs. */
+  async stop(): Promise<void> {
+    for (let i = 0; i < this.#members.length; i++) await this.kill(i);
+    rmSync(this.#root, { recursive: true, force: true });
+  }
+}
