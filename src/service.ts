@@ -17,6 +17,7 @@ import { EaseRefits } from './ingest/ease-refits.js';
 import type { EaseFit } from './engine/ease/ease-model.js';
 import { toPortable } from './engine/ease/portable-fit.js';
 import { Lease } from './store/lease.js';
+import { LeaseFlag } from './store/lease-flag.js';
 import { EventPipeline } from './ingest/event-pipeline.js';
 import { Experiments } from './app/experiments.js';
 import { WidgetRegistry } from './app/widget-registry.js';
@@ -227,13 +228,15 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     const position = await shopLog.publishEaseFit(shopId, toPortable(engines.get(shopId).catalog, fit), fittedThrough, clock());
     await applier.applyThrough(shopId, position);
   };
-  const refits = new EaseRefits(engines, config.easeRefit, clock, log, undefined, publishFit, () => housekeeping.held);
+  // Whether a refit runs anywhere: /metrics may be answered by a process that is not the housekeeper.
+  const refitFlag = new LeaseFlag(dbs, housekeeping, 'ease-refit-running');
+  const refits = new EaseRefits(engines, config.easeRefit, clock, log, undefined, publishFit, () => housekeeping.held, (running) => void refitFlag.set(running));
   const background = {
     get snapshotCopyBytes() {
       return snapshotStore.arenaBytes;
     },
     get refitRunning() {
-      return refits.refitting;
+      return refits.refitting || refitFlag.up;
     },
     get housekeeper() {
       return housekeeping.held;

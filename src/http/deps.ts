@@ -32,7 +32,7 @@ export interface ShopRecordView {
 export interface BackgroundMemory {
   /** Bytes of the buffer snapshots are copied into, kept between snapshots (0 until the first). */
   readonly snapshotCopyBytes: number;
-  /** Whether an EASE refit is under way (its matrix, 4n² bytes, is held meanwhile). */
+  /** Whether an EASE refit is under way in any server process of the data dir (its matrix, 4n² bytes, is held meanwhile). */
   readonly refitRunning: boolean;
   /** Whether this process holds the housekeeping lease (it takes the snapshots and makes the EASE fits). */
   readonly housekeeper: boolean;

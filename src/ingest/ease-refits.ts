@@ -3,7 +3,10 @@
 // times as long as its last refit took. Shops are refitted one at a
 // time, so at most one fit's matrix (4n² bytes) exists at once; stop() ends a refit under way.
 // A process confined to one core whose event loop is busy starts no refit (for up to MAX_DEFER_MS):
-// see Room. A refit still running after config.timeoutMs is ended (its thread starved of CPU, as
+// see Room. A shop being loaded (events arriving faster than LOADING_EVENTS_PER_SECOND between two
+// looks, as when a merchant imports its history) is not refitted until the load ends (again for
+// up to MAX_DEFER_MS): a fit of the first part of an import would stand for the rest of it until
+// the next refit, which the rest after it puts minutes away. A refit still running after config.timeoutMs is ended (its thread starved of CPU, as
 // on a core that other work keeps busy), and the shop then rests REST_FACTOR times that long.
 import { availableParallelism } from 'node:os';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
@@ -34,6 +37,18 @@ export const REST_FACTOR = 3;
 export interface Room {
   busy: number;
   cores: number;
+}
+
+/** A shop taking more events a second than this between two looks is being loaded: its refit waits for the load to end. */
+export const LOADING_EVENTS_PER_SECOND = 1_000;
+/** Looks closer together than this measure no rate (a shop is not taken for loaded on a short glimpse). */
+const SHORTEST_RATE_WINDOW_MS = 1_000;
+
+/** A shop's event count at the last look, and since when its refit has waited for a load to end. */
+interface Look {
+  events: number;
+  at: number;
+  loadingSince?: number;
 }
 
 /** A one-core process busier than this starts no refit. */
@@ -76,6 +91,13 @@ export class EaseRefits {
   #refitting = false;
   /** Since when due refits have waited for a busy core (undefined: none waiting). */
   #deferredSince: number | undefined;
+  /** Per shop: its event count at the last look (the shops there at start count from their replayed events). */
+  readonly #looks = new Map<string, Look>();
+  /** Shops being loaded at the last look (their refits wait). */
+  readonly #loading = new Set<string>();
+  /** When start() was called, and when the shops were last looked at: a shop new since then got its events since then. */
+  #startedAt: number | undefined;
+  #lastLookAt: number | undefined;
 
   constructor(
     readonly engines: ShopEngines,
@@ -87,9 +109,15 @@ export class EaseRefits {
     readonly publish?: PublishFit,
     /** Whether this process is the one that refits now (the housekeeping lease); checked at every look. */
     readonly mayRefit: () => boolean = () => true,
-  ) {}
+    /** Told when a refit starts and ends (the service marks it where every process can see it). */
+    readonly announce: (refitting: boolean) => void = () => {},
+  ) {
+    const now = clock();
+    for (const [shopId, engine] of engines.entries()) this.#looks.set(shopId, { events: engine.eventCount, at: now });
+  }
 
   start(checkMs = CHECK_MS): void {
+    this.#startedAt = this.clock();
     if (this.config.intervalMs === 0 && this.config.afterEvents === 0) return;
     this.#timer = setInterval(() => void this.refitDue(), checkMs);
     this.#timer.unref();
@@ -113,7 +141,40 @@ export class EaseRefits {
     return this.#running;
   }
 
+  /**
+   * Takes every shop's event count now and notes which are being loaded: those whose rate since
+   * the last look was above LOADING_EVENTS_PER_SECOND, unless their refit has waited MAX_DEFER_MS.
+   */
+  #look(now: number): void {
+    this.#loading.clear();
+    for (const [shopId, engine] of this.engines.entries()) {
+      const events = engine.eventCount;
+      let seen = this.#looks.get(shopId);
+      if (seen === undefined) {
+        // A shop that was not there at the last look (or at start): its events all came since then.
+        const since = this.#lastLookAt ?? this.#startedAt;
+        seen = since === undefined ? { events, at: now } : { events: 0, at: since };
+        this.#looks.set(shopId, seen);
+      }
+      const elapsed = now - seen.at;
+      if (elapsed < SHORTEST_RATE_WINDOW_MS) {
+        if (seen.loadingSince !== undefined) this.#loading.add(shopId);
+        continue;
+      }
+      const rate = ((events - seen.events) * 1000) / elapsed;
+      let loadingSince = rate > LOADING_EVENTS_PER_SECOND ? (seen.loadingSince ?? now) : undefined;
+      if (loadingSince !== undefined && now - loadingSince >= MAX_DEFER_MS) loadingSince = undefined; // waited long enough
+      if (loadingSince !== undefined) {
+        if (seen.loadingSince === undefined) this.log(`EASE refit of shop "${shopId}" waits for its load to end (${Math.round(rate)} events a second; at most ${MAX_DEFER_MS / 60_000} minutes)`);
+        this.#loading.add(shopId);
+      }
+      this.#looks.set(shopId, { events, at: now, ...(loadingSince === undefined ? {} : { loadingSince }) });
+    }
+    this.#lastLookAt = now;
+  }
+
   #due(shopId: string, events: number, now: number): boolean {
+    if (this.#loading.has(shopId)) return false;
     const last = this.#last.get(shopId) ?? { events: 0, at: -Infinity, endedAt: -Infinity, took: 0 };
     const fresh = events - last.events;
     if (fresh <= 0 || now - last.endedAt < REST_FACTOR * last.took) return false;
@@ -141,6 +202,7 @@ export class EaseRefits {
     const now = this.clock();
     const room = this.room(); // at every look, so that it covers the time since the last one
     if (!this.mayRefit()) return 0;
+    this.#look(now);
     const shops = [...this.engines.entries()];
     if (!shops.some(([shopId, engine]) => this.#due(shopId, engine.eventCount, now)) || this.#crowded(room, now)) return 0;
     for (const [shopId, engine] of shops) {
@@ -150,6 +212,7 @@ export class EaseRefits {
       const last: Last = { events, at: this.clock(), endedAt: Infinity, took: 0 };
       this.#last.set(shopId, last);
       this.#refitting = true;
+      this.announce(true);
       const timeout = this.config.timeoutMs > 0 ? AbortSignal.timeout(this.config.timeoutMs) : undefined;
       try {
         const signal = timeout === undefined ? this.#abort.signal : AbortSignal.any([this.#abort.signal, timeout]);
@@ -163,6 +226,7 @@ export class EaseRefits {
           })
           .finally(() => {
             this.#refitting = false;
+            this.announce(false);
             last.endedAt = this.clock();
             last.took = last.endedAt - last.at;
           });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { EaseRefitConfig } from '../../src/config.js';
 import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
-import { BUSY_LIMIT, EaseRefits, MAX_DEFER_MS, REST_FACTOR, processRoom, type Room } from '../../src/ingest/ease-refits.js';
+import { BUSY_LIMIT, EaseRefits, LOADING_EVENTS_PER_SECOND, MAX_DEFER_MS, REST_FACTOR, processRoom, type Room } from '../../src/ingest/ease-refits.js';
 import { ShopEngines } from '../../src/ingest/shop-engines.js';
 import { DAY, product, T0 } from '../engine/fixtures.js';
 
@@ -64,6 +64,61 @@ describe('EASE refit schedule', () => {
     expect(await refits.refitDue()).toBe(0);
     now = 10_000 + REST_FACTOR * 10_000;
     expect(await refits.refitDue()).toBe(1);
+  });
+
+  test('When a shop is being loaded, then its refit waits (said once) until a look finds the load over, and fits all of it', async () => {
+    const engines = shops();
+    const lines: string[] = [];
+    let now = 0;
+    const announced: boolean[] = [];
+    const refits = new EaseRefits(engines, config(), () => now, (line) => lines.push(line), roomy, undefined, () => true, (running) => announced.push(running));
+    const load = (LOADING_EVENTS_PER_SECOND * 10) / 2 + 1; // shoppers, two events each: just over the rate for 10 s
+    buy(engines, load, 5);
+    now = 10_000;
+    expect(await refits.refitDue()).toBe(0);
+    buy(engines, load, 5 + load);
+    now = 20_000;
+    expect(await refits.refitDue()).toBe(0);
+    expect(lines).toEqual([expect.stringMatching(/^EASE refit of shop "shop" waits for its load to end \(\d+ events a second; at most 10 minutes\)$/)]);
+    expect(announced).toEqual([]);
+    buy(engines, 10, 5 + 2 * load); // a trickle: the load is over
+    now = 30_000;
+    expect(await refits.refitDue()).toBe(1);
+    expect(lines[1]).toMatch(new RegExp(`^EASE refit of shop "shop": 4 products, ${5 + 2 * load + 10} shoppers`));
+    expect(announced).toEqual([true, false]);
+  });
+
+  test('When a shop is loaded without pause, then its refit runs after MAX_DEFER_MS all the same', async () => {
+    const engines = shops();
+    let now = 0;
+    const refits = new EaseRefits(engines, config(), () => now, () => {}, roomy);
+    let shoppers = 5;
+    const perLook = LOADING_EVENTS_PER_SECOND * 60; // events in a minute at twice the rate
+    for (now = 60_000; now < MAX_DEFER_MS + 60_000; now += 60_000) {
+      buy(engines, perLook, shoppers);
+      shoppers += perLook;
+      expect(await refits.refitDue()).toBe(now - 60_000 >= MAX_DEFER_MS ? 1 : 0);
+    }
+  });
+
+  test('When a shop is created after the last look, then the events it got since count towards its rate', async () => {
+    const engines = new ShopEngines(DEFAULT_ENGINE_CONFIG);
+    let now = 0;
+    const refits = new EaseRefits(engines, config(), () => now, () => {}, roomy);
+    refits.start(3_600_000);
+    try {
+      now = 5_000;
+      expect(await refits.refitDue()).toBe(0); // no shop yet
+      const engine = engines.get('shop');
+      for (const id of ['a', 'b', 'x', 'y']) engine.upsertProduct(product(id));
+      buy(engines, LOADING_EVENTS_PER_SECOND * 5, 0); // 10,000 events in the 5 s since the last look
+      now = 10_000;
+      expect(await refits.refitDue()).toBe(0);
+      now = 20_000;
+      expect(await refits.refitDue()).toBe(1);
+    } finally {
+      await refits.stop();
+    }
   });
 
   test('When the schedule stops during a refit, then the refit ends and installs nothing', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { Lease } from '../../src/store/lease.js';
+import { LeaseFlag } from '../../src/store/lease-flag.js';
 import { tempDatabases } from '../support/temp-databases.js';
 
 const { dbs, cleanup } = tempDatabases();
@@ -33,5 +34,29 @@ describe('Lease', () => {
     const x = new Lease(dbs, 'x', 1000);
     const y = new Lease(dbs, 'y', 1000);
     expect([await x.renew(), await y.renew()]).toEqual([true, true]);
+  });
+});
+
+describe('LeaseFlag', () => {
+  test('When the holder raises its flag, then every process sees it up until the holder lowers it or its lease runs out', async () => {
+    let now = 2_000_000;
+    const clock = () => now;
+    const holder = new Lease(dbs, 'refits', 4000, clock);
+    const other = new Lease(dbs, 'refits', 4000, clock);
+    const raised = new LeaseFlag(dbs, holder, 'refit-running', clock);
+    const seen = new LeaseFlag(dbs, other, 'refit-running', clock); // another process's view
+    expect(await holder.renew()).toBe(true);
+    expect(seen.up).toBe(false);
+    await raised.set(true);
+    expect([raised.up, seen.up]).toEqual([true, true]);
+    await raised.set(false);
+    expect(seen.up).toBe(false);
+    await raised.set(true);
+    now += 4001; // the holder died with its flag up: its lease ran out
+    expect(seen.up).toBe(false);
+    expect(await other.renew()).toBe(true);
+    expect(seen.up).toBe(false); // the new holder raised nothing
+    await seen.set(false); // lowering another holder's flag leaves it
+    expect(dbs.leases.get('refit-running')?.holder).toBe(holder.holder);
   });
 });

@@ -65,7 +65,7 @@ export function getMetrics(deps: HttpDeps): Handler {
       '# HELP pairwise_ease_fit_products Products in the shop\'s installed EASE fit (a refit\'s matrix is 4 × this² bytes; 0: none yet).',
       '# TYPE pairwise_ease_fit_products gauge',
       `pairwise_ease_fit_products{${shop}} ${engine.ease.size}`,
-      '# HELP pairwise_ease_refit_running 1 while an EASE refit (any shop) is under way and holds its matrix.',
+      '# HELP pairwise_ease_refit_running 1 while an EASE refit (any shop, in any server process) is under way and holds its matrix.',
       '# TYPE pairwise_ease_refit_running gauge',
       `pairwise_ease_refit_running ${deps.background.refitRunning ? 1 : 0}`,
       '# HELP pairwise_housekeeping_lease_held 1 in the server process that holds the housekeeping lease (snapshots, EASE refits, the dedup prune), 0 in the others.',
