@@ -58,15 +58,27 @@ describe('metadata bytes', () => {
     expect(storedEvents(t.service.dbs, t.shop.shopId).length).toBe(before + 2);
   });
 
-  test('When 10,000 events carry the largest metadata accepted, then each takes at most 1 KiB plus its fields in the log', async () => {
-    const before = logBytes();
-    for (let b = 0; b < 100; b++) {
-      const events = Array.from({ length: 100 }, (_, k) => ({ type: 'view', productId: String((k % 2) + 1), sessionId: `flood-${b}`, metadata: padded(BOUND) }));
-      expect(await post(events)).toMatchObject({ accepted: 100, rejected: 0 });
-    }
-    const after = logBytes();
-    expect(after.events - before.events).toBe(10_000);
-    const perEvent = (after.bytes - before.bytes) / 10_000;
+  test('When 10,000 events carry 4 KiB of metadata each (the old bound), then every one is refused and the log does not grow; at 1 KiB each adds at most 1 KiB plus its fields', async () => {
+    const flood = async (metadataBytes: number, tag: string): Promise<BatchBody[]> => {
+      const bodies: BatchBody[] = [];
+      for (let b = 0; b < 100; b++) {
+        bodies.push(await post(Array.from({ length: 100 }, (_, k) => ({ type: 'view', productId: String((k % 2) + 1), sessionId: `${tag}-${b}`, metadata: padded(metadataBytes) }))));
+      }
+      return bodies;
+    };
+    const start = logBytes();
+
+    const refused = await flood(4096, 'old-max');
+    const afterRefused = logBytes();
+    const accepted = await flood(BOUND, 'max');
+    const afterAccepted = logBytes();
+
+    expect(refused.every((body) => body.accepted === 0 && body.rejected === 100)).toBe(true);
+    expect(refused[0]!.results[0]!.error).toMatchObject({ code: 'invalid_event', pointer: '/events/0/metadata' });
+    expect(afterRefused).toEqual(start);
+    expect(accepted.every((body) => body.accepted === 100)).toBe(true);
+    expect(afterAccepted.events - start.events).toBe(10_000);
+    const perEvent = (afterAccepted.bytes - start.bytes) / 10_000;
     expect(perEvent).toBeGreaterThan(BOUND - 16); // the metadata is in there
     expect(perEvent).toBeLessThanOrEqual(BOUND + EVENT_OVERHEAD);
   });
