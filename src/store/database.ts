@@ -88,6 +88,11 @@ export interface Databases {
   apiKeys: Database<ApiKeyRecord, string>;
   /** shopId → the latest snapshot of its models: its header, large byte arrays replaced by part markers. */
   snapshots: Database<SnapshotRecord, string>;
+  /**
+   * shopId → the log position of its latest snapshot (its header's), written with it: the log's
+   * retention reads it inside its own transaction without decoding the header.
+   */
+  snapshotPositions: Database<number, string>;
   /** [shopId, part index] → the raw bytes of one part of the shop's latest snapshot. */
   snapshotParts: Database<Uint8Array, [string, number]>;
   /** [shopId, experiment number] → the experiment (A/B tests of placements). */
@@ -207,6 +212,7 @@ export function openDatabases(path: string, committer: Committer = lmdbCommitter
     shops: root.openDB({ name: 'shops', encoding: 'msgpack' }),
     apiKeys: root.openDB({ name: 'api-keys', encoding: 'msgpack' }),
     snapshots: root.openDB({ name: 'snapshots', encoding: 'msgpack' }),
+    snapshotPositions: root.openDB({ name: 'snapshot-positions', encoding: 'msgpack' }),
     snapshotParts: root.openDB({ name: 'snapshot-parts', encoding: 'binary' }),
     experiments: root.openDB({ name: 'experiments', encoding: 'msgpack' }),
     artifacts: root.openDB({ name: 'artifacts', encoding: 'msgpack' }),

@@ -55,6 +55,8 @@ export async function pruneLog(dbs: Databases, shopId: string, through: number, 
 function pruneSlice(dbs: Databases, shopId: string, through: number, before: number, slice: number): Promise<Pruned & { more: boolean }> {
   return commitDurably(dbs, () => {
     const start = logStart(dbs, shopId);
+    // No further than the snapshot as it is now: another process may have replaced it since `through` was read.
+    through = Math.min(through, dbs.snapshotPositions.get(shopId) ?? through);
     const dropped: [string, number][] = [];
     let next = start;
     let more = false;

@@ -70,7 +70,8 @@ export class SnapshotStore {
    * undefined when it has none with a position. Reads the header only, not the parts.
    */
   position(shopId: string): number | undefined {
-    const position = (this.dbs.snapshots.get(shopId) as Partial<SnapshotRecord> | undefined)?.position;
+    // The header itself only for a snapshot written before its position was kept beside it.
+    const position = this.dbs.snapshotPositions.get(shopId) ?? (this.dbs.snapshots.get(shopId) as Partial<SnapshotRecord> | undefined)?.position;
     return typeof position === 'number' ? position : undefined;
   }
 
