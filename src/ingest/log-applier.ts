@@ -92,6 +92,8 @@ export class LogApplier {
     const start = this.log.start(shopId, true);
     // With no snapshot to restore, the dropped entries are gone for good, as for a start without one (replay.ts).
     if (!this.restore(shopId) || this.engines.position(shopId) < start - 1) this.engines.noteApplied(shopId, start - 1);
+    // Events the listeners never heard of are in the models now: live lists are recomputed as after a run of events.
+    this.listeners.events(shopId, []);
     const from = this.engines.position(shopId);
     if (through <= from) return [];
     const rest = this.#records(shopId, from, through);
