@@ -105,6 +105,11 @@ export interface Config {
   maxBatchBodyBytes: number;
   maxCatalogBodyBytes: number;
   dedupTtlMs: number;
+  /**
+   * How long the log keeps an entry, in ms (PAIRWISE_RETENTION_DAYS): older entries that a snapshot
+   * covers are dropped by the housekeeping process (ingest/log-retention.ts), their effect kept in the models.
+   */
+  retentionMs: number;
   /** How often shops with new events get a snapshot of their models (plus one at shutdown). */
   snapshotIntervalMs: number;
   /**
@@ -286,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBatchBodyBytes: 512 * 1024,
     maxCatalogBodyBytes: 8 * 1024 * 1024,
     dedupTtlMs: 7 * DAY_MS,
+    retentionMs: integer(env, 'PAIRWISE_RETENTION_DAYS', 400, 1, 36_500) * DAY_MS,
     snapshotIntervalMs: integer(env, 'PAIRWISE_SNAPSHOT_MINUTES', 5, 1, 24 * 60) * 60_000,
     snapshotKeepBufferBytes: integer(env, 'PAIRWISE_SNAPSHOT_KEEP_BUFFER_MB', 64, 0, 64 * 1024) * 1024 * 1024,
     shutdownDrainMs: integer(env, 'PAIRWISE_SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 3600) * 1000,

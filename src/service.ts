@@ -25,7 +25,8 @@ import { LogApplier } from './ingest/log-applier.js';
 import { LogListeners } from './ingest/log-listeners.js';
 import { LogTail } from './ingest/log-tail.js';
 import { PositionWaits } from './app/position-waits.js';
-import { replay, type ReplayStats } from './ingest/replay.js';
+import { LogRetention } from './ingest/log-retention.js';
+import { replay, restoreShop, type ReplayStats } from './ingest/replay.js';
 import { ShopEngines } from './ingest/shop-engines.js';
 import { mintCustomerToken, signingKey } from './api/customer-token.js';
 import { CustomerIdentity } from './app/customer-identity.js';
@@ -34,6 +35,7 @@ import { CatalogStore } from './store/catalog-store.js';
 import { lockDataDir, type DataDirLock } from './store/data-dir-lock.js';
 import { checkLogLayout, ensureLogId, openDatabases, type ApiKeyRecord, type Databases } from './store/database.js';
 import { closeDatabases, type Committer } from './store/durable-commit.js';
+import { diskUsage } from './store/disk-usage.js';
 import { ExperimentStore } from './store/experiment-store.js';
 import { LmdbShopLog } from './store/shop-log.js';
 import { ShopStore } from './store/shop-store.js';
@@ -75,6 +77,8 @@ export interface RunningService {
   readonly demoSeeded?: DemoSeeded;
   /** Snapshots every shop with events since its last snapshot now (as the interval timer does); resolves with how many. */
   snapshot(): Promise<number>;
+  /** Snapshots as snapshot() does, then drops the log entries the retention allows (as the interval timer does); resolves with the positions dropped. */
+  pruneLog(): Promise<number>;
   /**
    * Graceful stop: no new requests, in-flight ones finish (WebSocket acks sent, sockets closed),
    * the models snapshotted, LMDB flushed and closed. Rejects when the storage did not close within
@@ -87,13 +91,14 @@ const DEDUP_PRUNE_INTERVAL_MS = 3_600_000;
 /** How long the housekeeping lease outlives its holder's last renewal. */
 const HOUSEKEEPING_LEASE_MS = 4_000;
 
-async function bootstrapShop(config: Config, shops: ShopStore, log: (line: string) => void): Promise<void> {
+/** `now` (epoch ms, the service's clock) dates the changes it appends: their age counts for the log's retention. */
+async function bootstrapShop(config: Config, shops: ShopStore, log: (line: string) => void, now: number): Promise<void> {
   const boot = config.bootstrap;
   if (boot === undefined) return;
-  if (await shops.ensureShop(boot.shopId)) log(`created shop "${boot.shopId}"`);
-  if (boot.publicKey) await shops.addKey(boot.shopId, boot.publicKey, 'PAIRWISE_PUBLIC_KEY');
-  if (boot.secretKey) await shops.addKey(boot.shopId, boot.secretKey, 'PAIRWISE_SECRET_KEY');
-  if (boot.signingSecret) await shops.addSigningSecret(boot.shopId, boot.signingSecret);
+  if (await shops.ensureShop(boot.shopId, {}, now)) log(`created shop "${boot.shopId}"`);
+  if (boot.publicKey) await shops.addKey(boot.shopId, boot.publicKey, 'PAIRWISE_PUBLIC_KEY', now);
+  if (boot.secretKey) await shops.addKey(boot.shopId, boot.secretKey, 'PAIRWISE_SECRET_KEY', now);
+  if (boot.signingSecret) await shops.addSigningSecret(boot.shopId, boot.signingSecret, now);
 }
 
 /** The caller a stored key record names, with its shop's current settings. */
@@ -174,12 +179,14 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const shopLog = new LmdbShopLog(dbs);
   const engines = new ShopEngines(config.engine);
   const applied = new LogListeners();
-  const applier = new LogApplier(shopLog, engines, applied);
+  const catalogStore = new CatalogStore(dbs, shopLog);
+  const snapshotStore = new SnapshotStore(dbs, undefined, config.snapshotKeepBufferBytes);
+  // Models that lack entries pruned since they were last applied start again from the latest snapshot.
+  const restore = (shopId: string) => restoreShop(shopId, catalogStore, snapshotStore, engines).snapshot;
+  const applier = new LogApplier(shopLog, engines, applied, undefined, undefined, restore);
   // Every write of this process is applied before it is answered, with whatever precedes it in the log.
   const applyThrough = (shopId: string, position: number) => applier.applyThrough(shopId, position);
   const shops = new ShopStore(dbs, shopLog, applyThrough);
-  const catalogStore = new CatalogStore(dbs, shopLog);
-  const snapshotStore = new SnapshotStore(dbs, undefined, config.snapshotKeepBufferBytes);
   const replayed = replay(catalogStore, shopLog, snapshotStore, engines);
   const pipeline = new EventPipeline(shopLog, applier, config.dedupTtlMs, logId);
   const catalog = new CatalogUpdates(catalogStore, engines, applier);
@@ -192,7 +199,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     if (change.kind === 'experiment') experiments.applied(shopId, change.record);
   });
 
-  await bootstrapShop(config, shops, log);
+  await bootstrapShop(config, shops, log, clock());
   let demoKeys: DemoKeys | undefined;
   let demoSeeded: DemoSeeded | undefined;
   let demo: ReturnType<typeof createDemoStorefront> | undefined;
@@ -242,7 +249,8 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
       return housekeeping.held;
     },
   };
-  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, positions, tail, shopRecord, clock, demo, experiments, widgets, dashboardSessions, background }, stream.routes).catch(async (error: unknown) => {
+  const disk = () => diskUsage(dbs);
+  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, positions, tail, shopRecord, clock, demo, experiments, widgets, dashboardSessions, background, disk }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     await housekeeping.release(); // its renewals would outlive the databases startService closes now
     throw error;
@@ -251,8 +259,9 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     if (housekeeping.held) shopLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`));
   }, DEDUP_PRUNE_INTERVAL_MS);
   pruneTimer.unref();
-  const snapshots = new SnapshotScheduler(engines, snapshotStore, clock, log);
-  snapshots.start(config.snapshotIntervalMs, () => housekeeping.held);
+  const snapshots = new SnapshotScheduler(engines, snapshotStore, clock, log, undefined, (shopId) => shopLog.start(shopId));
+  const retention = new LogRetention(shopLog, snapshotStore, config.retentionMs, clock, log);
+  snapshots.start(config.snapshotIntervalMs, () => housekeeping.held, () => retention.pruneAll());
   const warmer = new ContentWarmer(engines);
   warmer.start();
   refits.start();
@@ -275,6 +284,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     demoKeys,
     ...(demoSeeded === undefined ? {} : { demoSeeded }),
     snapshot: () => snapshots.takeAll(),
+    pruneLog: () => snapshots.takeAll().then(() => retention.pruneAll()),
     stop() {
       stopping ??= (async () => {
         clearInterval(pruneTimer);

@@ -24,7 +24,7 @@ export interface EngineEvent {
 }
 
 /**
- * Longest metadata.orderId that names an order. Metadata may hold 4 KiB and anyone with the public
+ * Longest metadata.orderId that names an order. Metadata may hold 1 KiB and anyone with the public
  * key can send it: a longer id is ignored (the event counts in its session's cart), so the open
  * baskets' keys (up to maxBaskets of them) stay short.
  */

@@ -13,6 +13,7 @@ import type { Answers } from '../app/answers.js';
 import type { KeyResolver, Principal } from '../transport/auth.js';
 import type { CustomerIdentity } from '../app/customer-identity.js';
 import type { RateLimits } from '../transport/rate-limits.js';
+import type { DiskUsage } from '../store/disk-usage.js';
 
 /** A shop's own record as GET /api/shop shows it: settings and counts of keys, never a secret. */
 export interface ShopRecordView {
@@ -68,4 +69,6 @@ export interface HttpDeps {
   /** The demo storefront's pages (/demo), when the demo store is on. */
   demo?: DemoStorefront;
   background: BackgroundMemory;
+  /** What the data dir takes on disk (store/disk-usage.ts), for /metrics. */
+  disk: () => DiskUsage;
 }

@@ -52,38 +52,69 @@ export class LogApplier {
     readonly slice = CATCH_UP_SLICE,
     /** What a catch-up awaits between slices (tests may count or hold it). */
     readonly pause: () => Promise<void> = nextTurn,
+    /**
+     * Restores the shop's models from its latest snapshot (ingest/replay.ts, restoreShop), for
+     * models that lack entries the log no longer holds (pruned for retention while this process
+     * had not applied them); false when there is none to restore.
+     */
+    readonly restore: (shopId: string) => boolean = () => false,
   ) {}
 
   /** Brings the shop's models to the batch's last position; the batch's events are at log positions `first`, `first + 1`, …. */
   async applyBatch(shopId: string, first: number, batch: readonly TrackedEvent[]): Promise<void> {
     await this.#catchUpBefore(shopId, first);
     // Not held, and nothing awaited since that was checked: the rest is one synchronous step.
-    const applied = this.engines.position(shopId);
     const last = first + batch.length - 1;
-    if (last <= applied) return; // a later write's catch-up applied (and announced) these
-    const records: LogRecord[] = applied < first - 1 ? this.#records(shopId, applied, first - 1) : [];
+    if (last <= this.engines.position(shopId)) return; // a later write's catch-up applied (and announced) these
+    const records = this.#lacking(shopId, first - 1);
+    // Past `first` when the models were just restored from a snapshot that covers some of the batch.
+    const applied = this.engines.position(shopId);
     for (let i = Math.max(0, applied + 1 - first); i < batch.length; i++) records.push({ position: first + i, eventId: '', event: batch[i]! });
-    this.#apply(shopId, records, last);
+    this.#apply(shopId, records, Math.max(last, applied));
   }
 
   /** Brings the shop's models to log position `through` (at least), reading what they lack from the log. */
   async applyThrough(shopId: string, through: number): Promise<void> {
     await this.#catchUpBefore(shopId, through);
-    const applied = this.engines.position(shopId);
-    if (through <= applied) return;
-    this.#apply(shopId, this.#records(shopId, applied, through), through);
+    if (through <= this.engines.position(shopId)) return;
+    const records = this.#lacking(shopId, through);
+    this.#apply(shopId, records, Math.max(through, this.engines.position(shopId)));
+  }
+
+  /**
+   * The records the shop's models lack through `through`. When the log no longer holds them (its
+   * start moved past them for retention), the models are first restored from the latest snapshot,
+   * which covers everything the log dropped, and what follows it is read instead.
+   */
+  #lacking(shopId: string, through: number): LogRecord[] {
+    const after = this.engines.position(shopId);
+    if (through <= after) return [];
+    const records = this.#records(shopId, after, through);
+    if (records !== undefined) return records;
+    const start = this.log.start(shopId, true);
+    // With no snapshot to restore, the dropped entries are gone for good, as for a start without one (replay.ts).
+    if (!this.restore(shopId) || this.engines.position(shopId) < start - 1) this.engines.noteApplied(shopId, start - 1);
+    // Events the listeners never heard of are in the models now: live lists are recomputed as after a run of events.
+    this.listeners.events(shopId, []);
+    const from = this.engines.position(shopId);
+    if (through <= from) return [];
+    const rest = this.#records(shopId, from, through);
+    if (rest === undefined) throw new Error(`shop "${shopId}": the log starts at ${this.log.start(shopId, true)}, after ${from}, the position restored`);
+    return rest;
   }
 
   /**
    * The log's records after `after` through `through`, each position once. A read through this
    * process's read snapshot may predate another process's commit (see ShopLog.head): then the
-   * snapshot is dropped and the read made again; a log that still lacks positions is an error,
-   * never a gap applied as if it were there.
+   * snapshot is dropped and the read made again; undefined when the log no longer starts at or
+   * before `after + 1` (pruned); a log that still lacks positions is an error, never a gap applied
+   * as if it were there.
    */
-  #records(shopId: string, after: number, through: number): LogRecord[] {
+  #records(shopId: string, after: number, through: number): LogRecord[] | undefined {
     let records = [...this.log.read(shopId, after, through)];
     if (records.length < through - after) {
       this.log.head(shopId, true);
+      if (after + 1 < this.log.start(shopId)) return undefined;
       records = [...this.log.read(shopId, after, through)];
     }
     if (records.length !== through - after) throw new Error(`shop "${shopId}": the log holds ${records.length} positions after ${after} through ${through}, not ${through - after}`);
@@ -106,8 +137,9 @@ export class LogApplier {
     try {
       for (let from = this.engines.position(shopId); from < through; from = this.engines.position(shopId)) {
         const to = Math.min(through, from + this.slice);
-        this.#apply(shopId, this.#records(shopId, from, to), to);
-        if (to < through) await this.pause();
+        const records = this.#lacking(shopId, to);
+        this.#apply(shopId, records, Math.max(to, this.engines.position(shopId)));
+        if (this.engines.position(shopId) < through) await this.pause();
       }
     } finally {
       release();

@@ -43,12 +43,13 @@ export class LogTail {
     return { shops, behind };
   }
 
-  /** The shop's log head, the position this process's models stand for, and how long it has known it is behind (ms). */
-  shopLag(shopId: string): { head: number; applied: number; behindMs: number } {
+  /** The shop's log head and first retained position, the position this process's models stand for, and how long it has known it is behind (ms). */
+  shopLag(shopId: string): { head: number; start: number; applied: number; behindMs: number } {
     const head = this.log.head(shopId, true);
+    const start = this.log.start(shopId);
     const applied = this.engines.position(shopId);
     const since = this.#behindSince.get(shopId);
-    return { head, applied, behindMs: head > applied && since !== undefined ? Math.max(0, this.clock() - since) : 0 };
+    return { head, start, applied, behindMs: head > applied && since !== undefined ? Math.max(0, this.clock() - since) : 0 };
   }
 
   /** Applies what every shop's log holds past its models. */

@@ -20,6 +20,25 @@ export interface ReplayStats {
   ms: number;
 }
 
+/**
+ * Puts the shop's models where a start begins them: its latest snapshot (when one restores) with
+ * the current catalog upserted; the log after `position` is then to be applied. Also how a running
+ * process catches up when the log no longer holds what its models lack (pruned for retention).
+ */
+export function restoreShop(shopId: string, catalog: CatalogStore, snapshots: SnapshotStore, engines: ShopEngines): { position: number; snapshot: boolean; products: number } {
+  const record = snapshots.get(shopId);
+  const restored = record === undefined ? undefined : ShopEngine.restore(engines.config, record.state);
+  const position = restored === undefined ? 0 : record!.position;
+  if (restored !== undefined) engines.adopt(shopId, restored, position);
+  const engine = engines.get(shopId);
+  let products = 0;
+  for (const product of catalog.readShop(shopId)) {
+    engine.upsertProduct(product);
+    products++;
+  }
+  return { position, snapshot: restored !== undefined, products };
+}
+
 export function replay(
   catalog: CatalogStore,
   log: ShopLog,
@@ -32,18 +51,10 @@ export function replay(
   const shopIds = new Set([...catalog.shopIds(), ...[...log.heads()].map(({ shopId }) => shopId)]);
   stats.shops = shopIds.size;
   for (const shopId of shopIds) {
-    const snapshot = snapshots.get(shopId);
-    const restored = snapshot === undefined ? undefined : ShopEngine.restore(engines.config, snapshot.state);
-    const from = restored === undefined ? 0 : snapshot!.position;
-    if (restored !== undefined) {
-      engines.adopt(shopId, restored, from);
-      stats.snapshots++;
-    }
+    const { position: from, snapshot, products } = restoreShop(shopId, catalog, snapshots, engines);
+    if (snapshot) stats.snapshots++;
+    stats.products += products;
     const engine = engines.get(shopId);
-    for (const product of catalog.readShop(shopId)) {
-      engine.upsertProduct(product);
-      stats.products++;
-    }
     let last = from;
     for (const record of log.read(shopId, from)) {
       if (record.event !== undefined) {

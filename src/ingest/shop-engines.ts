@@ -24,9 +24,11 @@ export class ShopEngines {
     return this.#entry(shopId).engine;
   }
 
-  /** Installs an engine restored from a snapshot taken at log `position`. */
+  /** Installs an engine restored from a snapshot taken at log `position` (a hold under way stays). */
   adopt(shopId: string, engine: ShopEngine, position: number): void {
-    this.#entries.set(shopId, { engine, position });
+    const entry = this.#entries.get(shopId);
+    if (entry === undefined) this.#entries.set(shopId, { engine, position });
+    else Object.assign(entry, { engine, position });
   }
 
   /** Records that the shop's events up to log `position` are applied, each of them. */

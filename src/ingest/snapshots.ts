@@ -16,12 +16,17 @@ export class SnapshotScheduler {
     readonly log: (line: string) => void,
     /** Bytes copied per turn of the event loop (tests make it small to span many turns). */
     readonly sliceBytes?: number,
+    /** The first position a shop's log still holds (ShopLog.start). */
+    readonly logStart: (shopId: string) => number = () => 1,
   ) {}
 
-  /** Takes every shop's snapshot each `intervalMs`, when `may()` says this process is the one that does. */
-  start(intervalMs: number, may: () => boolean = () => true): void {
+  /**
+   * Takes every shop's snapshot each `intervalMs`, when `may()` says this process is the one that
+   * does, and then runs `after` (the log's retention prune).
+   */
+  start(intervalMs: number, may: () => boolean = () => true, after: () => Promise<unknown> = async () => {}): void {
     this.#timer = setInterval(() => {
-      if (may()) void this.takeAll();
+      if (may()) void this.takeAll().then(after).catch((error: unknown) => this.log(`housekeeping after the snapshots failed: ${String(error)}`));
     }, intervalMs);
     this.#timer.unref();
   }
@@ -42,6 +47,9 @@ export class SnapshotScheduler {
       const position = this.engines.position(shopId);
       // A shop held by a catch-up (LogApplier) is taken next time.
       if (position === 0 || this.#taken.get(shopId) === position || this.engines.changesWait(shopId) !== undefined) continue;
+      // Models behind what the log still holds (this process had not applied entries pruned since)
+      // are restored from the latest snapshot on their next apply; a snapshot of them would go back.
+      if (position + 1 < this.logStart(shopId)) continue;
       // The models stay as they are at `position` until the copy is done: events committed
       // meanwhile wait to be applied (and acknowledged), so read-your-writes holds throughout.
       const release = this.engines.hold(shopId);

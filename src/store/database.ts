@@ -75,6 +75,11 @@ export interface Databases {
   log: Database<StoredLogEntry, [string, number]>;
   /** shopId → the shop's last log position. */
   logHeads: Database<number, string>;
+  /**
+   * shopId → the first position its log still holds, once entries before it were dropped for
+   * retention (store/log-retention.ts); absent: the log starts at 1.
+   */
+  logStarts: Database<number, string>;
   /** [shopId, messageId] → the first eventId with that messageId. */
   dedup: Database<DedupRecord, [string, string]>;
   /** [shopId, productId] → product. */
@@ -85,6 +90,11 @@ export interface Databases {
   apiKeys: Database<ApiKeyRecord, string>;
   /** shopId → the latest snapshot of its models: its header, large byte arrays replaced by part markers. */
   snapshots: Database<SnapshotRecord, string>;
+  /**
+   * shopId → the log position of its latest snapshot (its header's), written with it: the log's
+   * retention reads it inside its own transaction without decoding the header.
+   */
+  snapshotPositions: Database<number, string>;
   /** [shopId, part index] → the raw bytes of one part of the shop's latest snapshot. */
   snapshotParts: Database<Uint8Array, [string, number]>;
   /** [shopId, experiment number] → the experiment (A/B tests of placements). */
@@ -140,6 +150,12 @@ export function eventsStoredById(dbs: Databases): number {
   return dbs.events.getBinary(EVENT_STRUCTURES_KEY as unknown as [string, string]) === undefined ? entries : entries - 1;
 }
 
+/** Entries of every shop's log together (the shared structures' entry beside them is not one): a stat, not a scan. */
+export function logEntryCount(dbs: Databases): number {
+  const entries = (dbs.log.getStats() as { entryCount: number }).entryCount;
+  return dbs.log.getBinary(EVENT_STRUCTURES_KEY as unknown as [string, number]) === undefined ? entries : entries - 1;
+}
+
 /**
  * Refuses a data dir whose log a development version wrote before the log held its events (events
  * stored by id): this version cannot replay it. Snapshots are caches, the log is the data: such a
@@ -193,11 +209,13 @@ export function openDatabases(path: string, committer: Committer = lmdbCommitter
     events: root.openDB({ name: 'events', ...EVENT_ENCODING }),
     log: root.openDB({ name: 'log', ...LOG_ENCODING }),
     logHeads: root.openDB({ name: 'log-heads', encoding: 'msgpack' }),
+    logStarts: root.openDB({ name: 'log-starts', encoding: 'msgpack' }),
     dedup: root.openDB({ name: 'dedup', encoding: 'msgpack' }),
     products: root.openDB({ name: 'products', encoding: 'msgpack' }),
     shops: root.openDB({ name: 'shops', encoding: 'msgpack' }),
     apiKeys: root.openDB({ name: 'api-keys', encoding: 'msgpack' }),
     snapshots: root.openDB({ name: 'snapshots', encoding: 'msgpack' }),
+    snapshotPositions: root.openDB({ name: 'snapshot-positions', encoding: 'msgpack' }),
     snapshotParts: root.openDB({ name: 'snapshot-parts', encoding: 'binary' }),
     experiments: root.openDB({ name: 'experiments', encoding: 'msgpack' }),
     artifacts: root.openDB({ name: 'artifacts', encoding: 'msgpack' }),

@@ -11,6 +11,7 @@ import { LAST_POSITION, type Databases } from './database.js';
 import { commitDurably } from './durable-commit.js';
 import { entryIds, isChange, toEventsEntry, type EaseArtifact, type ShopChange } from './log-entry.js';
 import { writeChange } from './change-tables.js';
+import { logStart, pruneLog, type Pruned } from './log-retention.js';
 
 /** One position of a shop's log: an event, or a change. */
 export type LogRecord =
@@ -73,6 +74,13 @@ export interface ShopLog {
   head(shopId: string, latest?: boolean): number;
   /** Every shop with a log, and its last position (`latest` as for head). */
   heads(latest?: boolean): { shopId: string; head: number }[];
+  /**
+   * The first position the shop's log still holds (1 until entries were dropped for retention):
+   * a read from before it starts there. `latest` as for head.
+   */
+  start(shopId: string, latest?: boolean): number;
+  /** Drops the entries at the start of the log that end at or before `through` and are older than `before` (store/log-retention.ts). */
+  prune(shopId: string, through: number, before: number): Promise<Pruned>;
   /** Drops dedup entries older than `before`, `batch` scanned per commit; returns how many. */
   pruneDedup(before: number, batch?: number): Promise<number>;
   /** Calls `listener` after each append of this process is durable, with the shop's new head (to tell other processes). */
@@ -186,6 +194,15 @@ export class LmdbShopLog implements ShopLog {
     const heads: { shopId: string; head: number }[] = [];
     for (const { key, value } of this.dbs.logHeads.getRange()) heads.push({ shopId: key, head: value });
     return heads;
+  }
+
+  start(shopId: string, latest = false): number {
+    if (latest) this.#dropReadSnapshot();
+    return logStart(this.dbs, shopId);
+  }
+
+  prune(shopId: string, through: number, before: number): Promise<Pruned> {
+    return pruneLog(this.dbs, shopId, through, before);
   }
 
   /**

@@ -86,7 +86,7 @@ export class ShopStore {
   }
 
   /** Makes `secret` the shop's newest signing secret (as a rotation does); nothing when it already is one of them. */
-  async addSigningSecret(shopId: string, secret: string): Promise<void> {
+  async addSigningSecret(shopId: string, secret: string, now = Date.now()): Promise<void> {
     if (signingSecretId(secret) === undefined) throw new Error('not a signing secret (cts_…)');
     if (this.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}"`);
     await this.#change(
@@ -95,6 +95,7 @@ export class ShopStore {
         const current = shop.signingSecrets ?? [];
         return current.includes(secret) ? undefined : { ...shop, signingSecrets: [secret, ...current.slice(0, 1)] };
       }),
+      now,
     );
   }
 

@@ -65,6 +65,16 @@ export class SnapshotStore {
     }
   }
 
+  /**
+   * The log position of the shop's latest snapshot (what the log before it may be pruned to);
+   * undefined when it has none with a position. Reads the header only, not the parts.
+   */
+  position(shopId: string): number | undefined {
+    // The header itself only for a snapshot written before its position was kept beside it.
+    const position = this.dbs.snapshotPositions.get(shopId) ?? (this.dbs.snapshots.get(shopId) as Partial<SnapshotRecord> | undefined)?.position;
+    return typeof position === 'number' ? position : undefined;
+  }
+
   /** Copies the record a slice per turn; what it points to must not change until this resolves. */
   async copy(record: SnapshotRecord, sliceBytes?: number): Promise<SnapshotCopy> {
     const { header, parts } = splitParts(record);

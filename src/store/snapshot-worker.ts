@@ -9,6 +9,7 @@ import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabases, snapshotPartRange, type SnapshotRecord } from './database.js';
 import { closeDatabases, commitDurably } from './durable-commit.js';
+import { logStart } from './log-retention.js';
 import { lowerThreadPriority } from '../thread-priority.js';
 
 export type WriterRequest = { kind: 'put'; id: number; shopId: string; header: unknown; parts: Uint8Array[] } | { kind: 'close' };
@@ -27,11 +28,16 @@ port.on('message', (request: WriterRequest) => {
   }
   const { id, shopId, header, parts } = request;
   commitDurably(dbs, () => {
+    // Read in the transaction, after any prune committed: a snapshot must cover what the log dropped.
+    const { position } = header as SnapshotRecord;
+    const start = logStart(dbs, shopId);
+    if (position + 1 < start) throw new Error(`a snapshot at log position ${position} is behind the log, which starts at ${start}`);
     for (const key of Array.from(dbs.snapshotParts.getKeys(snapshotPartRange(shopId)))) dbs.snapshotParts.remove(key);
     // lmdb-js stores garbage for a view of a SharedArrayBuffer (the main thread's copy arena):
     // those are copied into plain buffers here, off the main thread.
     parts.forEach((bytes, index) => dbs.snapshotParts.put([shopId, index], bytes.buffer instanceof SharedArrayBuffer ? bytes.slice() : bytes));
     dbs.snapshots.put(shopId, header as SnapshotRecord);
+    dbs.snapshotPositions.put(shopId, position);
   }).then(
     () => port.postMessage({ id } satisfies WriterReply),
     (error: unknown) => port.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies WriterReply),

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { EVENT_TYPES, MAX_BATCH_EVENTS, MAX_METADATA_BYTES, MAX_METADATA_DEPTH, parseBatchEnvelope, parseEvent } from '../../src/api/event.js';
+import { EVENT_TYPES, MAX_BATCH_EVENTS, MAX_METADATA_BYTES, MAX_METADATA_DEPTH, parseBatchEnvelope, parseEvent, storedMetadataBytes } from '../../src/api/event.js';
+import { msgpackSize } from '../reference/msgpack-size.js';
 
 const NOW = Date.UTC(2024, 0, 1);
 const BARE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -45,6 +46,7 @@ describe('parseEvent', () => {
           if (event.metadata !== undefined) {
             expect(Array.isArray(event.metadata)).toBe(false);
             expect(Buffer.byteLength(JSON.stringify(event.metadata))).toBeLessThanOrEqual(MAX_METADATA_BYTES);
+            expect(msgpackSize(event.metadata)).toBeLessThanOrEqual(MAX_METADATA_BYTES);
           }
         } else {
           expect(parsed.errors.length).toBeGreaterThan(0);
@@ -134,7 +136,7 @@ describe('metadata depth', () => {
     fc.assert(
       fc.property(nested, ({ path, inner, siblings }) => {
         const metadata = { ...siblings, deep: wrap(inner, path) };
-        fc.pre(Buffer.byteLength(JSON.stringify(metadata)) <= MAX_METADATA_BYTES);
+        fc.pre(Buffer.byteLength(JSON.stringify(metadata)) <= MAX_METADATA_BYTES && msgpackSize(metadata) <= MAX_METADATA_BYTES);
         const parsed = parseEvent({ type: 'view', productId: '1', sessionId: 's', metadata }, NOW, '/events/2');
         if (depthOf(metadata) <= MAX_METADATA_DEPTH) {
           expect(parsed.ok).toBe(true);
@@ -151,6 +153,36 @@ describe('metadata depth', () => {
     const parsed = parseEvent({ type: 'view', productId: '1', sessionId: 's', metadata }, NOW);
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.errors.map((e) => e.pointer)).toEqual(['/metadata']);
+  });
+});
+
+describe('metadata size', () => {
+  /** Metadata of every JSON kind, from a few bytes to past the bound either way: long strings (JSON ≈ stored) or many fractions (stored > JSON). */
+  const metadataArb = fc.oneof(
+    fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 12 }),
+    fc.dictionary(fc.string({ maxLength: 4 }), fc.string({ unit: 'binary', maxLength: 400 }), { maxKeys: 6 }),
+    fc.record({ prices: fc.array(fc.double({ noNaN: true, noDefaultInfinity: true }), { maxLength: 200 }) }),
+    fc.record({ counts: fc.array(fc.integer({ min: -(2 ** 40), max: 2 ** 40 }), { maxLength: 300 }) }),
+  ).map((metadata) => JSON.parse(JSON.stringify(metadata)) as Record<string, unknown>); // as a request body decodes: plain objects
+
+  test('When metadata of any size is sent, then its stored size is what the format counts, and it is accepted exactly when both its JSON and its stored size are within MAX_METADATA_BYTES', () => {
+    fc.assert(
+      fc.property(metadataArb, (metadata) => {
+        expect(storedMetadataBytes(metadata)).toBe(msgpackSize(metadata));
+        const within = Buffer.byteLength(JSON.stringify(metadata)) <= MAX_METADATA_BYTES && msgpackSize(metadata) <= MAX_METADATA_BYTES;
+        const parsed = parseEvent({ type: 'purchase', productId: '1', sessionId: 's', metadata }, NOW, '/events/4');
+        if (within) expect(parsed).toMatchObject({ ok: true, event: { metadata } });
+        else expect(parsed).toEqual({ ok: false, errors: [{ code: 'invalid_event', pointer: '/events/4/metadata', detail: expect.stringContaining(`${MAX_METADATA_BYTES} bytes`) }] });
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  test('When metadata is 1 KiB of JSON but its fractions take 9 bytes each as stored, then it is refused for its stored size', () => {
+    const metadata = { p: Array.from({ length: 250 }, () => 0.5) }; // 759 bytes of JSON, 2,257 stored
+    expect(Buffer.byteLength(JSON.stringify(metadata))).toBeLessThanOrEqual(MAX_METADATA_BYTES);
+    const parsed = parseEvent({ type: 'view', productId: '1', sessionId: 's', metadata }, NOW);
+    expect(parsed).toEqual({ ok: false, errors: [{ code: 'invalid_event', pointer: '/metadata', detail: expect.stringContaining('as stored') }] });
   });
 });
 

@@ -27,8 +27,8 @@ const RAW_TOKENS: readonly string[] = [
   '[' + Array.from({ length: 101 }, () => '{}').join(',') + ']',
 ];
 
-/** Lengths around the caps of the API (ids 64/128/200, tokens 400, metadata 4 KiB, a frame 64 KiB). */
-const LONG_LENGTHS = [63, 64, 65, 127, 128, 129, 200, 201, 400, 401, 512, 4_097, 66_000];
+/** Lengths around the caps of the API (ids 64/128/200, tokens 400, metadata 1 KiB, a frame 64 KiB). */
+const LONG_LENGTHS = [63, 64, 65, 127, 128, 129, 200, 201, 400, 401, 512, 1_025, 4_097, 66_000];
 
 const longString = fc.tuple(fc.constantFrom(...LONG_LENGTHS), fc.constantFrom('a', '9', 'é', '𝕏', '\u0000', '-')).map(([length, unit]) => unit.repeat(length).slice(0, length));
 

@@ -71,7 +71,7 @@ describe('errors', () => {
       ['productId is missing', { type: 'click', sessionId: 's1' }, '/productId'],
       ['productId is not an id', event({ productId: 'gid://shopify/Collection/1' }), '/productId'],
       ['metadata is an array', event({ metadata: [1] }), '/metadata'],
-      ['metadata is over 4 KiB', event({ metadata: { note: 'x'.repeat(4100) } }), '/metadata'],
+      ['metadata is over 1 KiB', event({ metadata: { note: 'x'.repeat(1100) } }), '/metadata'],
       ['messageId is over 64 chars', event({ messageId: 'm'.repeat(65) }), '/messageId'],
       ['timestamp is not a date', event({ timestamp: 'yesterday' }), '/timestamp'],
     ])('When %s, then 400 invalid_event with its JSON pointer and nothing stored', async (_name, body, pointer) => {
@@ -199,7 +199,7 @@ describe('errors', () => {
     });
 
     test('When a body just under 64 KiB is sent, then the size cap does not refuse it', async () => {
-      // Metadata over 4 KiB makes it invalid_event, which proves the body was read, not refused by size.
+      // Metadata over 1 KiB makes it invalid_event, which proves the body was read, not refused by size.
       const body = padded(60 * 1024);
       expect(body.length).toBeLessThan(64 * 1024);
       await expectProblem(await t.fetch('/api/events', { method: 'POST', body }), 400, 'invalid_event', '/metadata');

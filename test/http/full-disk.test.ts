@@ -15,9 +15,9 @@ const MiB = 1 << 20;
 const PROMPTLY_MS = 10_000;
 const unavailable = tmpfsUnavailable();
 
-/** 100 events of about 3.6 KB each, all of one session (the batch's tag). */
+/** 100 events of about 1 KB each (metadata near its 1 KiB bound), all of one session (the batch's tag). */
 function bigBatch(sessionId: string, count = 100): Record<string, unknown>[] {
-  return Array.from({ length: count }, (_, k) => ({ type: 'view', productId: String((k % 5) + 1), sessionId, metadata: { pad: 'x'.repeat(3500) } }));
+  return Array.from({ length: count }, (_, k) => ({ type: 'view', productId: String((k % 5) + 1), sessionId, metadata: { pad: 'x'.repeat(1000) } }));
 }
 
 interface Sent {

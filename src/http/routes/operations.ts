@@ -24,10 +24,29 @@ export function getMetrics(deps: HttpDeps): Handler {
     const limits = deps.limits.stats();
     const shop = `shop="${shopId}"`;
     const lag = deps.tail.shopLag(shopId);
+    const disk = deps.disk();
     const lines = [
       '# HELP pairwise_log_head_position The shop\'s last log position (events and changes), as the log holds it.',
       '# TYPE pairwise_log_head_position gauge',
       `pairwise_log_head_position{${shop},pid="${process.pid}"} ${lag.head}`,
+      '# HELP pairwise_log_first_position The first position the shop\'s log still holds (1 until entries older than PAIRWISE_RETENTION_DAYS were dropped).',
+      '# TYPE pairwise_log_first_position gauge',
+      `pairwise_log_first_position{${shop}} ${lag.start}`,
+      '# HELP pairwise_log_retained_positions Positions (events and changes) the shop\'s log holds: head - first + 1.',
+      '# TYPE pairwise_log_retained_positions gauge',
+      `pairwise_log_retained_positions{${shop}} ${Math.max(0, lag.head - lag.start + 1)}`,
+      '# HELP pairwise_log_entries Entries of every shop\'s log together (an append of events or one change each).',
+      '# TYPE pairwise_log_entries gauge',
+      `pairwise_log_entries ${disk.logEntries}`,
+      '# HELP pairwise_lmdb_file_bytes Size of the LMDB data file (data.mdb); it never shrinks, and pages freed (pruned log entries) are reused first.',
+      '# TYPE pairwise_lmdb_file_bytes gauge',
+      `pairwise_lmdb_file_bytes ${disk.fileBytes}`,
+      '# HELP pairwise_lmdb_used_bytes Bytes of the LMDB pages in use by every database\'s tree; file - used is free pages.',
+      '# TYPE pairwise_lmdb_used_bytes gauge',
+      `pairwise_lmdb_used_bytes ${disk.usedBytes}`,
+      '# HELP pairwise_lmdb_log_bytes Bytes of the LMDB pages of the shop logs (every shop\'s together).',
+      '# TYPE pairwise_lmdb_log_bytes gauge',
+      `pairwise_lmdb_log_bytes ${disk.logBytes}`,
       '# HELP pairwise_log_applied_position The shop\'s log position this server process has applied; head - applied is its replication lag.',
       '# TYPE pairwise_log_applied_position gauge',
       `pairwise_log_applied_position{${shop},pid="${process.pid}"} ${lag.applied}`,
