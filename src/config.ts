@@ -300,6 +300,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     engine: Object.freeze({
       ...DEFAULT_ENGINE_CONFIG,
       trendingHalfLifeMs: halfLifeHours * 3_600_000,
+      maxCustomers: integer(env, 'PAIRWISE_MAX_CUSTOMERS', DEFAULT_ENGINE_CONFIG.maxCustomers, 1, 10_000_000),
+      maxSessions: integer(env, 'PAIRWISE_MAX_SESSIONS', DEFAULT_ENGINE_CONFIG.maxSessions, 1, 10_000_000),
       maxPendingEvents: integer(env, 'PAIRWISE_PENDING_EVENTS', DEFAULT_ENGINE_CONFIG.maxPendingEvents, 0, 10_000_000),
       pairHalfLifeMs: integer(env, 'PAIRWISE_BASKET_HALF_LIFE_DAYS', DEFAULT_ENGINE_CONFIG.pairHalfLifeMs / DAY_MS, 1, 10 * 365) * DAY_MS,
       pairFloor: fraction(env, 'PAIRWISE_BASKET_PAIR_FLOOR', DEFAULT_ENGINE_CONFIG.pairFloor),

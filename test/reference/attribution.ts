@@ -5,7 +5,7 @@
 import { parseRecId } from '../../src/engine/attribution/rec-id.js';
 import { orderIdOf } from '../../src/engine/event.js';
 import { revenueOf, type AttributedEvent, type PriceOf } from '../../src/engine/attribution/attribution.js';
-import { ReferenceLru } from './shopper-state.js';
+import { ReferenceLru, ReferencePooledLru } from './shopper-state.js';
 
 const DAY = 86_400_000;
 
@@ -30,16 +30,18 @@ export type ReferenceProductCells = Map<string, number[]>;
 export class ReferenceAttribution {
   readonly cells: ReferenceCells = new Map();
   readonly products: ReferenceProductCells = new Map();
-  readonly shoppers: ReferenceLru<Shopper>;
+  readonly shoppers: ReferenceLru<Shopper> | ReferencePooledLru<Shopper>;
   readonly widgets: string[] = [];
   readonly orders = new Set<string>();
 
   constructor(
     readonly windowMs: number,
-    maxShoppers: number,
+    /** One pool for all shoppers, or customers' and sessions' own. */
+    capacity: number | readonly [number, number],
     readonly maxWidgets: number,
   ) {
-    this.shoppers = new ReferenceLru(maxShoppers, () => ({ shown: [], clicks: [] }));
+    const create = (): Shopper => ({ shown: [], clicks: [] });
+    this.shoppers = typeof capacity === 'number' ? new ReferenceLru(capacity, create) : new ReferencePooledLru(['c:', 's:'], capacity, create);
   }
 
   apply(event: AttributedEvent, priceOf: PriceOf): void {
@@ -57,7 +59,7 @@ export class ReferenceAttribution {
       return;
     }
     if (type === 'click') {
-      const session = this.shoppers.entries.get('s:' + event.sessionId);
+      const session = this.shoppers.get('s:' + event.sessionId);
       const clickKey = key ?? session?.shown.findLast((s) => s.product === product)?.key;
       if (!clickKey) return;
       this.#count(day, clickKey, product, 1, 1);
@@ -69,7 +71,7 @@ export class ReferenceAttribution {
     else {
       let best: { key: ReferenceKey; t: number } | undefined;
       for (const name of [event.customerId === undefined ? undefined : 'c:' + event.customerId, 's:' + event.sessionId]) {
-        const click = name === undefined ? undefined : this.shoppers.entries.get(name)?.clicks.find((c) => c.product === product);
+        const click = name === undefined ? undefined : this.shoppers.get(name)?.clicks.find((c) => c.product === product);
         if (click && click.t <= t && t - click.t <= this.windowMs && (best === undefined || click.t > best.t)) best = click;
       }
       if (!best) return;

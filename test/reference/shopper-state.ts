@@ -11,6 +11,10 @@ export class ReferenceLru<V> {
     readonly create: () => V,
   ) {}
 
+  get(key: string): V | undefined {
+    return this.entries.get(key);
+  }
+
   touch(key: string): V {
     let value = this.entries.get(key);
     if (value === undefined) value = this.create();

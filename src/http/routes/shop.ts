@@ -1,5 +1,6 @@
 // GET /api/shop (secret key): who the key's shop is, what it holds, and the settings it runs with.
 import { AppError } from '../../errors.js';
+import { CUSTOMER_SPACE, SESSION_SPACE } from '../../engine/shopper-keys.js';
 import type { HttpDeps } from '../deps.js';
 import { admit } from '../../transport/rate-limits.js';
 import type { Handler } from '../../transport/route.js';
@@ -26,6 +27,8 @@ export function getShop(deps: HttpDeps): Handler {
           collections,
           events: engine.eventCount,
           shoppers: engine.shoppers.size,
+          customers: engine.shoppers.sizeOf(CUSTOMER_SPACE),
+          sessions: engine.shoppers.sizeOf(SESSION_SPACE),
           pendingEvents: engine.pending.size,
           keys: record.keys,
         },
@@ -35,7 +38,8 @@ export function getShop(deps: HttpDeps): Handler {
           appProxy: record.appProxy,
           eventWeights: models.eventWeights,
           trendingHalfLifeHours: models.trendingHalfLifeMs / HOUR_MS,
-          maxShoppers: models.maxShoppers,
+          maxCustomers: models.maxCustomers,
+          maxSessions: models.maxSessions,
           maxPendingEvents: models.maxPendingEvents,
         },
       }),

@@ -70,11 +70,13 @@ function timed(stream: { dt: number; event: Omit<AttributedEvent, 'timestamp'> }
 }
 
 describe('Attribution against the reference', () => {
-  test('When any stream of events is applied, then every cell counts exactly what the plain reference counts', () => {
+  test('When any stream of events is applied, with one shopper pool or one each for customers and sessions, then every cell counts exactly what the plain reference counts', () => {
+    // One pool shared by customers and sessions, or a pool of their own each (customers, sessions).
+    const capacity = fc.oneof(fc.integer({ min: 1, max: 6 }), fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 })));
     fc.assert(
-      fc.property(fc.array(eventArb, { maxLength: 120 }), fc.integer({ min: 1, max: 6 }), (stream, maxShoppers) => {
-        const model = new Attribution(WINDOW, maxShoppers);
-        const reference = new ReferenceAttribution(WINDOW, maxShoppers, MAX_WIDGETS);
+      fc.property(fc.array(eventArb, { maxLength: 120 }), capacity, (stream, shoppers) => {
+        const model = new Attribution(WINDOW, shoppers);
+        const reference = new ReferenceAttribution(WINDOW, shoppers, MAX_WIDGETS);
         for (const event of timed(stream)) {
           model.apply(event, priceOf);
           reference.apply(event, priceOf);
