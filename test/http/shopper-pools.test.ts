@@ -15,6 +15,9 @@ const CONCURRENCY = 8;
 const ENV = {
   PAIRWISE_MAX_CUSTOMERS: '100',
   PAIRWISE_MAX_SESSIONS: '500',
+  // The pools alone: no bound on new sessions (new-sessions.test.ts tests it; loopback is exempt anyway).
+  PAIRWISE_NEW_SESSIONS_PER_ADDRESS_PER_MINUTE: '0',
+  PAIRWISE_NEW_SESSIONS_PER_SHOP_PER_MINUTE: '0',
   // The models alone decide the answers: no EASE fit installed mid-flood, no cached answer.
   PAIRWISE_EASE_REFIT_EVENTS: '0',
   PAIRWISE_EASE_REFIT_MINUTES: '0',
