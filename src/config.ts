@@ -81,6 +81,13 @@ export interface RateLimitConfig {
   secretKey: RateConfig;
   /** Per WebSocket connection: operations (messages) it sends. */
   socket: RateConfig;
+  /**
+   * New sessions (events with the public key naming a sessionId the shop holds no state for) per
+   * client address, and per shop over all its public keys and addresses: each session evicts an
+   * older one, so these bound how fast a flood can churn the session pool. perSecond is a fraction.
+   */
+  newSessionsPerAddress: RateConfig;
+  newSessionsPerShop: RateConfig;
   /** Buckets kept per table (addresses, keys); the least recently used are dropped past it. */
   maxEntries: number;
 }
@@ -244,6 +251,12 @@ function rate(env: NodeJS.ProcessEnv, name: string, perSecond: number, servers: 
   return Object.freeze({ perSecond: Math.ceil(rate / servers), burst: Math.max(1, Math.ceil(burst / servers)) });
 }
 
+/** A per-minute rate, shared out over `servers` processes as `rate` does; its burst is a minute's worth. */
+function perMinute(env: NodeJS.ProcessEnv, name: string, fallback: number, servers: number): RateConfig {
+  const share = Math.ceil(integer(env, name, fallback, 0, 10_000_000) / servers);
+  return Object.freeze({ perSecond: share / 60, burst: Math.max(1, share) });
+}
+
 function exemptAddresses(raw: string | undefined): { exemptLoopback: boolean; exemptAddresses: readonly string[] } {
   const entries = (raw ?? 'loopback').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
   const addresses = entries.filter((entry) => entry !== 'loopback');
@@ -271,6 +284,8 @@ function rateLimits(env: NodeJS.ProcessEnv, servers: number): RateLimitConfig {
     secretKey: rate(env, 'PAIRWISE_RATE_SECRET_KEY', 5000, servers),
     // A WebSocket connection stays on one server: its own rate is not shared out.
     socket: rate(env, 'PAIRWISE_RATE_WS_OPS', 20, 1),
+    newSessionsPerAddress: perMinute(env, 'PAIRWISE_NEW_SESSIONS_PER_ADDRESS_PER_MINUTE', 120, servers),
+    newSessionsPerShop: perMinute(env, 'PAIRWISE_NEW_SESSIONS_PER_SHOP_PER_MINUTE', 6000, servers),
     maxEntries: integer(env, 'PAIRWISE_RATE_LIMIT_ENTRIES', 100_000, 16, 10_000_000),
   });
 }
@@ -306,6 +321,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     engine: Object.freeze({
       ...DEFAULT_ENGINE_CONFIG,
       trendingHalfLifeMs: halfLifeHours * 3_600_000,
+      maxCustomers: integer(env, 'PAIRWISE_MAX_CUSTOMERS', DEFAULT_ENGINE_CONFIG.maxCustomers, 1, 10_000_000),
+      maxSessions: integer(env, 'PAIRWISE_MAX_SESSIONS', DEFAULT_ENGINE_CONFIG.maxSessions, 1, 10_000_000),
       maxPendingEvents: integer(env, 'PAIRWISE_PENDING_EVENTS', DEFAULT_ENGINE_CONFIG.maxPendingEvents, 0, 10_000_000),
       pairHalfLifeMs: integer(env, 'PAIRWISE_BASKET_HALF_LIFE_DAYS', DEFAULT_ENGINE_CONFIG.pairHalfLifeMs / DAY_MS, 1, 10 * 365) * DAY_MS,
       pairFloor: fraction(env, 'PAIRWISE_BASKET_PAIR_FLOOR', DEFAULT_ENGINE_CONFIG.pairFloor),

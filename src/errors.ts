@@ -37,6 +37,11 @@ export const ERROR_CODES = {
   upgrade_required: 426,
   /** A rate limit's bucket is empty (http/rate-limits.ts; +Retry-After, RateLimit, RateLimit-Policy), or WebSocket: too many event ops awaiting acks. */
   rate_limited: 429,
+  /**
+   * An event with the public key names a sessionId the shop holds no state for, and its client address
+   * (or the shop's public keys together) already created its share of new sessions this minute (+Retry-After).
+   */
+  too_many_new_sessions: 429,
   /** WebSocket: the connection already holds its maximum of live subscriptions. */
   too_many_subscriptions: 429,
   internal: 500,

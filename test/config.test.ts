@@ -28,6 +28,14 @@ describe('loadConfig: bought-together settings', () => {
   });
 });
 
+describe('loadConfig: shopper pools', () => {
+  test('When PAIRWISE_MAX_CUSTOMERS and PAIRWISE_MAX_SESSIONS are set, then the engine keeps that many of each; unset, 100,000 each; out of range, a ConfigError', () => {
+    expect(loadConfig({}).engine).toMatchObject({ maxCustomers: 100_000, maxSessions: 100_000 });
+    expect(loadConfig({ PAIRWISE_MAX_CUSTOMERS: '5000', PAIRWISE_MAX_SESSIONS: '20' }).engine).toMatchObject({ maxCustomers: 5000, maxSessions: 20 });
+    for (const env of [{ PAIRWISE_MAX_CUSTOMERS: '0' }, { PAIRWISE_MAX_SESSIONS: '1.5' }, { PAIRWISE_MAX_SESSIONS: '10000001' }]) expect(() => loadConfig(env)).toThrow(ConfigError);
+  });
+});
+
 /** Strings an operator might set: numbers of every shape, blanks, words. */
 const settings = fc.oneof(
   fc.integer({ min: -70_000, max: 70_000 }).map(String),

@@ -112,7 +112,10 @@ export interface ShopInfo {
     products: number;
     collections: number;
     events: number;
+    /** Customers and sessions with state in memory. */
     shoppers: number;
+    customers: number;
+    sessions: number;
     pendingEvents: number;
     keys: { public: number; secret: number };
   };
@@ -125,7 +128,10 @@ export interface ShopInfo {
     widgets: string[];
     eventWeights: Record<string, number>;
     trendingHalfLifeHours: number;
-    maxShoppers: number;
+    /** Customers kept in memory, in a pool of their own (PAIRWISE_MAX_CUSTOMERS). */
+    maxCustomers: number;
+    /** Sessions kept in memory, in a pool of their own (PAIRWISE_MAX_SESSIONS). */
+    maxSessions: number;
     maxPendingEvents: number;
   };
 }

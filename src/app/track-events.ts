@@ -10,6 +10,15 @@ import type { Sender } from '../store/shop-log.js';
  */
 export type CustomerCheck = (claimed: string | undefined, customerToken: string | undefined) => string | undefined;
 
+/**
+ * Admits an event's session: undefined when it may be stored, else the refusal (429
+ * too_many_new_sessions: the session is new and its client has created its share of them).
+ */
+export type SessionGate = (sessionId: string) => AppError | undefined;
+
+/** A per-event refusal in a batch: a token that does not prove its customer, or a new session over the bound. */
+type EventRefusal = { code: 'invalid_customer_token' | 'too_many_new_sessions'; pointer: string; detail: string };
+
 /** The event as it may be stored: its customerId proven (or dropped), its token gone. */
 function withProvenCustomer(event: TrackedEvent, customerToken: string | undefined, check: CustomerCheck): TrackedEvent {
   const customerId = check(event.customerId, customerToken);
@@ -28,7 +37,7 @@ export interface EventAck {
 
 export type BatchResult =
   | { index: number; success: true; eventId: string; duplicate?: true }
-  | { index: number; success: false; error: EventError | { code: 'invalid_customer_token'; pointer: string; detail: string } };
+  | { index: number; success: false; error: EventError | EventRefusal };
 
 export interface BatchResponse {
   /** True when no event was rejected. */
@@ -43,21 +52,24 @@ export interface BatchResponse {
   position: string;
 }
 
-/** Throws AppError('invalid_event') with every field error, or ('unavailable'). */
-export async function trackEvent(pipeline: EventPipeline, shopId: string, input: unknown, now: number, check: CustomerCheck, sender: Sender): Promise<EventAck> {
+/** Throws AppError('invalid_event') with every field error, ('invalid_customer_token'), ('too_many_new_sessions') or ('unavailable'). */
+export async function trackEvent(pipeline: EventPipeline, shopId: string, input: unknown, now: number, check: CustomerCheck, sender: Sender, gate?: SessionGate): Promise<EventAck> {
   const parsed = parseEvent(input, now);
   if (!parsed.ok) {
     const first = parsed.errors[0]!;
     throw new AppError('invalid_event', `${first.pointer || 'event'} ${first.detail}`, parsed.errors.map(({ pointer, detail }) => ({ pointer, detail })));
   }
-  const { results, position } = await pipeline.ingest(shopId, [withProvenCustomer(parsed.event, parsed.customerToken, check)], now, sender);
+  const event = withProvenCustomer(parsed.event, parsed.customerToken, check);
+  const refusal = gate?.(event.sessionId);
+  if (refusal !== undefined) throw refusal;
+  const { results, position } = await pipeline.ingest(shopId, [event], now, sender);
   const [result] = results;
   const token = pipeline.positionToken(position);
   return result!.duplicate ? { success: true, eventId: result!.eventId, duplicate: true, position: token } : { success: true, eventId: result!.eventId, position: token };
 }
 
 /** Stores the valid events of a batch in one commit and reports each event's fate by its index. */
-export async function trackBatch(pipeline: EventPipeline, shopId: string, inputs: readonly unknown[], now: number, check: CustomerCheck, sender: Sender): Promise<BatchResponse> {
+export async function trackBatch(pipeline: EventPipeline, shopId: string, inputs: readonly unknown[], now: number, check: CustomerCheck, sender: Sender, gate?: SessionGate): Promise<BatchResponse> {
   const results: BatchResult[] = new Array(inputs.length);
   const valid: TrackedEvent[] = [];
   const validIndex: number[] = [];
@@ -71,6 +83,11 @@ export async function trackBatch(pipeline: EventPipeline, shopId: string, inputs
         // A token that does not prove its customer: this event is refused (never stored without its customer).
         if (!(error instanceof AppError) || error.code !== 'invalid_customer_token') throw error;
         results[index] = { index, success: false, error: { code: 'invalid_customer_token', pointer: `/events/${index}/customerToken`, detail: error.detail } };
+        return;
+      }
+      const refusal = gate?.(event.sessionId);
+      if (refusal !== undefined) {
+        results[index] = { index, success: false, error: { code: 'too_many_new_sessions', pointer: `/events/${index}/sessionId`, detail: refusal.detail } };
         return;
       }
       valid.push(event);

@@ -2,7 +2,7 @@
 // of the shopper table, a list in the order recorded (a product dismissed again moves to its end),
 // in a block sized to what it holds (SlotBlocks: 12 bytes a dismissal, off the JavaScript heap).
 // Few shoppers dismiss anything, but anyone holding the public key can dismiss for any shopper:
-// the bound, maxShoppers × MAX_PER_SHOPPER × 12 bytes, holds whatever they send.
+// the bound, (maxCustomers + maxSessions) × MAX_PER_SHOPPER × 12 bytes, holds whatever they send.
 import type { LruSlots } from './lru-slots.js';
 import { SlotBlocks, type SlotBlocksSnapshot } from './slot-blocks.js';
 import { fromBytes } from './typed-arrays.js';

@@ -64,8 +64,16 @@ export interface EngineConfig {
    * pair both carted and bought counts both.
    */
   cartPairWeight: number;
-  /** Shoppers whose histories and dismissals are kept per shop; the least recently active go first. */
-  maxShoppers: number;
+  /**
+   * Logged-in customers whose histories and dismissals are kept per shop; the least recently active
+   * customer goes first, and only for a new customer: sessions have a pool of their own.
+   */
+  maxCustomers: number;
+  /**
+   * Anonymous sessions kept per shop, in a pool of their own: a flood of new sessionIds (anyone
+   * with the public key can send them) evicts only sessions, never a customer.
+   */
+  maxSessions: number;
   /** Open baskets (orders, carts) kept per shop for pairing; the least recently added-to go first. */
   maxBaskets: number;
   /**
@@ -91,7 +99,8 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   trendingHalfLifeMs: 2 * DAY_MS,
   popularityHalfLifeMs: 14 * DAY_MS,
   topListSize: 256,
-  maxShoppers: 200_000,
+  maxCustomers: 100_000,
+  maxSessions: 100_000,
   maxBaskets: 50_000,
   maxPendingEvents: 50_000,
   pendingPerProduct: 32,

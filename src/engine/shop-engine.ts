@@ -1,8 +1,8 @@
 // All in-memory model state of one shop and the one place events and catalog changes enter it.
 // Pure and synchronous: time comes from the event, never from a clock.
 // Memory is bounded whatever the number of events: products × neighbours kept per model, one
-// table of at most maxShoppers shoppers (customers and sessions, least recently active dropped
-// first) holding their affinities, recent views, pairing windows and dismissals, and at most
+// table of at most maxCustomers customers and maxSessions sessions (each pool dropping its least
+// recently active first, so sessions never evict customers) holding their affinities, recent views, pairing windows and dismissals, and at most
 // maxPendingEvents events naming ids the catalog never had. Only catalog products get dense ids.
 import { Attribution, type AttributionSnapshot } from './attribution/attribution.js';
 import type { EngineConfig } from './engine-config.js';
@@ -35,7 +35,10 @@ import { TopList } from './top-list.js';
  */
 export interface EngineSnapshot {
   version: 11;
-  /** JSON of the engine config it was taken with: a snapshot of another config is not used. */
+  /**
+   * JSON of the engine config it was taken with: a snapshot of another config is not used, but for
+   * the shopper table's capacities (see sameModels).
+   */
   config: string;
   /** Every id with a dense id, by dense id: catalog products, present and removed. */
   ids: readonly string[];
@@ -105,7 +108,7 @@ export class ShopEngine {
   /** Per collection (by collectionPart): the last event that changed its members' popularity. */
   readonly collectionStamps: Stamps;
   readonly #collectionParts = new Map<string, number>();
-  /** Every shopper with state, customers ('c:' keys) and sessions ('s:' keys) alike. */
+  /** Every shopper with state: customers ('c:' keys) and sessions ('s:' keys), each in a pool of its own. */
   readonly shoppers: LruSlots;
   /** Per shopper slot: the last change of anything the shopper's answers read. */
   readonly shopperStamps: Stamps;
@@ -136,7 +139,7 @@ export class ShopEngine {
     this.popularity = new DecayedScores(config.popularityHalfLifeMs);
     this.storeStamps = new Stamps(this.clock);
     this.collectionStamps = new Stamps(this.clock);
-    this.shoppers = new LruSlots(config.maxShoppers, SHOPPER_PREFIXES);
+    this.shoppers = new LruSlots(shopperCapacities(config), SHOPPER_PREFIXES);
     this.shopperStamps = new Stamps(this.clock);
     this.recentViews = new RecentViews(this.shoppers, config.recentViewsPerShopper);
     this.dismissals = new Dismissals(this.shoppers, config.dismissTtlMs);
@@ -214,9 +217,11 @@ export class ShopEngine {
     ];
   }
 
-  /** An engine rebuilt from a snapshot, before its catalog is upserted; undefined if the config differs. */
+  /** An engine rebuilt from a snapshot, before its catalog is upserted; undefined if the config differs or its shoppers do not fit. */
   static restore(config: EngineConfig, snapshot: EngineSnapshot): ShopEngine | undefined {
-    if (snapshot.version !== 11 || snapshot.config !== JSON.stringify(config)) return undefined;
+    if (snapshot.version !== 11 || !sameModels(snapshot.config, config)) return undefined;
+    const shoppers = 'keys' in snapshot.shoppers ? snapshot.shoppers.keys.length : snapshot.shoppers.ids.length;
+    if (shoppers > config.maxCustomers + config.maxSessions) return undefined;
     const engine = new ShopEngine(config);
     engine.catalog.restoreIds(snapshot.ids);
     engine.content.reserve(snapshot.ids.length);
@@ -353,6 +358,11 @@ export class ShopEngine {
     return part;
   }
 
+  /** Whether the engine holds state for the session (as a shopper or in attribution's memory). */
+  holdsSession(sessionId: string): boolean {
+    return this.shoppers.slotIn(SESSION_SPACE, sessionId) >= 0 || this.attribution.shoppers.slotOf(SESSION_SPACE, sessionId) >= 0;
+  }
+
   /** Whether the shopper in `slot` has any behaviour the personal strategies can use. */
   hasHistory(slot: number): boolean {
     return this.affinities.size(slot) > 0 || this.recentViews.size(slot) > 0;
@@ -384,6 +394,24 @@ export class ShopEngine {
     this.#partTops[part] ??= new TopList(this.popularity, this.config.topListSize, this.compareIds);
     return part;
   }
+}
+
+/** The shopper table's pools by key space (shopper-keys.ts): customers, then sessions. */
+function shopperCapacities(config: EngineConfig): number[] {
+  const capacities: number[] = [];
+  capacities[CUSTOMER_SPACE] = config.maxCustomers;
+  capacities[SESSION_SPACE] = config.maxSessions;
+  return capacities;
+}
+
+/** Capacities of the shopper table, which a snapshot may differ in (its keys keep their slots: LruSlots.restore); maxShoppers was their one shared pool. */
+const SHOPPER_CAPACITIES: ReadonlySet<string> = new Set(['maxShoppers', 'maxCustomers', 'maxSessions']);
+
+/** Whether a snapshot taken with the config `taken` (JSON) holds the models `config` builds. */
+function sameModels(taken: string, config: EngineConfig): boolean {
+  if (taken === JSON.stringify(config)) return true;
+  const withoutCapacities = (key: string, value: unknown) => (SHOPPER_CAPACITIES.has(key) ? undefined : value);
+  return JSON.stringify(JSON.parse(taken), withoutCapacities) === JSON.stringify(config, withoutCapacities);
 }
 
 /** Key spaces of the basket table: orders by id, a session's purchases without one, a session's cart. */

@@ -135,11 +135,11 @@ export const ROUTES: readonly Route[] = [
     storefront: true,
     doc: {
       summary: 'Record one shopper event',
-      description: 'Answered only after the event is committed and flushed to disk. A repeated `messageId` within 7 days returns the first `eventId` with `duplicate: true` and changes nothing.',
+      description: 'Answered only after the event is committed and flushed to disk. A repeated `messageId` within 7 days returns the first `eventId` with `duplicate: true` and changes nothing. With the public key, an event naming a `sessionId` the shop holds no state for creates a session: past the bound on new sessions (per client address and per shop, a minute) it is refused with 429 `too_many_new_sessions` and `Retry-After`.',
       tag: 'events',
       body: { schema: 'WireEvent', textPlain: true, maxBytes: 64 * KIB },
       ok: { status: 200, description: 'The event is stored (or was already).', schema: 'EventAck' },
-      errors: ['invalid_event', 'invalid_customer_token'],
+      errors: ['invalid_event', 'invalid_customer_token', 'too_many_new_sessions'],
     },
   },
   {
@@ -151,7 +151,7 @@ export const ROUTES: readonly Route[] = [
     storefront: true,
     doc: {
       summary: 'Record up to 100 events in one commit',
-      description: 'A body that is not `{events: [...]}` with 1-100 events is refused whole. Otherwise each event is judged alone: the valid ones are stored, the invalid ones reported by index.',
+      description: 'A body that is not `{events: [...]}` with 1-100 events is refused whole. Otherwise each event is judged alone: the valid ones are stored, the others reported by index (`invalid_event`, `invalid_customer_token`, or `too_many_new_sessions`: a new session past the bound, its wait in `detail`).',
       tag: 'events',
       body: { schema: 'WireBatch', textPlain: true, maxBytes: 512 * KIB },
       ok: { status: 200, description: "Each event's fate, by its index in the batch.", schema: 'BatchResponse' },

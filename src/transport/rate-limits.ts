@@ -6,7 +6,7 @@
 // its TCP peer, or whom a trusted proxy says it forwards for (limits/proxied-client.ts).
 import type { HttpResponse } from 'uWebSockets.js';
 import type { RateConfig, RateLimitConfig } from '../config.js';
-import { AppError } from '../errors.js';
+import { AppError, type ErrorCode } from '../errors.js';
 import { BucketTable } from '../limits/bucket-table.js';
 import { bucketKeyOf, isLoopback, uwsForms } from '../limits/client-address.js';
 import { resolveClient } from '../limits/proxied-client.js';
@@ -16,7 +16,7 @@ import { authenticate, authorize, presentedKey, type KeyResolver, type Principal
 import type { RequestInfo } from './exchange.js';
 
 /** Policy names, as the RateLimit fields and the WebSocket error details call them. */
-export type Policy = 'address' | 'public-key' | 'secret-key' | 'socket';
+export type Policy = 'address' | 'public-key' | 'secret-key' | 'socket' | 'address-new-sessions' | 'shop-new-sessions';
 
 /** Refusals with a wait up to this many whole seconds are made once and reused. */
 const CACHED_SECONDS = 60;
@@ -35,13 +35,18 @@ export class Limit {
     config: RateConfig,
     subject: string,
     unit: string,
+    /** Its refusals' code; a rate given per minute is told per minute (`w=60`). */
+    readonly code: ErrorCode = 'rate_limited',
+    window: 'second' | 'minute' = 'second',
   ) {
     this.rate = new BucketRate(config.perSecond, config.burst);
-    this.detail = `${subject} may make ${config.perSecond} ${unit} a second (bursts of ${config.burst})`;
-    this.opError = new AppError('rate_limited', this.detail);
+    const w = window === 'second' ? 1 : 60;
+    const q = Math.round(config.perSecond * w);
+    this.detail = `${subject} may make ${q} ${unit} a ${window} (bursts of ${config.burst})`;
+    this.opError = new AppError(code, this.detail);
     // The draft's fields are structured-field lists: a quoted policy name, then parameters. q per w seconds
     // is the sustained rate; the burst is a vendor-prefixed parameter, which the draft allows as a comment.
-    this.#policyField = `"${policy}";q=${config.perSecond};w=1;pairwise-burst=${config.burst}`;
+    this.#policyField = `"${policy}";q=${q};w=${w};pairwise-burst=${config.burst}`;
   }
 
   /** The 429 for a wait of `waitMs`: Retry-After in whole seconds, and the RateLimit fields saying none is left. */
@@ -49,7 +54,7 @@ export class Limit {
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
     const cached = this.#errors[seconds];
     if (cached !== undefined) return cached;
-    const error = new AppError('rate_limited', `${this.detail}; retry after ${seconds} s`, undefined, {
+    const error = new AppError(this.code, `${this.detail}; retry after ${seconds} s`, undefined, {
       'retry-after': String(seconds),
       ratelimit: `"${this.policy}";r=0;t=${seconds}`,
       'ratelimit-policy': this.#policyField,
@@ -61,8 +66,8 @@ export class Limit {
   }
 }
 
-function limit(policy: Policy, config: RateConfig, subject: string, unit: string): Limit | undefined {
-  return config.perSecond > 0 ? new Limit(policy, config, subject, unit) : undefined;
+function limit(policy: Policy, config: RateConfig, subject: string, unit: string, code?: ErrorCode, window?: 'second' | 'minute'): Limit | undefined {
+  return config.perSecond > 0 ? new Limit(policy, config, subject, unit, code, window) : undefined;
 }
 
 const REQUESTS_OR_OPS = 'requests or WebSocket operations';
@@ -72,11 +77,13 @@ function isLoopbackHost(host: string): boolean {
 }
 
 export interface RateLimitStats {
-  /** Requests and WebSocket operations refused since start. */
+  /** Requests, WebSocket operations and new sessions refused since start. */
   refused: number;
   /** Buckets held (each table is capped at maxEntries). */
   addressBuckets: number;
   keyBuckets: number;
+  /** New-session buckets: client addresses and shops. */
+  newSessionBuckets: number;
 }
 
 export class RateLimits {
@@ -85,8 +92,13 @@ export class RateLimits {
   readonly secretKey: Limit | undefined;
   /** Operations per WebSocket connection (its bucket lives on the connection). */
   readonly socket: Limit | undefined;
+  /** New sessions per client address, and per shop (its public keys together). */
+  readonly newSessionsPerAddress: Limit | undefined;
+  readonly newSessionsPerShop: Limit | undefined;
   readonly #addresses: BucketTable;
   readonly #keys: BucketTable;
+  readonly #sessionAddresses: BucketTable;
+  readonly #sessionShops: BucketTable;
   readonly #exemptLoopback: boolean;
   readonly #exempt: ReadonlySet<string>;
   readonly #trusted: TrustedProxies;
@@ -110,12 +122,16 @@ export class RateLimits {
     this.publicKey = limit('public-key', config.publicKey, 'this public key', REQUESTS_OR_OPS);
     this.secretKey = limit('secret-key', config.secretKey, 'this secret key', REQUESTS_OR_OPS);
     this.socket = limit('socket', config.socket, 'this connection', 'operations');
+    this.newSessionsPerAddress = limit('address-new-sessions', config.newSessionsPerAddress, 'this client address', 'new sessions', 'too_many_new_sessions', 'minute');
+    this.newSessionsPerShop = limit('shop-new-sessions', config.newSessionsPerShop, "this shop's public keys", 'new sessions', 'too_many_new_sessions', 'minute');
     this.#addresses = new BucketTable(config.maxEntries);
     this.#keys = new BucketTable(config.maxEntries);
+    this.#sessionAddresses = new BucketTable(config.maxEntries);
+    this.#sessionShops = new BucketTable(config.maxEntries);
     this.#exemptLoopback = config.exemptLoopback;
     this.#exempt = new Set(config.exemptAddresses.flatMap((address) => uwsForms(address) ?? []));
     this.#trusted = new TrustedProxies(trustedProxies);
-    const anyLimit = this.address !== undefined || this.publicKey !== undefined || this.secretKey !== undefined || this.socket !== undefined;
+    const anyLimit = [this.address, this.publicKey, this.secretKey, this.socket, this.newSessionsPerAddress, this.newSessionsPerShop].some((l) => l !== undefined);
     this.#off = !config.enabled || !anyLimit || (config.exemptLoopback && isLoopbackHost(listenHost) && this.#trusted.empty);
   }
 
@@ -177,13 +193,30 @@ export class RateLimits {
     return this.#take(this.address, this.#addresses, client, now);
   }
 
+  /**
+   * Charges one new session of a public-key event from `client` (a key clientOf gave) to its address,
+   * then to its shop: the refusal (429 too_many_new_sessions with Retry-After) or undefined. One its
+   * address refuses takes nothing from the shop's, so one client cannot use up a shop's new sessions.
+   */
+  takeNewSession(client: string, shopId: string, now: number): AppError | undefined {
+    let wait = this.#take(this.newSessionsPerAddress, this.#sessionAddresses, client, now);
+    if (wait > 0) return this.newSessionsPerAddress!.error(wait);
+    wait = this.#take(this.newSessionsPerShop, this.#sessionShops, shopId, now);
+    return wait > 0 ? this.newSessionsPerShop!.error(wait) : undefined;
+  }
+
   /** Counts a refusal decided elsewhere (a connection's own bucket). */
   countRefusal(): void {
     this.#refused++;
   }
 
   stats(): RateLimitStats {
-    return { refused: this.#refused, addressBuckets: this.#addresses.size, keyBuckets: this.#keys.size };
+    return {
+      refused: this.#refused,
+      addressBuckets: this.#addresses.size,
+      keyBuckets: this.#keys.size,
+      newSessionBuckets: this.#sessionAddresses.size + this.#sessionShops.size,
+    };
   }
 
   #take(limit: Limit | undefined, table: BucketTable, bucketKey: string, now: number): number {

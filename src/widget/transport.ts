@@ -17,7 +17,7 @@ const MAX_RETRY_MS = 30_000;
 const MAX_BATCH = 100;
 const MAX_BEACON_BYTES = 60_000;
 /** Server error codes after which a retry can succeed; any other error drops the event. */
-const RETRYABLE = ['unavailable', 'rate_limited', 'internal'];
+const RETRYABLE = ['unavailable', 'rate_limited', 'too_many_new_sessions', 'internal'];
 /** The service refused an event's or a list's customer token: it goes again as the session. */
 const TOKEN_REFUSED = 'invalid_customer_token';
 

@@ -7,8 +7,11 @@ import { toAppError } from '../transport/exchange.js';
 import { queryAs, type CustomerIdentity } from '../app/customer-identity.js';
 import type { Lifecycle } from '../transport/lifecycle.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
+import type { ShopEngines } from '../ingest/shop-engines.js';
+import { newSessionGate } from '../transport/new-sessions.js';
+import type { RateLimits } from '../transport/rate-limits.js';
 import type { PositionWaits } from '../app/position-waits.js';
-import { trackBatch, trackEvent, type CustomerCheck } from '../app/track-events.js';
+import { trackBatch, trackEvent, type CustomerCheck, type SessionGate } from '../app/track-events.js';
 import type { Connection } from './connection.js';
 import { errorMessage, type ClientMessage, type Ref, type ServerMessage } from './protocol.js';
 import { parseSubscriptionQuery } from './subscription-query.js';
@@ -23,6 +26,9 @@ export interface StreamContext {
   positions: PositionWaits;
   clock: () => number;
   maxInFlight: number;
+  /** The bound on new sessions (transport/new-sessions.ts). */
+  limits: RateLimits;
+  engines: ShopEngines;
 }
 
 export function handleMessage(ctx: StreamContext, conn: Connection, message: ClientMessage, binary: boolean): void {
@@ -36,7 +42,7 @@ export function handleMessage(ctx: StreamContext, conn: Connection, message: Cli
         const { event } = message;
         afterCommit(ctx, conn, ref, binary, async () => {
           const now = ctx.clock();
-          const ack = await trackEvent(ctx.pipeline, conn.shopId, event, now, customerCheck(ctx, conn, now), conn.principal.kind);
+          const ack = await trackEvent(ctx.pipeline, conn.shopId, event, now, customerCheck(ctx, conn, now), conn.principal.kind, sessionGate(ctx, conn));
           return { op: 'ack', ...(ref === undefined ? {} : { ref }), eventId: ack.eventId, ...(ack.duplicate ? { duplicate: true } : {}), position: ack.position };
         });
         return;
@@ -46,7 +52,7 @@ export function handleMessage(ctx: StreamContext, conn: Connection, message: Cli
         if (!envelope.ok) throw new AppError(envelope.code, envelope.detail, [{ pointer: '/events', detail: envelope.detail }]);
         afterCommit(ctx, conn, ref, binary, async () => {
           const now = ctx.clock();
-          const outcome = await trackBatch(ctx.pipeline, conn.shopId, envelope.events, now, customerCheck(ctx, conn, now), conn.principal.kind);
+          const outcome = await trackBatch(ctx.pipeline, conn.shopId, envelope.events, now, customerCheck(ctx, conn, now), conn.principal.kind, sessionGate(ctx, conn));
           return { op: 'acks', ...(ref === undefined ? {} : { ref }), ...outcome };
         });
         return;
@@ -88,6 +94,12 @@ export function handleMessage(ctx: StreamContext, conn: Connection, message: Cli
   }
 }
 
+/** The wait a refusal's Retry-After names, in ms (a new session over its bound), as rate-limit refusals carry theirs. */
+function retryAfterMs(error: unknown): number | undefined {
+  const seconds = error instanceof AppError ? error.headers?.['retry-after'] : undefined;
+  return seconds === undefined ? undefined : Number(seconds) * 1000;
+}
+
 /** A customer token's expiry (its third field, Unix seconds); the identity has verified it. */
 function tokenExpiry(token: string): number | undefined {
   const expires = Number(token.split('.')[2]);
@@ -99,6 +111,11 @@ function customerCheck(ctx: StreamContext, conn: Connection, now: number): Custo
   return (claimed, customerToken) => ctx.identity.customerId(conn.principal, claimed, { customerToken }, now);
 }
 
+/** How this connection's events may create sessions: its address is the one its upgrade was limited by (none: exempt). */
+function sessionGate(ctx: StreamContext, conn: Connection): SessionGate | undefined {
+  return newSessionGate(ctx.limits, ctx.engines, conn.limit?.client, conn.principal);
+}
+
 /** Runs an event op; its answer (ack, acks or error) is sent once the commit is durable. */
 function afterCommit(ctx: StreamContext, conn: Connection, ref: Ref | undefined, binary: boolean, work: () => Promise<ServerMessage>): void {
   if (ctx.lifecycle.closing) throw new AppError('unavailable', 'the service is shutting down');
@@ -108,7 +125,7 @@ function afterCommit(ctx: StreamContext, conn: Connection, ref: Ref | undefined,
   conn.inFlight++;
   ctx.lifecycle.begin();
   work()
-    .catch((error: unknown) => errorMessage(ref, toAppError(error)))
+    .catch((error: unknown) => errorMessage(ref, toAppError(error), retryAfterMs(error)))
     .then((answer) => conn.reply(answer, binary))
     .catch((error: unknown) => console.error('stream: could not send an ack', error))
     .finally(() => {

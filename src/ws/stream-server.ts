@@ -84,7 +84,7 @@ export class StreamServer {
       maxTopicsPerShop: ws.maxTopicsPerShop,
       publish: (topic, frame, binary) => this.#app?.publish(topic, frame, binary),
     });
-    this.#context = { pipeline: deps.pipeline, identity: deps.identity, registry: this.#registry, lifecycle: this.#lifecycle, positions: deps.positions, clock: deps.clock, maxInFlight: ws.maxInFlight };
+    this.#context = { pipeline: deps.pipeline, identity: deps.identity, registry: this.#registry, lifecycle: this.#lifecycle, positions: deps.positions, clock: deps.clock, maxInFlight: ws.maxInFlight, limits: deps.limits, engines: deps.engines };
     deps.applied.onEvents((shopId) => this.#registry.changed(shopId));
     // A product renamed, repriced, made unavailable or deleted changes live lists too; a key revoked
     // or a shop's origins changed may end its connections.

@@ -68,7 +68,7 @@ describe('answer cache', () => {
       fc.property(fc.array(requestArb, { minLength: 8, maxLength: 8 }), fc.array(eventArb, { minLength: 40, maxLength: 80 }), fc.array(stepArb, { minLength: 1, maxLength: 120 }), (queries, warmUp, steps) => {
         const engine = engineWith(
           IDS.map((id, i) => product(id, { collections: i < 8 ? [COLLECTIONS[i % 4]!] : [], vendor: `v${i % 3}` })),
-          { topListSize: 3, maxNeighbors: 3, shopperNeighbors: 2, maxShoppers: 3, maxBaskets: 2, historyPerShopper: 3, recentViewsPerShopper: 3, pairingWindow: 2 },
+          { topListSize: 3, maxNeighbors: 3, shopperNeighbors: 2, maxCustomers: 2, maxSessions: 2, maxBaskets: 2, historyPerShopper: 3, recentViewsPerShopper: 3, pairingWindow: 2 },
         );
         // Momentum (recent sales over orders ever) scales every personalized candidate, and a cached
         // answer does not read every candidate's sales: it moves within the cache's max age, by

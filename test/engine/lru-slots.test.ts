@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { LruSlots } from '../../src/engine/lru-slots.js';
-import { ReferenceLru } from '../reference/shopper-state.js';
+import { ReferenceLru, ReferencePooledLru } from '../reference/shopper-state.js';
 
 describe('LruSlots', () => {
   test('When keys are written, then the table holds the same keys in the same recency order as a Map LRU', () => {
@@ -118,6 +118,70 @@ describe('LruSlots', () => {
     for (const key of ['a', 'b', 'c']) expect(copy.slotOf(key)).toBe(slots.slotOf(key));
     expect(copy.touch('d')).toBe(slots.touch('d'));
     expect(copy.slotOf('b')).toBe(-1);
+  });
+
+  test('When each key space has its own pool, then the table equals a Map LRU per space, read by space and id, and so does its restored copy', () => {
+    const prefixes = ['c:', 's:'];
+    const write = fc.tuple(fc.integer({ min: 0, max: 1 }), fc.constantFrom('1', '2', '3', 'x', ''));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 4 }), fc.array(write, { maxLength: 120 }), (customers, sessions, writes) => {
+        const slots = new LruSlots([customers, sessions], prefixes);
+        const reference = new ReferencePooledLru(prefixes, [customers, sessions], () => 0);
+        const reused: number[] = [];
+        slots.onReuse((slot) => reused.push(slot));
+        for (const [space, id] of writes) {
+          const slot = slots.touchIn(space, id);
+          reference.touch(prefixes[space] + id);
+          expect(slots.keyOf(slot)).toBe(prefixes[space] + id);
+        }
+        const copy = new LruSlots([customers, sessions], prefixes);
+        copy.restore(slots.snapshot());
+        for (const table of [slots, copy]) {
+          expect([...table.oldestFirst()].map((slot) => table.keyOf(slot))).toEqual(reference.keys());
+          expect(table.size).toBe(reference.size);
+          for (let space = 0; space < 2; space++) {
+            expect(table.sizeOf(space)).toBe(reference.pools[space]!.size);
+            for (const id of ['1', '2', '3', 'x', '']) expect(table.slotIn(space, id) >= 0).toBe(reference.get(prefixes[space] + id) !== undefined);
+          }
+        }
+        // Slots stay dense: one is handed to a new key only once its pool is full.
+        expect(reused.every((slot) => slot < customers + sessions)).toBe(true);
+      }),
+    );
+  });
+
+  test('When a snapshot of one shared pool is restored into pools of their own, then keys keep their slots and an over-full pool gives its oldest to the others, as the reference does', () => {
+    const prefixes = ['c:', 's:'];
+    const write = fc.tuple(fc.integer({ min: 0, max: 1 }), fc.constantFrom('1', '2', '3', '4', 'x', 'y'));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 }), fc.array(write, { maxLength: 60 }), fc.array(write, { maxLength: 60 }), (customers, sessions, before, after) => {
+        const shared = new LruSlots(customers + sessions, prefixes);
+        const seed = new ReferenceLru(customers + sessions, () => 0);
+        for (const [space, id] of before) {
+          shared.touchIn(space, id);
+          seed.touch(prefixes[space] + id);
+        }
+        const pooled = new LruSlots([customers, sessions], prefixes);
+        pooled.restore(shared.snapshot());
+        for (let slot = 0; slot < shared.size; slot++) expect(pooled.keyOf(slot)).toBe(shared.keyOf(slot));
+        // The reference seeded with the shared table's keys, oldest first: each pool keeps that order.
+        const reference = new ReferencePooledLru(prefixes, [customers, sessions], () => 0);
+        for (const key of seed.entries.keys()) reference.pools[prefixes.indexOf(key.slice(0, 2))]!.set(key, 0);
+        for (const [space, id] of after) {
+          const slot = pooled.touchIn(space, id);
+          reference.touch(prefixes[space] + id);
+          expect(pooled.keyOf(slot)).toBe(prefixes[space] + id);
+          expect(pooled.size).toBeLessThanOrEqual(customers + sessions);
+        }
+        expect([...pooled.oldestFirst()].map((slot) => pooled.keyOf(slot))).toEqual(reference.keys());
+      }),
+    );
+  });
+
+  test('When pools are given, then their capacities must be positive and one per key space', () => {
+    expect(() => new LruSlots([2, 0], ['c:', 's:'])).toThrow(/positive integer/);
+    expect(() => new LruSlots([2], ['c:', 's:'])).toThrow(/1 pool capacities for 2 key spaces/);
+    expect(new LruSlots([2, 3], ['c:', 's:']).maxSlots).toBe(5);
   });
 
   test('When a table of 200k shoppers (the default cap) is restored, then every key keeps its slot', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { ShopEngine } from '../../src/engine/shop-engine.js';
-import { customerKey, sessionKey } from '../../src/engine/shopper-keys.js';
+import { CUSTOMER_SPACE, SESSION_SPACE, customerKey, sessionKey } from '../../src/engine/shopper-keys.js';
 import { expectedTrendingScore, expectedTrendingScoreOf, repeated } from '../support/trending.js';
 import { ask, DAY, engineWith, event, HOUR, idsOf, product, T0 } from './fixtures.js';
 
@@ -141,8 +141,8 @@ describe('ShopEngine', () => {
     expect(viewed(engine, customerKey('c1'))).toHaveLength(3);
   });
 
-  test('When more shoppers are active than the bound, then the least recently active are forgotten', () => {
-    const engine = engineWith(['a'], { maxShoppers: 2 });
+  test('When more sessions are active than the bound, then the least recently active are forgotten', () => {
+    const engine = engineWith(['a'], { maxSessions: 2 });
     engine.apply(event('view', 'a', T0, { sessionId: 's1' }));
     engine.apply(event('view', 'a', T0, { sessionId: 's2' }));
     engine.apply(event('view', 'a', T0, { sessionId: 's1' }));
@@ -154,14 +154,56 @@ describe('ShopEngine', () => {
   });
 
   test('When a flood of events names a new session, customer and order each time, then the shopper and basket tables stay at their bounds', () => {
-    const engine = engineWith(['a', 'b'], { maxShoppers: 100, maxBaskets: 50 });
+    const engine = engineWith(['a', 'b'], { maxCustomers: 60, maxSessions: 40, maxBaskets: 50 });
     for (let i = 0; i < 20_000; i++) {
       engine.apply({ type: i % 2 ? 'purchase' : 'view', productId: i % 3 ? 'a' : 'b', sessionId: `s-${i}`, customerId: `c-${i}`, metadata: { orderId: `o-${i}` }, timestamp: T0 + i });
     }
     expect(engine.shoppers.size).toBe(100);
+    expect(engine.shoppers.sizeOf(CUSTOMER_SPACE)).toBe(60);
     expect(engine.basketSlots.size).toBe(50);
     expect(engine.catalog.size).toBe(2);
     expect(hasHistory(engine, customerKey('c-19999'))).toBe(true);
     expect(hasHistory(engine, customerKey('c-0'))).toBe(false);
+  });
+
+  test('When a flood of new sessions outnumbers the session pool, then no customer is evicted and their answers stay the same', () => {
+    const engine = engineWith(['a', 'b', 'c', 'd', 'e'], { maxCustomers: 4, maxSessions: 8 });
+    // Other customers' histories pair a with c and b with d: alice's personalized neighbours.
+    for (const [customer, items] of [['bob', ['a', 'c']], ['carol', ['b', 'd']]] as const) for (const p of items) engine.apply(event('purchase', p, T0, { sessionId: `s-${customer}`, customerId: customer }));
+    engine.apply(event('purchase', 'a', T0, { sessionId: 'real', customerId: 'alice' }));
+    engine.apply(event('view', 'b', T0, { sessionId: 'real', customerId: 'alice' }));
+    const personal = (answer: ReturnType<typeof ask>) => ({ level: answer.modelLevel, items: answer.items.filter((item) => item.strategy === 'personalized').map((item) => item.product.id) });
+    const before = personal(ask(engine, { strategy: 'personalized', customerId: 'alice' }, T0 + 2));
+    expect(before.level).toBe(3);
+    expect(before.items.length).toBeGreaterThan(0);
+    for (let i = 0; i < 10_000; i++) engine.apply(event('view', 'e', T0 + 2, { sessionId: `flood-${i}` }));
+    expect(engine.shoppers.sizeOf(SESSION_SPACE)).toBe(8);
+    expect(engine.shoppers.sizeOf(CUSTOMER_SPACE)).toBe(3);
+    expect(viewed(engine, customerKey('alice'))).toEqual(['b']);
+    expect(personal(ask(engine, { strategy: 'personalized', customerId: 'alice' }, T0 + 2))).toEqual(before);
+  });
+
+  test('When a snapshot was taken with one shared shopper pool (maxShoppers), then it restores into pools of their own and answers as before', () => {
+    const original = engineWith(['a', 'b', 'c'], { maxCustomers: 3, maxSessions: 3 });
+    original.apply(event('purchase', 'a', T0, { sessionId: 's1', customerId: 'alice' }));
+    original.apply(event('view', 'b', T0, { sessionId: 's2' }));
+    original.apply(event('view', 'c', T0, { sessionId: 's1', customerId: 'alice' }));
+    expect(original.shoppers.size).toBe(3);
+    const snapshot = structuredClone(original.snapshot());
+    // The config as a snapshot of the shared pool recorded it: maxShoppers where the two capacities are now.
+    const { maxCustomers: _c, maxSessions: _s, ...rest } = JSON.parse(snapshot.config) as Record<string, unknown>;
+    const entries = Object.entries(rest);
+    const at = Object.keys(JSON.parse(snapshot.config) as object).indexOf('maxCustomers');
+    entries.splice(at, 0, ['maxShoppers', 6]);
+    snapshot.config = JSON.stringify(Object.fromEntries(entries));
+    expect(snapshot.config).not.toBe(JSON.stringify(original.config));
+    const restored = ShopEngine.restore(original.config, snapshot)!;
+    expect(restored).toBeDefined();
+    for (const p of ['a', 'b', 'c']) restored.upsertProduct(product(p));
+    expect(ask(restored, { strategy: 'personalized', customerId: 'alice' }, T0)).toEqual(ask(original, { strategy: 'personalized', customerId: 'alice' }, T0));
+    expect(viewed(restored, sessionKey('s2'))).toEqual(['b']);
+    // Shoppers that do not fit the pools together: replayed from the log instead.
+    expect(ShopEngine.restore({ ...original.config, maxCustomers: 1, maxSessions: 1 }, structuredClone(original.snapshot()))).toBeUndefined();
+    expect(ShopEngine.restore({ ...original.config, pairFloor: 0.5 }, structuredClone(original.snapshot()))).toBeUndefined();
   });
 });

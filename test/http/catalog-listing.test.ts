@@ -100,8 +100,8 @@ describe('catalog listing and shop info', () => {
     expect(body).toMatchObject({
       shopId: t.shop.shopId,
       demo: false,
-      counts: { products, collections: 1, events: 2, shoppers: 2, pendingEvents: 0, keys: { public: 1, secret: 1 } },
-      settings: { allowedOrigins: [], customerTokenSecrets: 1, appProxy: false, trendingHalfLifeHours: 48, eventWeights: { view: 1, purchase: 6 } },
+      counts: { products, collections: 1, events: 2, shoppers: 2, customers: 0, sessions: 2, pendingEvents: 0, keys: { public: 1, secret: 1 } },
+      settings: { allowedOrigins: [], customerTokenSecrets: 1, appProxy: false, trendingHalfLifeHours: 48, eventWeights: { view: 1, purchase: 6 }, maxCustomers: 100_000, maxSessions: 100_000 },
     });
     expect(Date.parse(body.createdAt)).not.toBeNaN();
     expect(JSON.stringify(body)).not.toMatch(/cts_|sk_|pk_/);

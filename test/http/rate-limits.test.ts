@@ -151,7 +151,7 @@ describe('rate limits over HTTP', () => {
   test('When rate limits are turned off, then nothing is refused', async () => {
     const t = await start({ PAIRWISE_RATE_LIMITS: '0', PAIRWISE_RATE_ADDRESS_PER_SECOND: '1', PAIRWISE_RATE_ADDRESS_BURST: '1' });
     expect(await statuses(4, () => fetchFrom(t.url + RECS, '127.0.0.2', { key: t.shop.publicKey }))).toEqual([200, 200, 200, 200]);
-    expect(t.service.limits.stats()).toEqual({ refused: 0, addressBuckets: 0, keyBuckets: 0 });
+    expect(t.service.limits.stats()).toEqual({ refused: 0, addressBuckets: 0, keyBuckets: 0, newSessionBuckets: 0 });
   });
 
   test('When more distinct addresses call than the table holds, then it stays at its cap and /metrics shows it', async () => {
@@ -176,10 +176,12 @@ describe('rate limit configuration', () => {
       publicKey: { perSecond: 1250, burst: 2500 },
       secretKey: { perSecond: 1250, burst: 2500 },
       socket: { perSecond: 20, burst: 40 },
+      newSessionsPerAddress: { perSecond: 30 / 60, burst: 30 },
+      newSessionsPerShop: { perSecond: 1500 / 60, burst: 1500 },
     });
   });
 
-  test('When nothing is set, then the defaults apply: loopback exempt, 50/s per address, 5000/s per key, 20/s per connection, bursts of two seconds', () => {
+  test('When nothing is set, then the defaults apply: loopback exempt, 50/s per address, 5000/s per key, 20/s per connection, bursts of two seconds; 120 new sessions a minute per address, 6000 per shop, bursts of a minute', () => {
     const { rateLimits } = loadConfig({ PAIRWISE_SERVERS: '1' });
     expect(rateLimits).toEqual({
       enabled: true,
@@ -189,6 +191,8 @@ describe('rate limit configuration', () => {
       publicKey: { perSecond: 5000, burst: 10_000 },
       secretKey: { perSecond: 5000, burst: 10_000 },
       socket: { perSecond: 20, burst: 40 },
+      newSessionsPerAddress: { perSecond: 2, burst: 120 },
+      newSessionsPerShop: { perSecond: 100, burst: 6000 },
       maxEntries: 100_000,
     });
   });
@@ -197,6 +201,8 @@ describe('rate limit configuration', () => {
     expect(() => loadConfig({ PAIRWISE_RATE_LIMIT_EXEMPT: 'loopback, 10.0.0.0/8' })).toThrow(ConfigError);
     expect(() => loadConfig({ PAIRWISE_RATE_ADDRESS_PER_SECOND: '-1' })).toThrow(ConfigError);
     expect(() => loadConfig({ PAIRWISE_RATE_ADDRESS_BURST: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PAIRWISE_NEW_SESSIONS_PER_ADDRESS_PER_MINUTE: '1.5' })).toThrow(ConfigError);
+    expect(loadConfig({ PAIRWISE_NEW_SESSIONS_PER_SHOP_PER_MINUTE: '0' }).rateLimits.newSessionsPerShop).toEqual({ perSecond: 0, burst: 1 });
     expect(loadConfig({ PAIRWISE_RATE_LIMIT_EXEMPT: ' 10.0.0.5 ,loopback' }).rateLimits).toMatchObject({ exemptLoopback: true, exemptAddresses: ['10.0.0.5'] });
   });
 });

@@ -6,7 +6,7 @@
 import { parseRecId } from '../../src/engine/attribution/rec-id.js';
 import { orderIdOf } from '../../src/engine/event.js';
 import type { AttributedEvent, PriceOf } from '../../src/engine/attribution/attribution.js';
-import { ReferenceLru } from './shopper-state.js';
+import { ReferenceLru, ReferencePooledLru } from './shopper-state.js';
 
 const DAY = 86_400_000;
 
@@ -33,18 +33,20 @@ export type ReferenceProductCells = Map<string, number[]>;
 export class ReferenceAttribution {
   readonly cells: ReferenceCells = new Map();
   readonly products: ReferenceProductCells = new Map();
-  readonly shoppers: ReferenceLru<Shopper>;
+  readonly shoppers: ReferenceLru<Shopper> | ReferencePooledLru<Shopper>;
   /** Each day's storefront widget names, in the order first seen. */
   readonly dayWidgets = new Map<number, string[]>();
   readonly orders = new Set<string>();
 
   constructor(
     readonly windowMs: number,
-    maxShoppers: number,
+    /** One pool for all shoppers, or customers' and sessions' own. */
+    capacity: number | readonly [number, number],
     readonly perDay: number,
     readonly registered: ReadonlySet<string> = new Set(),
   ) {
-    this.shoppers = new ReferenceLru(maxShoppers, () => ({ shown: [], clicks: [] }));
+    const create = (): Shopper => ({ shown: [], clicks: [] });
+    this.shoppers = typeof capacity === 'number' ? new ReferenceLru(capacity, create) : new ReferencePooledLru(['c:', 's:'], capacity, create);
   }
 
   apply(event: AttributedEvent, priceOf: PriceOf): void {
@@ -62,7 +64,7 @@ export class ReferenceAttribution {
       return;
     }
     if (type === 'click') {
-      const session = this.shoppers.entries.get('s:' + event.sessionId);
+      const session = this.shoppers.get('s:' + event.sessionId);
       const shownKey = session?.shown.findLast((s) => s.product === product)?.key;
       const clickKey = key ?? (shownKey && this.#onDay(shownKey, day));
       if (!clickKey) return;
@@ -75,7 +77,7 @@ export class ReferenceAttribution {
     else {
       let best: { key: ReferenceKey; t: number } | undefined;
       for (const name of [event.customerId === undefined ? undefined : 'c:' + event.customerId, 's:' + event.sessionId]) {
-        const click = name === undefined ? undefined : this.shoppers.entries.get(name)?.clicks.find((c) => c.product === product);
+        const click = name === undefined ? undefined : this.shoppers.get(name)?.clicks.find((c) => c.product === product);
         if (click && click.t <= t && t - click.t <= this.windowMs && (best === undefined || click.t > best.t)) best = click;
       }
       if (!best) return;

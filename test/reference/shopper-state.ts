@@ -1,5 +1,5 @@
 // References for the shopper table and its per-shopper models, in plain Maps: an LRU as a Map
-// re-inserted on write; affinities as a Map of product → value with the weakest dropped (the old
+// re-inserted on write, and pooled, one such Map per key prefix with its own capacity; affinities as a Map of product → value with the weakest dropped (the old
 // engine's code, with values rounded to float32 as the compact table stores them) and the most
 // recent distinct purchases.
 
@@ -11,6 +11,10 @@ export class ReferenceLru<V> {
     readonly create: () => V,
   ) {}
 
+  get(key: string): V | undefined {
+    return this.entries.get(key);
+  }
+
   touch(key: string): V {
     let value = this.entries.get(key);
     if (value === undefined) value = this.create();
@@ -18,6 +22,61 @@ export class ReferenceLru<V> {
     this.entries.set(key, value);
     if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
     return value;
+  }
+}
+
+/**
+ * An LRU per key prefix, each with its own capacity: a new key evicts the oldest of its own prefix.
+ * Seeded with more keys than a prefix's capacity (a table restored from other pools), a prefix under
+ * its capacity in a full table evicts the oldest key of the first prefix over its own.
+ */
+export class ReferencePooledLru<V> {
+  readonly pools: Map<string, V>[];
+  readonly maxSlots: number;
+
+  constructor(
+    readonly prefixes: readonly string[],
+    readonly capacities: readonly number[],
+    readonly create: () => V,
+  ) {
+    this.pools = prefixes.map(() => new Map());
+    this.maxSlots = capacities.reduce((a, b) => a + b, 0);
+  }
+
+  get size(): number {
+    return this.pools.reduce((sum, pool) => sum + pool.size, 0);
+  }
+
+  get(key: string): V | undefined {
+    return this.pools[this.#poolOf(key)]!.get(key);
+  }
+
+  /** Keys from least to most recently written, pool after pool. */
+  keys(): string[] {
+    return this.pools.flatMap((pool) => [...pool.keys()]);
+  }
+
+  touch(key: string): V {
+    const p = this.#poolOf(key);
+    const pool = this.pools[p]!;
+    let value = pool.get(key);
+    if (value !== undefined) pool.delete(key);
+    else {
+      value = this.create();
+      if (pool.size >= this.capacities[p]!) pool.delete(pool.keys().next().value!);
+      else if (this.size >= this.maxSlots) {
+        const over = this.pools.find((other, q) => other.size > this.capacities[q]!)!;
+        over.delete(over.keys().next().value!);
+      }
+    }
+    pool.set(key, value);
+    return value;
+  }
+
+  #poolOf(key: string): number {
+    const p = this.prefixes.findIndex((prefix) => key.startsWith(prefix));
+    if (p < 0) throw new Error(`key '${key}' has no pool`);
+    return p;
   }
 }
 

@@ -30,8 +30,12 @@ export interface AttributedEvent extends EngineEvent {
   readonly recId?: string;
 }
 
-/** Shoppers (sessions and customers) remembered per shop, the least recently active dropped first. */
-export const MAX_SHOPPERS = 50_000;
+/**
+ * Customers and sessions remembered per shop, each in a pool of its own (the least recently active
+ * of the pool dropped first): a flood of new sessions never makes a customer's clicks forgotten.
+ */
+export const MAX_CUSTOMERS = 25_000;
+export const MAX_SESSIONS = 25_000;
 /** (orderId, key) pairs remembered to count each order once per key, the oldest dropped first. */
 export const MAX_ORDERS_REMEMBERED = 8192;
 /** Largest metadata.price taken as a unit price (larger: the catalog price). */
@@ -59,9 +63,10 @@ export class Attribution {
   constructor(
     /** How long after a click an add_to_cart or purchase still counts for it, in ms. */
     readonly windowMs: number,
-    maxShoppers = MAX_SHOPPERS,
+    /** Shoppers remembered: one pool for all, or per key space (shopper-keys.ts) a pool of its own. */
+    capacity: number | readonly number[] = [MAX_CUSTOMERS, MAX_SESSIONS],
   ) {
-    this.shoppers = new ShopperMemory(maxShoppers);
+    this.shoppers = new ShopperMemory(capacity);
   }
 
   apply(event: AttributedEvent, priceOf: PriceOf): void {

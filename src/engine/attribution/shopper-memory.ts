@@ -1,5 +1,5 @@
 // What attribution remembers per shopper, in typed arrays by slot of one bounded LRU of keys
-// ('s:' sessions, 'c:' customers; the least recently written dropped first):
+// ('s:' sessions, 'c:' customers, each in a pool of its own; the least recently written dropped first):
 //   - shown: the last SHOWN_PER_SHOPPER products a recommendation showed the session (impressions
 //     with a recId), each with the attribution key it was shown under and its UTC day (a key's
 //     storefront widget names a day's widget: widget-names.ts), newest last;
@@ -51,8 +51,9 @@ export class ShopperMemory {
   #clickKeys = new Uint32Array(0);
   #clickTimes = new Float64Array(0);
 
-  constructor(maxShoppers: number) {
-    this.slots = new LruSlots(maxShoppers, SHOPPER_PREFIXES);
+  /** @param capacity as LruSlots's: one pool for all shoppers, or one per key space */
+  constructor(capacity: number | readonly number[]) {
+    this.slots = new LruSlots(capacity, SHOPPER_PREFIXES);
     this.slots.onReuse((slot) => {
       this.#shownCount[slot] = 0;
       this.#shownHead[slot] = 0;

@@ -5,7 +5,7 @@
 // step, each a few ms at 100k products / 200k shoppers (read in one go it held the event loop for
 // ~400 ms there). Events applied between steps are in the fit or not, shopper by shopper (each
 // history is read whole in one step); the fit is a periodic model, so either is right.
-// Work and memory: one pass over the shoppers' entries (≤ maxShoppers × (historyPerShopper +
+// Work and memory: one pass over the shoppers' entries (≤ (maxCustomers + maxSessions) × (historyPerShopper +
 // purchasesPerShopper)), typed scratch the size of the catalog, output 8 bytes per entry kept.
 import type { ShopEngine } from '../shop-engine.js';
 import { TopK } from '../top-k.js';

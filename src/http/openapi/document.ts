@@ -76,7 +76,7 @@ const PROBLEM_HEADERS: Readonly<Record<number, Response['headers']>> = {
   429: {
     'Retry-After': { schema: { type: 'integer', description: 'Seconds to wait.' } },
     RateLimit: { schema: text('draft-ietf-httpapi-ratelimit-headers: the refused policy, r=0 and t=<seconds>.') },
-    'RateLimit-Policy': { schema: text('The refused policy: q=<per second>;w=1;pairwise-burst=<burst>.') },
+    'RateLimit-Policy': { schema: text('The refused policy: q=<per window>;w=<window seconds: 1, or 60 for new sessions>;pairwise-burst=<burst>.') },
   },
   503: { 'Retry-After': { schema: { type: 'integer', description: 'Seconds to wait (shutting down).' } } },
 };

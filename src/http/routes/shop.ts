@@ -3,6 +3,7 @@
 import type { RegisteredWidgets } from '../../api/widgets.js';
 import { AppError } from '../../errors.js';
 import { checkJsonContentType, parseJson, readBody } from '../body.js';
+import { CUSTOMER_SPACE, SESSION_SPACE } from '../../engine/shopper-keys.js';
 import type { HttpDeps } from '../deps.js';
 import { admit } from '../../transport/rate-limits.js';
 import type { Handler } from '../../transport/route.js';
@@ -32,6 +33,8 @@ export function getShop(deps: HttpDeps): Handler {
           collections,
           events: engine.eventCount,
           shoppers: engine.shoppers.size,
+          customers: engine.shoppers.sizeOf(CUSTOMER_SPACE),
+          sessions: engine.shoppers.sizeOf(SESSION_SPACE),
           pendingEvents: engine.pending.size,
           keys: record.keys,
         },
@@ -42,7 +45,8 @@ export function getShop(deps: HttpDeps): Handler {
           widgets: record.widgets,
           eventWeights: models.eventWeights,
           trendingHalfLifeHours: models.trendingHalfLifeMs / HOUR_MS,
-          maxShoppers: models.maxShoppers,
+          maxCustomers: models.maxCustomers,
+          maxSessions: models.maxSessions,
           maxPendingEvents: models.maxPendingEvents,
         },
       }),

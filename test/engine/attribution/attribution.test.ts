@@ -73,12 +73,14 @@ function timed(stream: { dt: number; event: Omit<AttributedEvent, 'timestamp'> }
 }
 
 describe('Attribution against the reference', () => {
-  test('When any stream of events is applied, then every cell counts exactly what the plain reference counts', () => {
+  test('When any stream of events is applied, with one shopper pool or one each for customers and sessions, then every cell counts exactly what the plain reference counts', () => {
+    // One pool shared by customers and sessions, or a pool of their own each (customers, sessions).
+    const capacity = fc.oneof(fc.integer({ min: 1, max: 6 }), fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 })));
     fc.assert(
-      fc.property(fc.array(eventArb, { maxLength: 120 }), fc.integer({ min: 1, max: 6 }), fc.subarray(['home', 'w3', 'w28']), (stream, maxShoppers, registered) => {
-        const model = new Attribution(WINDOW, maxShoppers);
+      fc.property(fc.array(eventArb, { maxLength: 120 }), capacity, fc.subarray(['home', 'w3', 'w28']), (stream, shoppers, registered) => {
+        const model = new Attribution(WINDOW, shoppers);
         model.widgets.register(registered);
-        const reference = new ReferenceAttribution(WINDOW, maxShoppers, STOREFRONT_WIDGETS_PER_DAY, new Set(registered));
+        const reference = new ReferenceAttribution(WINDOW, shoppers, STOREFRONT_WIDGETS_PER_DAY, new Set(registered));
         for (const event of timed(stream)) {
           model.apply(event, priceOf);
           reference.apply(event, priceOf);
