@@ -29,6 +29,9 @@ import { mintCustomerToken, signingKey } from './api/customer-token.js';
 import { CustomerIdentity } from './app/customer-identity.js';
 import { SnapshotScheduler } from './ingest/snapshots.js';
 import { CatalogStore } from './store/catalog-store.js';
+import { CustomerStore } from './store/customer-store.js';
+import { CustomerRebuild } from './ingest/customer-rebuild.js';
+import { CustomerData } from './app/customer-data.js';
 import { lockDataDir, type DataDirLock } from './store/data-dir-lock.js';
 import { checkLogLayout, ensureLogId, openDatabases, type ApiKeyRecord, type Databases } from './store/database.js';
 import { closeDatabases, type Committer } from './store/durable-commit.js';
@@ -171,15 +174,19 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const shopLog = new LmdbShopLog(dbs);
   const engines = new ShopEngines(config.engine);
   const applied = new LogListeners();
-  const applier = new LogApplier(shopLog, engines, applied);
+  const customerStore = new CustomerStore(dbs, shopLog);
+  // An evicted customer is refilled from their latest events before their next event or answer.
+  const rebuild = new CustomerRebuild(customerStore);
+  const applier = new LogApplier(shopLog, engines, applied, undefined, undefined, rebuild);
   // Every write of this process is applied before it is answered, with whatever precedes it in the log.
   const applyThrough = (shopId: string, position: number) => applier.applyThrough(shopId, position);
   const shops = new ShopStore(dbs, shopLog, applyThrough);
   const catalogStore = new CatalogStore(dbs, shopLog);
   const snapshotStore = new SnapshotStore(dbs, undefined, config.snapshotKeepBufferBytes);
-  const replayed = replay(catalogStore, shopLog, snapshotStore, engines);
+  const replayed = replay(catalogStore, shopLog, snapshotStore, engines, undefined, rebuild);
   const pipeline = new EventPipeline(shopLog, applier, config.dedupTtlMs, logId);
   const catalog = new CatalogUpdates(catalogStore, engines, applier);
+  const customers = new CustomerData(customerStore, engines, applier);
   const tail = new LogTail(shopLog, engines, applier, log);
   const positions = new PositionWaits(shopLog, engines, tail, config.afterWaitMs, logId);
   applied.onPosition(positions.reached);
@@ -205,7 +212,11 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const resolveKey = keyResolver(shops, applied);
   const identity = new CustomerIdentity();
   const limits = new RateLimits(config.rateLimits, config.host, config.trustedProxies, options.monotonic);
-  const answers = new Answers(engines, config.answerCache, identity, experiments);
+  // Not while a snapshot copies the shop's models (they must not change): that answer is the session's.
+  const refill = (shopId: string, customerId: string) => {
+    if (engines.changesWait(shopId) === undefined) rebuild.ensure(shopId, engines.get(shopId), customerId, engines.position(shopId) + 1);
+  };
+  const answers = new Answers(engines, config.answerCache, identity, experiments, refill);
   // Its listeners of applied changes come after the key cache's: a key check sees the cache cleared.
   const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, applied, positions, clock });
   const dashboardSessions = new DashboardSessions(new LmdbSessionTable(dbs, IDLE_MS), IDLE_MS);
@@ -236,7 +247,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
       return housekeeping.held;
     },
   };
-  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, positions, tail, shopRecord, clock, demo, experiments, dashboardSessions, background }, stream.routes).catch(async (error: unknown) => {
+  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, positions, tail, shopRecord, clock, demo, experiments, dashboardSessions, background }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     await housekeeping.release(); // its renewals would outlive the databases startService closes now
     throw error;
@@ -247,6 +258,15 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   pruneTimer.unref();
   const snapshots = new SnapshotScheduler(engines, snapshotStore, clock, log);
   snapshots.start(config.snapshotIntervalMs, () => housekeeping.held);
+  // An erasure is snapshotted at once, so the snapshot on disk (one per shop) no longer holds the
+  // customer: on the next turn (the applier is mid-way through the log here), and again after a
+  // snapshot already under way, which may have passed the shop.
+  const snapshotErasure = () => setImmediate(() => void snapshots.takeAll().then(() => snapshots.takeAll()));
+  applied.onChange((_shopId, change) => {
+    if (change.kind === 'customer-erased' && housekeeping.held) snapshotErasure();
+  });
+  // A snapshot older than an erasure (the process ended before it took the next one) is replaced now.
+  if (replayed.erasures > 0 && housekeeping.held) snapshotErasure();
   const warmer = new ContentWarmer(engines);
   warmer.start();
   refits.start();

@@ -8,6 +8,8 @@
 import type { TrackedEvent } from '../api/event.js';
 import type { ShopEngine } from '../engine/shop-engine.js';
 import { fromPortable } from '../engine/ease/portable-fit.js';
+import { eraseCustomer } from '../engine/customer-state.js';
+import type { CustomerRebuild } from './customer-rebuild.js';
 import type { EaseArtifact, ShopChange } from '../store/log-entry.js';
 import type { LogRecord, ShopLog } from '../store/shop-log.js';
 import type { ShopEngines } from './shop-engines.js';
@@ -36,6 +38,7 @@ export interface AppliedListeners {
 export function applyChange(engine: ShopEngine, change: ShopChange, position: number, fitAt: (position: number) => EaseArtifact | undefined): void {
   if (change.kind === 'products') for (const product of change.products) engine.upsertProduct(product);
   else if (change.kind === 'product-removed') engine.removeProduct(change.productId);
+  else if (change.kind === 'customer-erased') eraseCustomer(engine, change.customerId, change.sessionIds);
   else if (change.kind === 'ease-fit') {
     const artifact = fitAt(position);
     if (artifact !== undefined) engine.installEase(fromPortable(engine.catalog, artifact));
@@ -50,6 +53,8 @@ export class LogApplier {
     readonly slice = CATCH_UP_SLICE,
     /** What a catch-up awaits between slices (tests may count or hold it). */
     readonly pause: () => Promise<void> = nextTurn,
+    /** Refills an evicted customer from the log before their next event (none: evicted customers start anew). */
+    readonly customers?: CustomerRebuild,
   ) {}
 
   /** Brings the shop's models to the batch's last position; the batch's events are at log positions `first`, `first + 1`, …. */
@@ -118,6 +123,8 @@ export class LogApplier {
     let events: TrackedEvent[] = [];
     for (const record of records) {
       if (record.event !== undefined) {
+        const customerId = record.event.customerId;
+        if (customerId !== undefined && this.customers !== undefined) this.customers.ensure(shopId, engine, customerId, record.position);
         engine.apply(record.event);
         events.push(record.event);
         continue;

@@ -73,6 +73,11 @@ export interface Databases {
   log: Database<StoredLogEntry, [string, number]>;
   /** shopId → the shop's last log position. */
   logHeads: Database<number, string>;
+  /**
+   * [shopId, customerId, position] → the first position of the log entry that holds the event: one
+   * row per event that names a customer, written in the append's transaction (store/customer-index.ts).
+   */
+  customerEvents: Database<number, [string, string, number]>;
   /** [shopId, messageId] → the first eventId with that messageId. */
   dedup: Database<DedupRecord, [string, string]>;
   /** [shopId, productId] → product. */
@@ -191,6 +196,7 @@ export function openDatabases(path: string, committer: Committer = lmdbCommitter
     log: root.openDB({ name: 'log', ...LOG_ENCODING }),
     logHeads: root.openDB({ name: 'log-heads', encoding: 'msgpack' }),
     dedup: root.openDB({ name: 'dedup', encoding: 'msgpack' }),
+    customerEvents: root.openDB({ name: 'customer-events', encoding: 'msgpack' }),
     products: root.openDB({ name: 'products', encoding: 'msgpack' }),
     shops: root.openDB({ name: 'shops', encoding: 'msgpack' }),
     apiKeys: root.openDB({ name: 'api-keys', encoding: 'msgpack' }),

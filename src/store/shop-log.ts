@@ -11,6 +11,7 @@ import { LAST_POSITION, type Databases } from './database.js';
 import { commitDurably } from './durable-commit.js';
 import { entryIds, isChange, toEventsEntry, type EaseArtifact, type ShopChange } from './log-entry.js';
 import { writeChange } from './change-tables.js';
+import { indexEvents } from './customer-index.js';
 
 /** One position of a shop's log: an event, or a change. */
 export type LogRecord =
@@ -121,7 +122,9 @@ export class LmdbShopLog implements ShopLog {
         stored.push(events[i]!);
       }
       if (stored.length === 0) return { first: head, duplicateOf };
-      log.put([shopId, head + 1], toEventsEntry(stored.map(({ eventId }) => eventId), stored.map(({ event }) => event)));
+      const storedEvents = stored.map(({ event }) => event);
+      log.put([shopId, head + 1], toEventsEntry(stored.map(({ eventId }) => eventId), storedEvents));
+      indexEvents(this.dbs, shopId, head + 1, storedEvents);
       logHeads.put(shopId, (head += stored.length));
       return { first: head - stored.length + 1, duplicateOf };
     });

@@ -115,6 +115,12 @@ export class Attribution {
     this.#count(day, convertedKey, event.productId, REVENUE, revenueOf(event, priceOf));
   }
 
+  /** Forgets the shoppers' remembered showings and clicks (an erasure); the day cells keep their counts. */
+  forget(customerId: string, sessionIds: readonly string[]): void {
+    this.shoppers.forget(CUSTOMER_SPACE, customerId);
+    for (const sessionId of sessionIds) this.shoppers.forget(SESSION_SPACE, sessionId);
+  }
+
   snapshot(): AttributionSnapshot {
     return {
       widgets: this.#widgets.slice(WIDGET_NAMES.length),

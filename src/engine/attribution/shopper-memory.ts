@@ -9,6 +9,7 @@
 // shopper's ≤ 48 remembered products sharing a hash is a chance of about 48² / 2^33.
 import { LruSlots, type LruSlotsSnapshot } from '../lru-slots.js';
 import { SHOPPER_PREFIXES } from '../shopper-keys.js';
+import { ErasedKeys } from '../erased-keys.js';
 import { bytesOf, fromBytes, grownTo } from '../typed-arrays.js';
 
 export const SHOWN_PER_SHOPPER = 32;
@@ -46,8 +47,11 @@ export class ShopperMemory {
   #clickKeys = new Uint32Array(0);
   #clickTimes = new Float64Array(0);
 
+  readonly #erased: ErasedKeys;
+
   constructor(maxShoppers: number) {
     this.slots = new LruSlots(maxShoppers, SHOPPER_PREFIXES);
+    this.#erased = new ErasedKeys(this.slots);
     this.slots.onReuse((slot) => {
       this.#shownCount[slot] = 0;
       this.#shownHead[slot] = 0;
@@ -59,7 +63,18 @@ export class ShopperMemory {
   touch(space: number, id: string): number {
     const slot = this.slots.touchIn(space, id);
     this.#reserve(slot + 1);
+    this.#erased.written(slot);
     return slot;
+  }
+
+  /** Forgets what is remembered of the shopper (an erasure); a snapshot no longer names them. */
+  forget(space: number, id: string): void {
+    const slot = this.slots.slotIn(space, id);
+    if (slot < 0) return;
+    this.#shownCount[slot] = 0;
+    this.#shownHead[slot] = 0;
+    this.#clickCount[slot] = 0;
+    this.#erased.mark(slot);
   }
 
   /** The shopper's slot, or -1; reading does not count as a write. */
@@ -124,7 +139,7 @@ export class ShopperMemory {
   }
 
   snapshot(): ShopperMemorySnapshot {
-    const slots = this.slots.snapshot();
+    const slots = this.#erased.scrub(this.slots.snapshot());
     const n = this.slots.size;
     return {
       slots,

@@ -1,0 +1,111 @@
+// The index of each customer's events: one row [shopId, customerId, position] per stored event that
+// names a customer, written in the transaction that appends it (one put per such event), so the
+// index never lacks an acknowledged event. Read newest first to rebuild an evicted customer, in
+// order to export one, and emptied (with the events themselves) when one is erased.
+import type { TrackedEvent } from '../api/event.js';
+import { LAST_POSITION, type Databases } from './database.js';
+import { entryIds, isChange, toEventsEntry, type EventsEntry } from './log-entry.js';
+
+/** One indexed event: its log position, id and the event as stored. */
+export interface IndexedEvent {
+  position: number;
+  eventId: string;
+  event: TrackedEvent;
+}
+
+/** Sessions an erasure names at most (its log entry carries them): a customer's further sessions age out of the models. */
+export const MAX_ERASED_SESSIONS = 1_000;
+
+/** Indexes the events of an append stored at positions first, first + 1, …; call inside its write transaction. */
+export function indexEvents(dbs: Databases, shopId: string, first: number, events: readonly TrackedEvent[]): void {
+  for (let i = 0; i < events.length; i++) {
+    const customerId = events[i]!.customerId;
+    if (customerId !== undefined) dbs.customerEvents.put([shopId, customerId, first + i], first);
+  }
+}
+
+/**
+ * The customer's indexed events, read through one log entry at a time (a batch of a customer's
+ * events shares its entry: it is decoded once). `newestFirst` reads back from `before`; otherwise
+ * forward from after `after`. At most `limit`.
+ */
+export function customerEvents(
+  dbs: Databases,
+  shopId: string,
+  customerId: string,
+  options: { after?: number; before?: number; limit: number; newestFirst?: boolean },
+): IndexedEvent[] {
+  const { after = 0, before = LAST_POSITION, limit, newestFirst = false } = options;
+  const range = newestFirst
+    ? { start: [shopId, customerId, before - 1] as [string, string, number], end: [shopId, customerId, after] as [string, string, number], reverse: true, limit }
+    : { start: [shopId, customerId, after + 1] as [string, string, number], end: [shopId, customerId, before] as [string, string, number], limit };
+  const found: IndexedEvent[] = [];
+  let entryFirst = -1;
+  let entry: EventsEntry | undefined;
+  let ids: string[] = [];
+  for (const { key, value: first } of dbs.customerEvents.getRange(range)) {
+    if (first !== entryFirst) {
+      entryFirst = first;
+      const stored = dbs.log.get([shopId, first]);
+      entry = stored === undefined || isChange(stored) ? undefined : stored;
+      ids = entry === undefined ? [] : entryIds(entry.runs);
+    }
+    const event = entry?.events[key[2] - first];
+    if (event !== undefined && event.customerId === customerId) found.push({ position: key[2], eventId: ids[key[2] - first]!, event });
+  }
+  return found;
+}
+
+/**
+ * Erases the customer's events from the log; call inside the write transaction that appends the
+ * erasure. Each entry that held one is split so that each of their events becomes an
+ * 'event-erased' change at its own position (positions stay contiguous, the other events keep
+ * theirs); their index rows and messageIds go too. Returns how many events went and the sessions
+ * they named (at most MAX_ERASED_SESSIONS), for the models to forget. Work: the customer's events
+ * and the entries that hold them, once each.
+ */
+export function eraseCustomerEvents(dbs: Databases, shopId: string, customerId: string, at: number): { events: number; sessionIds: string[] } {
+  const { customerEvents: index, log } = dbs;
+  const byEntry = new Map<number, number[]>();
+  const rows: [string, string, number][] = [];
+  for (const { key, value: first } of index.getRange({ start: [shopId, customerId, 0], end: [shopId, customerId, LAST_POSITION] })) {
+    rows.push(key);
+    let positions = byEntry.get(first);
+    if (positions === undefined) byEntry.set(first, (positions = []));
+    positions.push(key[2]);
+  }
+  const sessions = new Set<string>();
+  let erasedEvents = 0;
+  for (const [first, positions] of byEntry) {
+    const stored = log.get([shopId, first]);
+    if (stored === undefined || isChange(stored)) continue;
+    const erased = new Set(positions);
+    const ids = entryIds(stored.runs);
+    // The entry's positions as runs: events kept together stay one entry, each erased one is a change.
+    let runStart = 0;
+    const flush = (end: number) => {
+      if (end > runStart) log.put([shopId, first + runStart], toEventsEntry(ids.slice(runStart, end), stored.events.slice(runStart, end)));
+    };
+    for (let i = 0; i < stored.events.length; i++) {
+      if (!erased.has(first + i)) continue;
+      flush(i);
+      const event = stored.events[i]!;
+      if (sessions.size < MAX_ERASED_SESSIONS) sessions.add(event.sessionId);
+      if (event.messageId !== undefined) forgetMessageId(dbs, shopId, event.messageId, ids[i]!);
+      log.put([shopId, first + i], { change: { kind: 'event-erased' }, at });
+      erasedEvents++;
+      runStart = i + 1;
+    }
+    flush(stored.events.length);
+  }
+  for (const row of rows) index.remove(row);
+  return { events: erasedEvents, sessionIds: [...sessions] };
+}
+
+/** Drops the dedup rows of a messageId that name this event, in either sender's namespace (keyed as shop-log.ts keys them). */
+function forgetMessageId(dbs: Databases, shopId: string, messageId: string, eventId: string): void {
+  for (const prefix of ['s:', 'p:']) {
+    const key: [string, string] = [shopId, prefix + messageId];
+    if (dbs.dedup.get(key)?.eventId === eventId) dbs.dedup.remove(key);
+  }
+}
