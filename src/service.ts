@@ -7,7 +7,7 @@ import { defaultDemoDir } from './demo/demo-files.js';
 import { createDemoStorefront } from './demo/demo-storefront.js';
 import { seedDemoStore, type DemoKeys, type DemoSeeded } from './demo/seed-demo-store.js';
 import { Answers } from './app/answers.js';
-import { cachedResolver, type KeyResolver, type Principal } from './transport/auth.js';
+import { cachedResolver, type CachedResolver, type Principal } from './transport/auth.js';
 import type { ShopRecordView } from './http/deps.js';
 import { RateLimits } from './transport/rate-limits.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
@@ -32,6 +32,8 @@ import { CatalogStore } from './store/catalog-store.js';
 import { CustomerStore } from './store/customer-store.js';
 import { CustomerRebuild } from './ingest/customer-rebuild.js';
 import { CustomerData } from './app/customer-data.js';
+import { ShopErasure } from './app/shop-erasure.js';
+import { eraseShopRows, sweepErasedShop } from './store/shop-erasure.js';
 import { lockDataDir, type DataDirLock } from './store/data-dir-lock.js';
 import { checkLogLayout, ensureLogId, openDatabases, type ApiKeyRecord, type Databases } from './store/database.js';
 import { closeDatabases, type Committer } from './store/durable-commit.js';
@@ -110,13 +112,13 @@ function principalOf(shops: ShopStore, record: ApiKeyRecord | undefined): Princi
   };
 }
 
-function keyResolver(shops: ShopStore, applied: LogListeners): KeyResolver {
+function keyResolver(shops: ShopStore, applied: LogListeners): CachedResolver {
   const cached = cachedResolver((key) => principalOf(shops, shops.findKey(key)));
   // Revocations, origins and signing secrets apply at once, whichever process wrote them.
   applied.onChange((_shopId, change) => {
     if (change.kind === 'shop' || change.kind === 'key-added' || change.kind === 'key-revoked') cached.clear();
   });
-  return cached.resolve;
+  return cached;
 }
 
 /** What GET /api/shop shows of a shop's record: settings and how many secrets and keys, never one of them. */
@@ -209,7 +211,8 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     // Tokens for an hour, minted per page as a merchant's theme would (the page is rendered per visit).
     demo = createDemoStorefront(demoDir, demoKeys.publicKey, (customerId) => mintCustomerToken(signingSecret, shopId, customerId, Math.floor(clock() / 1000) + 3600));
   }
-  const resolveKey = keyResolver(shops, applied);
+  const keys = keyResolver(shops, applied);
+  const resolveKey = keys.resolve;
   const identity = new CustomerIdentity();
   const limits = new RateLimits(config.rateLimits, config.host, config.trustedProxies, options.monotonic);
   // Not while a snapshot copies the shop's models (they must not change): that answer is the session's.
@@ -223,6 +226,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   // Dashboard traffic is light: a session's key is looked up by hash each time, uncached.
   const resolveKeyHash = (hash: string) => principalOf(shops, dbs.apiKeys.get(hash));
   const shopRecord = (shopId: string) => shopRecordView(shops, shopId);
+  const shopErasure = new ShopErasure((shopId) => eraseShopRows(dbs, shopId), (shopId) => forgetShop(shopId));
   // Work done once for every process of the data dir (snapshots, EASE refits, the dedup prune): by
   // the holder of this lease, which another process takes over within seconds when its holder dies.
   const housekeeping = new Lease(dbs, 'housekeeping', HOUSEKEEPING_LEASE_MS, Date.now, (held) => {
@@ -247,7 +251,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
       return housekeeping.held;
     },
   };
-  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, positions, tail, shopRecord, clock, demo, experiments, dashboardSessions, background }, stream.routes).catch(async (error: unknown) => {
+  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, dashboardSessions, background }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     await housekeeping.release(); // its renewals would outlive the databases startService closes now
     throw error;
@@ -261,6 +265,14 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   // An erasure is snapshotted at once, so the snapshot on disk (one per shop) no longer holds the
   // customer: on the next turn (the applier is mid-way through the log here), and again after a
   // snapshot already under way, which may have passed the shop.
+  // An erased shop (by this process or another: LogTail notices its log went) is forgotten here; the
+  // housekeeper also removes a snapshot of it that was being written meanwhile.
+  const forgetShop = (shopId: string) => {
+    engines.drop(shopId);
+    keys.clear();
+    if (housekeeping.held) void snapshots.takeAll().then(() => sweepErasedShop(dbs, shopId)).catch((error: unknown) => log(`sweeping erased shop "${shopId}" failed: ${String(error)}`));
+  };
+  tail.onGone(forgetShop);
   const snapshotErasure = () => setImmediate(() => void snapshots.takeAll().then(() => snapshots.takeAll()));
   applied.onChange((_shopId, change) => {
     if (change.kind === 'customer-erased' && housekeeping.held) snapshotErasure();

@@ -215,3 +215,15 @@ export interface CustomerEventsParams {
   /** Events per page, 1-1000 (default 500). */
   limit?: number & tags.Type<'uint32'> & tags.Minimum<1> & tags.Maximum<1000> & tags.Default<500>;
 }
+
+/** DELETE /api/shop. */
+export interface ShopErased {
+  success: true;
+  erased: string;
+}
+
+/** DELETE /api/shop query parameters. */
+export interface ShopErasureParams {
+  /** The shop's id, as GET /api/shop gives it: the erasure of everything it holds is meant. */
+  confirm: string;
+}

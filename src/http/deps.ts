@@ -12,6 +12,7 @@ import type { Answers } from '../app/answers.js';
 import type { KeyResolver, Principal } from '../transport/auth.js';
 import type { CustomerIdentity } from '../app/customer-identity.js';
 import type { CustomerData } from '../app/customer-data.js';
+import type { ShopErasure } from '../app/shop-erasure.js';
 import type { RateLimits } from '../transport/rate-limits.js';
 
 /** A shop's own record as GET /api/shop shows it: settings and counts of keys, never a secret. */
@@ -61,6 +62,8 @@ export interface HttpDeps {
   clock: () => number;
   /** Customers' data exported and erased (the /api/customers routes). */
   customers: CustomerData;
+  /** DELETE /api/shop. */
+  shopErasure: ShopErasure;
   /** A/B experiments on placements (the /api/experiments routes). */
   experiments: Experiments;
   /** The demo storefront's pages (/demo), when the demo store is on. */

@@ -18,7 +18,7 @@ import { deleteCustomer, getCustomer } from './routes/customers.js';
 import { getExperiment, listExperiments, MAX_EXPERIMENT_BODY_BYTES, postExperiment, postExperimentAction } from './routes/experiments.js';
 import { getRoot } from './routes/root.js';
 import { getStats } from './routes/stats.js';
-import { getShop } from './routes/shop.js';
+import { deleteShop, getShop } from './routes/shop.js';
 import { getWidget } from './routes/widget.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
@@ -183,6 +183,23 @@ export const ROUTES: readonly Route[] = [
       tag: 'catalog',
       ok: { status: 200, description: 'The shop (no secrets).', schema: 'ShopInfo' },
       errors: ['not_found'],
+    },
+  },
+  {
+    method: 'delete',
+    path: '/api/shop',
+    handler: deleteShop,
+    options: { async: true },
+    access: 'secret',
+    doc: {
+      summary: "Erase the key's shop",
+      description:
+        'Removes everything stored for the shop (its event log, catalog, keys, snapshots, experiments, EASE fits, dashboard sessions) in one commit; every server process drops its models and refuses its keys at once (a process elsewhere within its log poll). ' +
+        'Cannot be undone. `confirm` must be the shop id.',
+      tag: 'customers',
+      query: 'ShopErasureParams',
+      ok: { status: 200, description: 'The shop is erased.', schema: 'ShopErased' },
+      errors: ['confirmation_required', 'unavailable'],
     },
   },
   {

@@ -21,6 +21,8 @@ import type {
   ProductDeleted,
   ProductsUpserted,
   RecommendationResponse,
+  ShopErased,
+  ShopErasureParams,
   ShopInfo,
   StatsParams,
 } from '../../api/responses.js';
@@ -54,6 +56,8 @@ export const SCHEMAS = typia.json.schemas<
     CustomerEventsParams,
     CustomerExport,
     CustomerErased,
+    ShopErasureParams,
+    ShopErased,
     Health,
     ProblemBody,
     ClientMessage,

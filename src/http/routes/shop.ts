@@ -1,6 +1,8 @@
-// GET /api/shop (secret key): who the key's shop is, what it holds, and the settings it runs with.
+// GET /api/shop (secret key): who the key's shop is, what it holds, and the settings it runs with;
+// DELETE /api/shop?confirm=<shopId> (secret key): the shop erased, on every server process.
 import { AppError } from '../../errors.js';
 import type { HttpDeps } from '../deps.js';
+import type { ShopErased } from '../../api/responses.js';
 import { admit } from '../../transport/rate-limits.js';
 import type { Handler } from '../../transport/route.js';
 
@@ -40,5 +42,16 @@ export function getShop(deps: HttpDeps): Handler {
         },
       }),
     );
+  };
+}
+
+export function deleteShop(deps: HttpDeps): Handler {
+  return async (exchange) => {
+    const { shopId } = admit(exchange, deps, 'admin');
+    if (new URLSearchParams(exchange.request.query).get('confirm') !== shopId) {
+      throw new AppError('confirmation_required', `erasing a shop needs ?confirm= with its id ("${shopId}")`, [{ pointer: '/confirm', detail: 'must be the shop id' }]);
+    }
+    await deps.shopErasure.erase(shopId);
+    exchange.json(JSON.stringify({ success: true, erased: shopId } satisfies ShopErased));
   };
 }
