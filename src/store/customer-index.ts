@@ -62,7 +62,7 @@ export function customerEvents(
  * 'event-erased' change at its own position (positions stay contiguous, the other events keep
  * theirs); their index rows and messageIds go too. Returns how many events went and the sessions
  * they named (at most MAX_ERASED_SESSIONS), for the models to forget. Work: the customer's events
- * and the entries that hold them, once each.
+ * and the entries that hold them, once each (and the index rows of other customers' events there).
  */
 export function eraseCustomerEvents(dbs: Databases, shopId: string, customerId: string, at: number): { events: number; sessionIds: string[] } {
   const { customerEvents: index, log } = dbs;
@@ -84,7 +84,11 @@ export function eraseCustomerEvents(dbs: Databases, shopId: string, customerId: 
     // The entry's positions as runs: events kept together stay one entry, each erased one is a change.
     let runStart = 0;
     const flush = (end: number) => {
-      if (end > runStart) log.put([shopId, first + runStart], toEventsEntry(ids.slice(runStart, end), stored.events.slice(runStart, end)));
+      if (end <= runStart) return;
+      const kept = stored.events.slice(runStart, end);
+      log.put([shopId, first + runStart], toEventsEntry(ids.slice(runStart, end), kept));
+      // Other customers' events of a run that now starts later are found at its new first position.
+      if (runStart > 0) indexEvents(dbs, shopId, first + runStart, kept);
     };
     for (let i = 0; i < stored.events.length; i++) {
       if (!erased.has(first + i)) continue;
