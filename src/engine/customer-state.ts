@@ -38,7 +38,7 @@ export function customerModelState(engine: ShopEngine, customerId: string): Cust
 
 /**
  * Forgets a customer and the sessions of their events: their affinities, purchases, recent views,
- * dismissals, pairing windows, carts and attribution memory. Aggregates built from many shoppers
+ * dismissals, pairing windows, carts and attribution memory, and whose held events (PendingEvents) were theirs. Aggregates built from many shoppers
  * (pair counts, trending, popularity, the EASE fit, attribution's day counts) keep what the events
  * added. The slots' keys stay in the tables until reused, but no snapshot names them (ErasedKeys).
  */
@@ -55,6 +55,7 @@ export function eraseCustomer(engine: ShopEngine, customerId: string, sessionIds
     }
   }
   engine.attribution.forget(customerId, sessionIds);
+  engine.pending.forget(customerId, sessionIds);
 }
 
 function forgetShopper(engine: ShopEngine, slot: number): void {
