@@ -270,6 +270,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const forgetShop = (shopId: string) => {
     engines.drop(shopId);
     keys.clear();
+    stream.recheckKeys(); // its WebSocket connections end
     if (housekeeping.held) void snapshots.takeAll().then(() => sweepErasedShop(dbs, shopId)).catch((error: unknown) => log(`sweeping erased shop "${shopId}" failed: ${String(error)}`));
   };
   tail.onGone(forgetShop);

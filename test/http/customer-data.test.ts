@@ -6,6 +6,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { LAST_POSITION, openDatabases, type Databases } from '../../src/store/database.js';
 import { isChange } from '../../src/store/log-entry.js';
 import { LmdbShopLog } from '../../src/store/shop-log.js';
+import { StreamClient } from '../ws/stream-client.js';
 import { ids, postEvents, putProducts, recommendations, startTestService, wireProduct, type RecommendationBody, type TestService } from '../support/service.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
@@ -58,6 +59,7 @@ describe('customer data', () => {
   async function exportOf(t: TestService, customerId: string, query = ''): Promise<ExportBody> {
     const res = await t.fetch(`/api/customers/${encodeURIComponent(customerId)}${query}`, { key: t.shop.secretKey });
     expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
     return (await res.json()) as ExportBody;
   }
 
@@ -195,6 +197,21 @@ describe('customer data', () => {
     expect((await answersFor(again, ERASED)).recent).toEqual([]);
     expect((await exportOf(again, ERASED)).models.recentlyViewed).toEqual([]);
     await expect.poll(() => snapshotsSpell(again.service.dbs, ERASED)).toBe(false);
+  });
+
+  test('When a customer with a live subscription is erased, then the subscription is pushed a list without their views', async () => {
+    const t = await start();
+    await arrange(t);
+    const client = await StreamClient.open(t.url, undefined, { headers: { authorization: `Bearer ${t.shop.secretKey}` } });
+    try {
+      const first = await client.request({ op: 'subscribe', ref: 1, query: { strategy: 'recently-viewed', customerId: ERASED } });
+      expect(viewedOnly(first as RecommendationBody)).toEqual(['5', '1']);
+      expect((await t.fetch(`/api/customers/${ERASED}`, { method: 'DELETE', key: t.shop.secretKey })).status).toBe(200);
+      const push = await client.next((m) => m.op === 'recommendations' && m.sub === first.sub && m.ref === undefined, 3_000);
+      expect(viewedOnly(push as RecommendationBody)).toEqual([]);
+    } finally {
+      client.close();
+    }
   });
 
   test('When a customer erased earlier comes back, then only what they do from then on is stored and answered', async () => {

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Databases } from '../../src/store/database.js';
 import { generateKey } from '../../src/store/shop-store.js';
+import { StreamClient } from '../ws/stream-client.js';
 import { newShop, postEvents, putProducts, startTestService, wireProduct, type TestService } from '../support/service.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
@@ -65,6 +66,7 @@ describe('DELETE /api/shop', () => {
     expect(rowsOf(t.service.dbs, shopId).length).toBeGreaterThan(5);
     const otherRows = rowsOf(t.service.dbs, other.shopId);
 
+    const socket = await StreamClient.open(t.url, t.shop.publicKey);
     const dashboard = async () => (await fetch(`${t.url}/dashboard`, { headers: { cookie } })).text();
     expect(await dashboard()).not.toContain('action="/dashboard/sign-in"');
 
@@ -73,6 +75,8 @@ describe('DELETE /api/shop', () => {
     expect(await res.json()).toEqual({ success: true, erased: shopId });
 
     for (const key of [t.shop.secretKey, t.shop.publicKey, extraKey]) expect((await t.fetch('/api/recommendations?strategy=trending', { key })).status).toBe(401);
+    // Its WebSocket connections end with it.
+    expect(await Promise.race([socket.closed.then(() => 'closed'), new Promise((resolve) => setTimeout(resolve, 3_000, 'open'))])).toBe('closed');
     expect(rowsOf(t.service.dbs, shopId)).toEqual([]);
     expect(rowsOf(t.service.dbs, other.shopId)).toEqual(otherRows);
     // The dashboard session signed in with its key is gone: the page asks to sign in again.

@@ -6,6 +6,9 @@ import type { HttpDeps } from '../deps.js';
 import { admit } from '../../transport/rate-limits.js';
 import type { Handler } from '../../transport/route.js';
 
+/** A customer's data is never kept by a cache between Pairwise and the merchant's server. */
+const PRIVATE = { 'cache-control': 'private, no-store' } as const;
+
 function customerIdParam(raw: string): string {
   const id = parseCustomerId(raw);
   if (id === undefined) throw new AppError('invalid_query', 'the path must name a customerId of 1 to 128 characters (percent-encoded)', [{ pointer: '/id', detail: 'not a customerId' }]);
@@ -18,7 +21,7 @@ export function getCustomer(deps: HttpDeps): Handler {
     const customerId = customerIdParam(raw!);
     const parsed = parseCustomerEventsQuery(exchange.request.query);
     if (!parsed.ok) throw parsed.error;
-    exchange.json(JSON.stringify(deps.customers.export(shopId, customerId, parsed.query.after, parsed.query.limit)));
+    exchange.json(JSON.stringify(deps.customers.export(shopId, customerId, parsed.query.after, parsed.query.limit)), 200, PRIVATE);
   };
 }
 
