@@ -10,9 +10,6 @@ import type { CustomerStore } from '../store/customer-store.js';
 export const REBUILD_EVENTS = 300;
 
 export class CustomerRebuild {
-  /** Rebuilds done (for /metrics and tests). */
-  rebuilt = 0;
-
   constructor(readonly store: CustomerStore) {}
 
   /**
@@ -24,6 +21,5 @@ export class CustomerRebuild {
     const events = this.store.latest(shopId, customerId, before, REBUILD_EVENTS);
     if (events.length === 0) return;
     rebuildCustomer(engine, customerId, events.map(({ event }) => event));
-    this.rebuilt++;
   }
 }
