@@ -30,6 +30,7 @@ import { CustomerIdentity } from './app/customer-identity.js';
 import { SnapshotScheduler } from './ingest/snapshots.js';
 import { CatalogStore } from './store/catalog-store.js';
 import { CustomerStore } from './store/customer-store.js';
+import { backfillCustomerIndex } from './store/customer-index.js';
 import { CustomerRebuild } from './ingest/customer-rebuild.js';
 import { CustomerData } from './app/customer-data.js';
 import { ShopErasure } from './app/shop-erasure.js';
@@ -173,6 +174,8 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const log = options.log ?? ((line: string) => console.log(line));
   checkLogLayout(dbs);
   const logId = await ensureLogId(dbs);
+  const indexed = await backfillCustomerIndex(dbs);
+  if (indexed > 0) log(`indexed ${indexed} events of customers stored before the customer index existed`);
   const shopLog = new LmdbShopLog(dbs);
   const engines = new ShopEngines(config.engine);
   const applied = new LogListeners();

@@ -4,6 +4,7 @@
 // order to export one, and emptied (with the events themselves) when one is erased.
 import type { TrackedEvent } from '../api/event.js';
 import { LAST_POSITION, type Databases } from './database.js';
+import { commitDurably } from './durable-commit.js';
 import { entryIds, isChange, toEventsEntry, type EventsEntry } from './log-entry.js';
 
 /** One indexed event: its log position, id and the event as stored. */
@@ -112,4 +113,40 @@ function forgetMessageId(dbs: Databases, shopId: string, messageId: string, even
     const key: [string, string] = [shopId, prefix + messageId];
     if (dbs.dedup.get(key)?.eventId === eventId) dbs.dedup.remove(key);
   }
+}
+
+/** The meta key that says every log entry of the data dir is indexed (events stored before the index existed included). */
+const INDEXED_KEY = 'customerIndex';
+/** Index rows written per commit of the backfill. */
+const BACKFILL_BATCH = 10_000;
+
+/**
+ * Indexes the events a data dir's log held before the index existed (a version without it wrote
+ * them), once: every shop's log read entry by entry, BACKFILL_BATCH rows a commit, then the data
+ * dir marked done. Idempotent (a process that ends half-way, or two that run it at once, write the
+ * same rows). Resolves with the rows written (0 when already done).
+ */
+export async function backfillCustomerIndex(dbs: Databases): Promise<number> {
+  if (dbs.meta.get(INDEXED_KEY) !== undefined) return 0;
+  let written = 0;
+  let rows: [[string, string, number], number][] = [];
+  const flush = async () => {
+    const batch = rows;
+    rows = [];
+    if (batch.length > 0) await commitDurably(dbs, () => { for (const [key, first] of batch) dbs.customerEvents.put(key, first); });
+    written += batch.length;
+  };
+  for (const { key: shopId } of [...dbs.logHeads.getRange()]) {
+    for (const { key, value } of dbs.log.getRange({ start: [shopId, 0], end: [shopId, LAST_POSITION] })) {
+      if (isChange(value)) continue;
+      const first = key[1];
+      value.events.forEach((event, i) => {
+        if (event.customerId !== undefined) rows.push([[shopId, event.customerId, first + i], first]);
+      });
+      if (rows.length >= BACKFILL_BATCH) await flush();
+    }
+  }
+  await flush();
+  await commitDurably(dbs, () => dbs.meta.put(INDEXED_KEY, 'v1'));
+  return written;
 }

@@ -120,6 +120,26 @@ describe('customer data', () => {
     expect(stranger).toEqual({ customerId: 'never-seen', events: [], nextCursor: null, models: { recentlyViewed: [], affinities: [], purchases: [], dismissed: [] } });
   });
 
+  test('When a data dir holds events stored before the customer index existed, then the next start indexes them once and the export finds them', async () => {
+    const t = await start();
+    await arrange(t);
+    const expected = (await exportOf(t, ERASED)).events;
+    const path = t.service.dbs.path;
+    await t.stop();
+    // As a version without the index left it: no index rows, no mark that the log is indexed.
+    const raw = openDatabases(path);
+    raw.root.transactionSync(() => {
+      for (const key of raw.customerEvents.getKeys()) raw.customerEvents.remove(key);
+      raw.meta.remove('customerIndex');
+    });
+    expect([...raw.customerEvents.getKeys()]).toEqual([]);
+    await raw.root.close();
+
+    const again = await start(t.dataDir, t.shop);
+    expect((await exportOf(again, ERASED)).events).toEqual(expected);
+    expect((await exportOf(again, KEPT)).events.map((e) => e.productId)).toEqual(['2', '3']);
+  });
+
   test('When the export is asked with a public key or a bad cursor, then it is refused with a stable code', async () => {
     const t = await start();
     expect((await t.fetch(`/api/customers/${ERASED}`)).status).toBe(403);
