@@ -34,7 +34,7 @@ import { backfillCustomerIndex } from './store/customer-index.js';
 import { CustomerRebuild } from './ingest/customer-rebuild.js';
 import { CustomerData } from './app/customer-data.js';
 import { ShopErasure } from './app/shop-erasure.js';
-import { eraseShopRows, sweepErasedShop } from './store/shop-erasure.js';
+import { sweepErasedShop } from './store/shop-erasure.js';
 import { lockDataDir, type DataDirLock } from './store/data-dir-lock.js';
 import { checkLogLayout, ensureLogId, openDatabases, type ApiKeyRecord, type Databases } from './store/database.js';
 import { closeDatabases, type Committer } from './store/durable-commit.js';
@@ -229,7 +229,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   // Dashboard traffic is light: a session's key is looked up by hash each time, uncached.
   const resolveKeyHash = (hash: string) => principalOf(shops, dbs.apiKeys.get(hash));
   const shopRecord = (shopId: string) => shopRecordView(shops, shopId);
-  const shopErasure = new ShopErasure((shopId) => eraseShopRows(dbs, shopId), (shopId) => forgetShop(shopId));
+  const shopErasure = new ShopErasure((shopId) => shopLog.eraseShop(shopId), (shopId) => forgetShop(shopId));
   // Work done once for every process of the data dir (snapshots, EASE refits, the dedup prune): by
   // the holder of this lease, which another process takes over within seconds when its holder dies.
   const housekeeping = new Lease(dbs, 'housekeeping', HOUSEKEEPING_LEASE_MS, Date.now, (held) => {

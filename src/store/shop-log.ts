@@ -12,6 +12,7 @@ import { commitDurably } from './durable-commit.js';
 import { entryIds, isChange, toEventsEntry, type EaseArtifact, type ShopChange } from './log-entry.js';
 import { writeChange } from './change-tables.js';
 import { indexEvents } from './customer-index.js';
+import { eraseShopRows } from './shop-erasure.js';
 
 /** One position of a shop's log: an event, or a change. */
 export type LogRecord =
@@ -78,6 +79,8 @@ export interface ShopLog {
   pruneDedup(before: number, batch?: number): Promise<number>;
   /** Calls `listener` after each append of this process is durable, with the shop's new head (to tell other processes). */
   onCommitted(listener: (shopId: string, head: number) => void): void;
+  /** Erases every row of the shop (store/shop-erasure.ts) and tells the commit listeners its head is now 0. Resolves with the rows removed. */
+  eraseShop(shopId: string): Promise<number>;
 }
 
 /** EASE fits kept per shop: a process applying the log that many fits behind still finds the one it reaches. */
@@ -130,6 +133,12 @@ export class LmdbShopLog implements ShopLog {
     });
     if (appended.duplicateOf.includes(undefined)) this.#tell(shopId, head);
     return appended;
+  }
+
+  async eraseShop(shopId: string): Promise<number> {
+    const removed = await eraseShopRows(this.dbs, shopId);
+    this.#tell(shopId, 0);
+    return removed;
   }
 
   async appendChange<C extends ShopChange>(shopId: string, build: (position: number) => C | undefined, at: number): Promise<{ change: C; position: number } | undefined> {
