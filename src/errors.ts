@@ -23,6 +23,8 @@ export const ERROR_CODES = {
   invalid_position: 400,
   /** WebSocket: a frame that is not one of the protocol's messages (unknown op, wrong fields). */
   invalid_message: 400,
+  /** DELETE /api/shop without `confirm=` naming the key's shop. */
+  confirmation_required: 400,
   unauthorized: 401,
   /** A customerToken that does not prove its customer (tampered, expired, another shop's or customer's): never a silent downgrade to the session. */
   invalid_customer_token: 401,

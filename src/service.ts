@@ -7,7 +7,7 @@ import { defaultDemoDir } from './demo/demo-files.js';
 import { createDemoStorefront } from './demo/demo-storefront.js';
 import { seedDemoStore, type DemoKeys, type DemoSeeded } from './demo/seed-demo-store.js';
 import { Answers } from './app/answers.js';
-import { cachedResolver, type KeyResolver, type Principal } from './transport/auth.js';
+import { cachedResolver, type CachedResolver, type Principal } from './transport/auth.js';
 import type { ShopRecordView } from './http/deps.js';
 import { RateLimits } from './transport/rate-limits.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
@@ -32,6 +32,12 @@ import { mintCustomerToken, signingKey } from './api/customer-token.js';
 import { CustomerIdentity } from './app/customer-identity.js';
 import { SnapshotScheduler } from './ingest/snapshots.js';
 import { CatalogStore } from './store/catalog-store.js';
+import { CustomerStore } from './store/customer-store.js';
+import { backfillCustomerIndex } from './store/customer-index.js';
+import { CustomerRebuild } from './ingest/customer-rebuild.js';
+import { CustomerData } from './app/customer-data.js';
+import { ShopErasure } from './app/shop-erasure.js';
+import { sweepErasedShop } from './store/shop-erasure.js';
 import { lockDataDir, type DataDirLock } from './store/data-dir-lock.js';
 import { checkLogLayout, ensureLogId, openDatabases, type ApiKeyRecord, type Databases } from './store/database.js';
 import { closeDatabases, type Committer } from './store/durable-commit.js';
@@ -114,13 +120,13 @@ function principalOf(shops: ShopStore, record: ApiKeyRecord | undefined): Princi
   };
 }
 
-function keyResolver(shops: ShopStore, applied: LogListeners): KeyResolver {
+function keyResolver(shops: ShopStore, applied: LogListeners): CachedResolver {
   const cached = cachedResolver((key) => principalOf(shops, shops.findKey(key)));
   // Revocations, origins and signing secrets apply at once, whichever process wrote them.
   applied.onChange((_shopId, change) => {
     if (change.kind === 'shop' || change.kind === 'key-added' || change.kind === 'key-revoked') cached.clear();
   });
-  return cached.resolve;
+  return cached;
 }
 
 /** What GET /api/shop shows of a shop's record: settings and how many secrets and keys, never one of them. */
@@ -176,6 +182,8 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const log = options.log ?? ((line: string) => console.log(line));
   checkLogLayout(dbs);
   const logId = await ensureLogId(dbs);
+  const indexed = await backfillCustomerIndex(dbs);
+  if (indexed > 0) log(`indexed ${indexed} events of customers stored before the customer index existed`);
   const shopLog = new LmdbShopLog(dbs);
   const engines = new ShopEngines(config.engine);
   const applied = new LogListeners();
@@ -183,13 +191,17 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const snapshotStore = new SnapshotStore(dbs, undefined, config.snapshotKeepBufferBytes);
   // Models that lack entries pruned since they were last applied start again from the latest snapshot.
   const restore = (shopId: string) => restoreShop(shopId, catalogStore, snapshotStore, engines).snapshot;
-  const applier = new LogApplier(shopLog, engines, applied, undefined, undefined, restore);
+  const customerStore = new CustomerStore(dbs, shopLog);
+  // An evicted customer is refilled from their latest events before their next event or answer.
+  const rebuild = new CustomerRebuild(customerStore);
+  const applier = new LogApplier(shopLog, engines, applied, undefined, undefined, restore, rebuild);
   // Every write of this process is applied before it is answered, with whatever precedes it in the log.
   const applyThrough = (shopId: string, position: number) => applier.applyThrough(shopId, position);
   const shops = new ShopStore(dbs, shopLog, applyThrough);
-  const replayed = replay(catalogStore, shopLog, snapshotStore, engines);
+  const replayed = replay(catalogStore, shopLog, snapshotStore, engines, undefined, rebuild);
   const pipeline = new EventPipeline(shopLog, applier, config.dedupTtlMs, logId);
   const catalog = new CatalogUpdates(catalogStore, engines, applier);
+  const customers = new CustomerData(customerStore, engines, applier);
   const tail = new LogTail(shopLog, engines, applier, log);
   const positions = new PositionWaits(shopLog, engines, tail, config.afterWaitMs, logId);
   applied.onPosition(positions.reached);
@@ -212,10 +224,15 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     // Tokens for an hour, minted per page as a merchant's theme would (the page is rendered per visit).
     demo = createDemoStorefront(demoDir, demoKeys.publicKey, (customerId) => mintCustomerToken(signingSecret, shopId, customerId, Math.floor(clock() / 1000) + 3600));
   }
-  const resolveKey = keyResolver(shops, applied);
+  const keys = keyResolver(shops, applied);
+  const resolveKey = keys.resolve;
   const identity = new CustomerIdentity();
   const limits = new RateLimits(config.rateLimits, config.host, config.trustedProxies, options.monotonic);
-  const answers = new Answers(engines, config.answerCache, identity, experiments);
+  // Not while a snapshot copies the shop's models (they must not change): that answer is the session's.
+  const refill = (shopId: string, customerId: string) => {
+    if (engines.changesWait(shopId) === undefined) rebuild.ensure(shopId, engines.get(shopId), customerId, engines.position(shopId) + 1);
+  };
+  const answers = new Answers(engines, config.answerCache, identity, experiments, refill);
   // Its listeners of applied changes come after the key cache's: a key check sees the cache cleared.
   const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, applied, positions, clock });
   const dashboardSessions = new DashboardSessions(new LmdbSessionTable(dbs, IDLE_MS), IDLE_MS);
@@ -223,6 +240,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const resolveKeyHash = (hash: string) => principalOf(shops, dbs.apiKeys.get(hash));
   const shopRecord = (shopId: string) => shopRecordView(shops, shopId);
   const widgets = new WidgetRegistry(shops);
+  const shopErasure = new ShopErasure((shopId) => shopLog.eraseShop(shopId), (shopId) => forgetShop(shopId));
   // Work done once for every process of the data dir (snapshots, EASE refits, the dedup prune): by
   // the holder of this lease, which another process takes over within seconds when its holder dies.
   const housekeeping = new Lease(dbs, 'housekeeping', HOUSEKEEPING_LEASE_MS, Date.now, (held) => {
@@ -250,7 +268,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     },
   };
   const disk = () => diskUsage(dbs);
-  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, positions, tail, shopRecord, clock, demo, experiments, widgets, dashboardSessions, background, disk }, stream.routes).catch(async (error: unknown) => {
+  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, widgets, dashboardSessions, background, disk }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     await housekeeping.release(); // its renewals would outlive the databases startService closes now
     throw error;
@@ -262,6 +280,24 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const snapshots = new SnapshotScheduler(engines, snapshotStore, clock, log, undefined, (shopId) => shopLog.start(shopId));
   const retention = new LogRetention(shopLog, snapshotStore, config.retentionMs, clock, log);
   snapshots.start(config.snapshotIntervalMs, () => housekeeping.held, () => retention.pruneAll());
+  // An erasure is snapshotted at once, so the snapshot on disk (one per shop) no longer holds the
+  // customer: on the next turn (the applier is mid-way through the log here), and again after a
+  // snapshot already under way, which may have passed the shop.
+  // An erased shop (by this process or another: LogTail notices its log went) is forgotten here; the
+  // housekeeper also removes a snapshot of it that was being written meanwhile.
+  const forgetShop = (shopId: string) => {
+    engines.drop(shopId);
+    keys.clear();
+    stream.recheckKeys(); // its WebSocket connections end
+    if (housekeeping.held) void snapshots.takeAll().then(() => sweepErasedShop(dbs, shopId)).catch((error: unknown) => log(`sweeping erased shop "${shopId}" failed: ${String(error)}`));
+  };
+  tail.onGone(forgetShop);
+  const snapshotErasure = () => setImmediate(() => void snapshots.takeAll().then(() => snapshots.takeAll()));
+  applied.onChange((_shopId, change) => {
+    if (change.kind === 'customer-erased' && housekeeping.held) snapshotErasure();
+  });
+  // A snapshot older than an erasure (the process ended before it took the next one) is replaced now.
+  if (replayed.erasures > 0 && housekeeping.held) snapshotErasure();
   const warmer = new ContentWarmer(engines);
   warmer.start();
   refits.start();

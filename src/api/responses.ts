@@ -172,3 +172,66 @@ export interface ExperimentWithResults extends ExperimentView {
 export interface DashboardExperiments {
   experiments: ExperimentWithResults[];
 }
+
+/** One stored event of a customer, as GET /api/customers/{id} exports it. */
+export interface CustomerEventView {
+  /** Its log position. */
+  position: number & tags.Type<'uint64'>;
+  eventId: string;
+  type: string;
+  productId: string;
+  sessionId: string;
+  customerId: string;
+  widgetId?: string;
+  recId?: string;
+  metadata?: Record<string, unknown>;
+  messageId?: string;
+  timestamp: string & tags.Format<'date-time'>;
+}
+
+/** GET /api/customers/{id}: what is stored about a customer (all empty for one the shop never saw). */
+export interface CustomerExport {
+  customerId: string;
+  /** A page of their events, oldest first. */
+  events: CustomerEventView[];
+  /** The next page's cursor; null on the last page. */
+  nextCursor: string | null;
+  /** What this server's models hold for them now (a customer whose state was evicted from memory shows none). */
+  models: {
+    recentlyViewed: { productId: string; viewedAt: string & tags.Format<'date-time'> }[];
+    /** Products their personal recommendations draw on, strongest first. */
+    affinities: string[];
+    purchases: string[];
+    dismissed: string[];
+  };
+}
+
+/** DELETE /api/customers/{id}. */
+export interface CustomerErased {
+  success: true;
+  erased: string;
+  /** Events removed from the log. */
+  events: number & tags.Type<'uint32'>;
+  /** As ProductsUpserted's: `after=` with it reads from any server process with the erasure applied. */
+  position: string;
+}
+
+/** GET /api/customers/{id} query parameters. */
+export interface CustomerEventsParams {
+  /** The `nextCursor` of the page before; absent for the first page. */
+  cursor?: string;
+  /** Events per page, 1-1000 (default 500). */
+  limit?: number & tags.Type<'uint32'> & tags.Minimum<1> & tags.Maximum<1000> & tags.Default<500>;
+}
+
+/** DELETE /api/shop. */
+export interface ShopErased {
+  success: true;
+  erased: string;
+}
+
+/** DELETE /api/shop query parameters. */
+export interface ShopErasureParams {
+  /** The shop's id, as GET /api/shop gives it: the erasure of everything it holds is meant. */
+  confirm: string;
+}

@@ -63,6 +63,8 @@ export class Answers {
     readonly identity: CustomerIdentity,
     /** Running experiments by placement: a request naming one gets its variant's strategy. */
     readonly experiments?: Experiments,
+    /** Called before an answer for a customer: refills one whose state was evicted (ingest/customer-rebuild.ts). */
+    readonly refill?: (shopId: string, customerId: string) => void,
   ) {
     this.cache = new AnswerCache(options.maxBytes, options.maxAgeMs, answerBytes);
   }
@@ -141,6 +143,7 @@ export class Answers {
       query = { ...query, strategy: arm.strategy };
       key += `\u0000${arm.experiment}/${arm.variant}`;
     }
+    if (query.customerId !== undefined) this.refill?.(shopId, query.customerId);
     const engine = this.engines.get(shopId);
     const cached = this.cache.get(engine, key, now);
     if (cached !== undefined) return cached;

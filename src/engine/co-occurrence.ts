@@ -139,6 +139,20 @@ export class CoOccurrence {
   }
 
   /**
+   * Puts `item` in the group in `slot` without counting any pair or group (they were counted when it
+   * first joined): a rebuilt shopper's window, refilled from the log.
+   */
+  refill(slot: number, item: number): void {
+    const groups = this.groups;
+    if (groups.has(slot, item)) return;
+    if (groups.size(slot) >= groups.capacity) {
+      if (!this.sliding) return;
+      groups.shift(slot);
+    }
+    groups.push(slot, item);
+  }
+
+  /**
    * How often two items were together as stored: weighted for sliding groups, and in units of the
    * landmark when weights decay (multiply by scaleAt(now) for a decayed count); 0 if never or pruned.
    */

@@ -64,6 +64,11 @@ export class Dismissals {
     for (let k = start; k < start + size; k++) if (now - times[k]! < this.ttlMs) hide(ids[k]!);
   }
 
+  /** Forgets the slot's dismissals (an erasure). */
+  clear(slot: number): void {
+    this.#blocks.clear(slot);
+  }
+
   snapshot(): DismissalsSnapshot {
     return this.#blocks.snapshot();
   }

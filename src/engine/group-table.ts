@@ -54,6 +54,11 @@ export class GroupTable {
     this.#blocks.removeAt(slot, 0);
   }
 
+  /** Empties the group (an erasure). */
+  clear(slot: number): void {
+    this.#blocks.clear(slot);
+  }
+
   snapshot(): GroupTableSnapshot {
     return this.#blocks.snapshot();
   }

@@ -107,6 +107,22 @@ export class PendingEvents {
     return events;
   }
 
+  /**
+   * Forgets which shopper held events were of (an erasure): those of the customer or of one of the
+   * sessions lose their customerId and get an empty sessionId, so that, applied once their product
+   * comes, they count only in the shared models. O(events held).
+   */
+  forget(customerId: string, sessionIds: readonly string[]): void {
+    const sessions = new Set(sessionIds);
+    for (let slot = this.#recency.oldest; slot !== -1; slot = this.#recency.newerThan(slot)) {
+      for (let record = this.#first[slot]!, n = this.#count[slot]!; n > 0; record = this.#next[record]!, n--) {
+        if (this.#customers[record] !== customerId && !sessions.has(this.#sessions[record]!)) continue;
+        this.#customers[record] = undefined;
+        this.#sessions[record] = '';
+      }
+    }
+  }
+
   /** A copy of what is held (small: at most maxEvents records), in an order restore replays. */
   snapshot(): PendingEventsSnapshot {
     const ids: string[] = [];

@@ -66,6 +66,11 @@ export class RecentViews {
     return this.#blocks.lanes[1];
   }
 
+  /** Forgets the slot's views (an erasure). */
+  clear(slot: number): void {
+    this.#blocks.clear(slot);
+  }
+
   snapshot(): RecentViewsSnapshot {
     return this.#blocks.snapshot();
   }

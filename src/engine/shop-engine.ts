@@ -13,6 +13,7 @@ import { CoOccurrence, type CoOccurrenceSnapshot } from './co-occurrence.js';
 import { ContentIndex } from './content-index.js';
 import { DecayedScores, type DecayedScoresSnapshot } from './decayed-scores.js';
 import { DenseSet } from './dense-set.js';
+import { ErasedKeys } from './erased-keys.js';
 import { EaseModel, type EaseFit, type EaseSnapshot } from './ease/ease-model.js';
 import { Dismissals, type DismissalsSnapshot } from './dismissals.js';
 import { orderIdOf, type EngineEvent } from './event.js';
@@ -112,6 +113,9 @@ export class ShopEngine {
   readonly shoppers: LruSlots;
   /** Per shopper slot: the last change of anything the shopper's answers read. */
   readonly shopperStamps: Stamps;
+  /** Shopper and basket slots whose key was erased (engine/shopper-erasure.ts): snapshots do not name them. */
+  readonly erasedShoppers: ErasedKeys;
+  readonly erasedBaskets: ErasedKeys;
   readonly recentViews: RecentViews;
   readonly dismissals: Dismissals;
   readonly affinities: ShopperAffinities;
@@ -141,10 +145,12 @@ export class ShopEngine {
     this.collectionStamps = new Stamps(this.clock);
     this.shoppers = new LruSlots(shopperCapacities(config), SHOPPER_PREFIXES);
     this.shopperStamps = new Stamps(this.clock);
+    this.erasedShoppers = new ErasedKeys(this.shoppers);
     this.recentViews = new RecentViews(this.shoppers, config.recentViewsPerShopper);
     this.dismissals = new Dismissals(this.shoppers, config.dismissTtlMs);
     this.affinities = new ShopperAffinities(this.shoppers, config.affinityHalfLifeMs, config.historyPerShopper, config.purchasesPerShopper);
     this.basketSlots = new LruSlots(config.maxBaskets, BASKET_PREFIXES);
+    this.erasedBaskets = new ErasedKeys(this.basketSlots);
     this.baskets = new CoOccurrence(this.clock, new GroupTable(this.basketSlots, MAX_BASKET_ITEMS), config.maxNeighbors, false, config.pairHalfLifeMs);
     this.shopperItems = new CoOccurrence(this.clock, new GroupTable(this.shoppers, config.pairingWindow), config.shopperNeighbors, true);
     this.coViews = new CoOccurrence(this.clock, new GroupTable(this.shoppers, SESSION_VIEW_WINDOW), config.coViewNeighbors, true);
@@ -203,8 +209,8 @@ export class ShopEngine {
     return [
       () => (into.trending = this.trending.snapshot()),
       () => (into.popularity = this.popularity.snapshot()),
-      () => (into.shoppers = this.shoppers.snapshot()),
-      () => (into.basketSlots = this.basketSlots.snapshot()),
+      () => (into.shoppers = this.erasedShoppers.scrub(this.shoppers.snapshot())),
+      () => (into.basketSlots = this.erasedBaskets.scrub(this.basketSlots.snapshot())),
       () => (into.recentViews = this.recentViews.snapshot()),
       () => (into.dismissals = this.dismissals.snapshot()),
       () => (into.affinities = this.affinities.snapshot()),
@@ -264,8 +270,8 @@ export class ShopEngine {
     // and views go to both the customer and the session, history to the customer when logged in.
     const viewed = type === 'view' || type === 'click';
     const kept = type === 'dismiss' || viewed || weight > 0;
-    const customer = kept && event.customerId ? this.#touch(CUSTOMER_SPACE, event.customerId) : -1;
-    const session = event.sessionId && (type === 'dismiss' || viewed || (weight > 0 && customer < 0)) ? this.#touch(SESSION_SPACE, event.sessionId) : -1;
+    const customer = kept && event.customerId ? this.touchShopper(CUSTOMER_SPACE, event.customerId) : -1;
+    const session = event.sessionId && (type === 'dismiss' || viewed || (weight > 0 && customer < 0)) ? this.touchShopper(SESSION_SPACE, event.sessionId) : -1;
     if (type === 'dismiss') {
       if (customer >= 0) this.dismissals.record(customer, id, t);
       if (session >= 0) this.dismissals.record(session, id, t);
@@ -279,7 +285,7 @@ export class ShopEngine {
       }
     }
     if (type === 'purchase') this.baskets.add(this.#orderSlot(event), id, t);
-    else if (type === 'add_to_cart') this.baskets.add(this.basketSlots.touchIn(CART_SPACE, event.sessionId), id, t, this.config.cartPairWeight);
+    else if (type === 'add_to_cart') this.baskets.add(this.#basket(CART_SPACE, event.sessionId), id, t, this.config.cartPairWeight);
     if (weight <= 0) return;
     // The customer's history when logged in, else the session's: one shopper, one history.
     const shopper = customer >= 0 ? customer : session;
@@ -376,16 +382,23 @@ export class ShopEngine {
   }
 
   /** The shopper's slot (a customer or session id in its key space), created if new, marked most recently active and changed now. */
-  #touch(space: number, id: string): number {
+  touchShopper(space: number, id: string): number {
     const slot = this.shoppers.touchIn(space, id);
     this.shopperStamps.mark(slot);
+    this.erasedShoppers.written(slot);
     return slot;
   }
 
   /** The open basket a purchase belongs to: the order it names, else its session's purchases. */
   #orderSlot(event: EngineEvent): number {
     const orderId = orderIdOf(event);
-    return orderId !== undefined ? this.basketSlots.touchIn(ORDER_SPACE, orderId) : this.basketSlots.touchIn(SESSION_PURCHASES_SPACE, event.sessionId);
+    return orderId !== undefined ? this.#basket(ORDER_SPACE, orderId) : this.#basket(SESSION_PURCHASES_SPACE, event.sessionId);
+  }
+
+  #basket(space: number, id: string): number {
+    const slot = this.basketSlots.touchIn(space, id);
+    this.erasedBaskets.written(slot);
+    return slot;
   }
 
   /** The collection's part, its popular list created if new. */
@@ -416,6 +429,6 @@ function sameModels(taken: string, config: EngineConfig): boolean {
 
 /** Key spaces of the basket table: orders by id, a session's purchases without one, a session's cart. */
 const ORDER_SPACE = 0;
-const SESSION_PURCHASES_SPACE = 1;
-const CART_SPACE = 2;
+export const SESSION_PURCHASES_SPACE = 1;
+export const CART_SPACE = 2;
 const BASKET_PREFIXES: readonly string[] = ['o:', 'p:', 'c:'];

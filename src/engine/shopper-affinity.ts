@@ -103,6 +103,12 @@ export class ShopperAffinities {
     this.#purchases.forEach(slot, into);
   }
 
+  /** Forgets the slot's affinities and purchases (an erasure). */
+  clear(slot: number): void {
+    this.#entries.clear(slot);
+    this.#purchases.clear(slot);
+  }
+
   snapshot(): AffinitySnapshot {
     return {
       entries: this.#entries.snapshot(),

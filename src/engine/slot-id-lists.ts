@@ -44,6 +44,11 @@ export class SlotIdLists {
     for (let k = start; k < start + size; k++) each(ids[k]!);
   }
 
+  /** Empties the slot's list. */
+  clear(slot: number): void {
+    this.#blocks.clear(slot);
+  }
+
   /** The lists as views of the live arrays (copy them before the next add): what a snapshot stores. */
   snapshot(): SlotIdListsSnapshot {
     return this.#blocks.snapshot();

@@ -12,6 +12,8 @@ import type { ShopEngines } from '../ingest/shop-engines.js';
 import type { Answers } from '../app/answers.js';
 import type { KeyResolver, Principal } from '../transport/auth.js';
 import type { CustomerIdentity } from '../app/customer-identity.js';
+import type { CustomerData } from '../app/customer-data.js';
+import type { ShopErasure } from '../app/shop-erasure.js';
 import type { RateLimits } from '../transport/rate-limits.js';
 import type { DiskUsage } from '../store/disk-usage.js';
 
@@ -62,6 +64,10 @@ export interface HttpDeps {
   dashboardSessions: DashboardSessions;
   /** Epoch ms; tests may pin it. */
   clock: () => number;
+  /** Customers' data exported and erased (the /api/customers routes). */
+  customers: CustomerData;
+  /** DELETE /api/shop. */
+  shopErasure: ShopErasure;
   /** A/B experiments on placements (the /api/experiments routes). */
   experiments: Experiments;
   /** The merchant's widget ids (PUT /api/shop/widgets). */

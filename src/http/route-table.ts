@@ -14,10 +14,11 @@ import { getOpenApi } from './routes/openapi.js';
 import { getHealth, getMetrics } from './routes/operations.js';
 import { deleteProduct, getProduct, listProducts, putProducts } from './routes/products.js';
 import { getRecommendations } from './routes/recommendations.js';
+import { deleteCustomer, getCustomer } from './routes/customers.js';
 import { getExperiment, listExperiments, MAX_EXPERIMENT_BODY_BYTES, postExperiment, postExperimentAction } from './routes/experiments.js';
 import { getRoot } from './routes/root.js';
 import { getStats } from './routes/stats.js';
-import { getShop, MAX_WIDGETS_BODY_BYTES, putShopWidgets } from './routes/shop.js';
+import { deleteShop, getShop, MAX_WIDGETS_BODY_BYTES, putShopWidgets } from './routes/shop.js';
 import { getWidget } from './routes/widget.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
@@ -25,7 +26,7 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 /** Who may call: anyone, a public key (a secret one too), a secret key only, or a signed-in dashboard session (its cookie). */
 export type Access = 'none' | 'public' | 'secret' | 'session';
 
-export type Tag = 'recommendations' | 'events' | 'catalog' | 'analytics' | 'stream' | 'operations' | 'dashboard' | 'demo';
+export type Tag = 'recommendations' | 'events' | 'catalog' | 'customers' | 'analytics' | 'stream' | 'operations' | 'dashboard' | 'demo';
 
 export interface OperationDoc {
   summary: string;
@@ -185,6 +186,23 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
+    method: 'delete',
+    path: '/api/shop',
+    handler: deleteShop,
+    options: { async: true },
+    access: 'secret',
+    doc: {
+      summary: "Erase the key's shop",
+      description:
+        'Removes everything stored for the shop (its event log, catalog, keys, snapshots, experiments, EASE fits, dashboard sessions) in one commit; every server process drops its models and refuses its keys at once (a process elsewhere within its log poll). ' +
+        'Cannot be undone. `confirm` must be the shop id.',
+      tag: 'customers',
+      query: 'ShopErasureParams',
+      ok: { status: 200, description: 'The shop is erased.', schema: 'ShopErased' },
+      errors: ['confirmation_required', 'unavailable'],
+    },
+  },
+  {
     method: 'put',
     path: '/api/shop/widgets',
     handler: putShopWidgets,
@@ -240,6 +258,40 @@ export const ROUTES: readonly Route[] = [
       params: { id: 'Product id, bare (123) or gid://shopify/Product/123.' },
       ok: { status: 200, description: 'The product is gone.', schema: 'ProductDeleted' },
       errors: ['not_found'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/customers/{id}',
+    handler: getCustomer,
+    access: 'secret',
+    doc: {
+      summary: "Export a customer's data",
+      description:
+        "Every stored event of the customer (a page at a time, oldest first: pass `nextCursor` as `cursor` until it is null) and what this server's models hold for them. " +
+        'A customer the shop never saw exports empty (never 404).',
+      tag: 'customers',
+      query: 'CustomerEventsParams',
+      params: { id: 'The customerId, percent-encoded.' },
+      ok: { status: 200, description: 'What is stored about the customer.', schema: 'CustomerExport' },
+      errors: ['invalid_query', 'invalid_cursor', 'invalid_limit'],
+    },
+  },
+  {
+    method: 'delete',
+    path: '/api/customers/{id}',
+    handler: deleteCustomer,
+    options: { async: true },
+    access: 'secret',
+    doc: {
+      summary: 'Erase a customer',
+      description:
+        'Removes their events from the log (each keeps its position as an erased marker) and their state from every model of every server process, in log order; the next snapshot no longer holds them. ' +
+        'Counts built from many shoppers (pairs bought or viewed together, trending, popularity, the EASE fit, attribution totals) keep what their events added.',
+      tag: 'customers',
+      params: { id: 'The customerId, percent-encoded.' },
+      ok: { status: 200, description: 'The customer is erased on this server; `position` reads it from any other.', schema: 'CustomerErased' },
+      errors: ['invalid_query', 'unavailable'],
     },
   },
   {

@@ -8,6 +8,8 @@
 import type { TrackedEvent } from '../api/event.js';
 import type { ShopEngine } from '../engine/shop-engine.js';
 import { fromPortable } from '../engine/ease/portable-fit.js';
+import { eraseCustomer } from '../engine/customer-state.js';
+import type { CustomerRebuild } from './customer-rebuild.js';
 import type { EaseArtifact, ShopChange } from '../store/log-entry.js';
 import type { LogRecord, ShopLog } from '../store/shop-log.js';
 import type { ShopEngines } from './shop-engines.js';
@@ -38,6 +40,7 @@ export function applyChange(engine: ShopEngine, change: ShopChange, position: nu
   if (change.kind === 'products') for (const product of change.products) engine.upsertProduct(product);
   else if (change.kind === 'product-removed') engine.removeProduct(change.productId);
   else if (change.kind === 'shop') engine.attribution.widgets.register(change.record.widgets ?? []);
+  else if (change.kind === 'customer-erased') eraseCustomer(engine, change.customerId, change.sessionIds);
   else if (change.kind === 'ease-fit') {
     const artifact = fitAt(position);
     if (artifact !== undefined) engine.installEase(fromPortable(engine.catalog, artifact));
@@ -58,6 +61,8 @@ export class LogApplier {
      * had not applied them); false when there is none to restore.
      */
     readonly restore: (shopId: string) => boolean = () => false,
+    /** Refills an evicted customer from the log before their next event (none: evicted customers start anew). */
+    readonly customers?: CustomerRebuild,
   ) {}
 
   /** Brings the shop's models to the batch's last position; the batch's events are at log positions `first`, `first + 1`, …. */
@@ -152,6 +157,8 @@ export class LogApplier {
     let events: TrackedEvent[] = [];
     for (const record of records) {
       if (record.event !== undefined) {
+        const customerId = record.event.customerId;
+        if (customerId !== undefined && this.customers !== undefined) this.customers.ensure(shopId, engine, customerId, record.position);
         engine.apply(record.event);
         events.push(record.event);
         continue;

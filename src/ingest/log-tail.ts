@@ -14,6 +14,7 @@ export class LogTail {
   readonly #running = new Map<string, Promise<void>>();
   /** Per shop: when this process first saw a head it had not applied, until it has (for /metrics). */
   readonly #behindSince = new Map<string, number>();
+  readonly #gone: ((shopId: string) => void)[] = [];
 
   constructor(
     readonly log: ShopLog,
@@ -52,9 +53,23 @@ export class LogTail {
     return { head, start, applied, behindMs: head > applied && since !== undefined ? Math.max(0, this.clock() - since) : 0 };
   }
 
-  /** Applies what every shop's log holds past its models. */
+  /** Called with a shop whose log is gone (DELETE /api/shop, by any process): its models are to be dropped. */
+  onGone(listener: (shopId: string) => void): void {
+    this.#gone.push(listener);
+  }
+
+  /** Applies what every shop's log holds past its models, and tells of shops whose log went. */
   checkAll(): void {
-    for (const { shopId, head } of this.log.heads(true)) if (head > this.engines.position(shopId)) void this.check(shopId);
+    const heads = this.log.heads(true);
+    for (const { shopId, head } of heads) if (head > this.engines.position(shopId)) void this.check(shopId);
+    if (this.#gone.length === 0) return;
+    const logged = new Set(heads.map(({ shopId }) => shopId));
+    for (const [shopId] of [...this.engines.entries()]) if (!logged.has(shopId) && this.engines.position(shopId) > 0) this.#tellGone(shopId);
+  }
+
+  #tellGone(shopId: string): void {
+    this.#behindSince.delete(shopId);
+    for (const listener of this.#gone) listener(shopId);
   }
 
   /** Applies the shop's log through its head as it is now; resolves once applied (or failed, which is reported). */
@@ -62,6 +77,8 @@ export class LogTail {
     const running = this.#running.get(shopId);
     if (running !== undefined) return running.then(() => this.check(shopId));
     const head = this.log.head(shopId, true);
+    // A log that went while the models stand for some of it: the shop was erased.
+    if (head === 0 && this.engines.position(shopId) > 0) this.#tellGone(shopId);
     if (head <= this.engines.position(shopId)) return Promise.resolve();
     if (!this.#behindSince.has(shopId)) this.#behindSince.set(shopId, this.clock());
     const run = this.applier

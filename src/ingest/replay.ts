@@ -9,6 +9,7 @@ import type { ShopLog } from '../store/shop-log.js';
 import { applyChange } from './log-applier.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import type { ShopEngines } from './shop-engines.js';
+import type { CustomerRebuild } from './customer-rebuild.js';
 
 export interface ReplayStats {
   /** Shops found in the data dir (with a catalog or events). */
@@ -17,6 +18,8 @@ export interface ReplayStats {
   events: number;
   /** Shops restored from a snapshot. */
   snapshots: number;
+  /** Customer erasures replayed after a snapshot (that snapshot still holds them: a fresh one is due). */
+  erasures: number;
   ms: number;
 }
 
@@ -45,9 +48,11 @@ export function replay(
   snapshots: SnapshotStore,
   engines: ShopEngines,
   clock: () => number = performance.now.bind(performance),
+  /** Refills evicted customers before their next event, as the live applier does. */
+  customers?: CustomerRebuild,
 ): ReplayStats {
   const started = clock();
-  const stats: ReplayStats = { shops: 0, products: 0, events: 0, snapshots: 0, ms: 0 };
+  const stats: ReplayStats = { shops: 0, products: 0, events: 0, snapshots: 0, erasures: 0, ms: 0 };
   const shopIds = new Set([...catalog.shopIds(), ...[...log.heads()].map(({ shopId }) => shopId)]);
   stats.shops = shopIds.size;
   for (const shopId of shopIds) {
@@ -58,10 +63,13 @@ export function replay(
     let last = from;
     for (const record of log.read(shopId, from)) {
       if (record.event !== undefined) {
+        const customerId = record.event.customerId;
+        if (customerId !== undefined && customers !== undefined) customers.ensure(shopId, engine, customerId, record.position);
         engine.apply(record.event);
         stats.events++;
       } else {
         applyChange(engine, record.change, record.position, (at) => log.easeFit(shopId, at));
+        if (record.change.kind === 'customer-erased') stats.erasures++;
       }
       last = record.position;
     }

@@ -61,6 +61,11 @@ export class ShopEngines {
     return this.#entries.get(shopId)?.position ?? 0;
   }
 
+  /** Forgets the shop (it was erased): a later get starts an empty engine. */
+  drop(shopId: string): void {
+    this.#entries.delete(shopId);
+  }
+
   *entries(): IterableIterator<[string, ShopEngine]> {
     for (const [shopId, entry] of this.#entries) yield [shopId, entry.engine];
   }

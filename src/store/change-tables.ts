@@ -26,5 +26,8 @@ export function writeChange(dbs: Databases, shopId: string, change: ShopChange):
       return;
     case 'ease-fit':
       return; // its artifact is written by LmdbShopLog.publishEaseFit, beside the entry
+    case 'customer-erased':
+    case 'event-erased':
+      return; // the events and their index rows go in the erasure's commit (store/customer-index.ts)
   }
 }

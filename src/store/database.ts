@@ -80,6 +80,11 @@ export interface Databases {
    * retention (store/log-retention.ts); absent: the log starts at 1.
    */
   logStarts: Database<number, string>;
+  /**
+   * [shopId, customerId, position] → the first position of the log entry that holds the event: one
+   * row per event that names a customer, written in the append's transaction (store/customer-index.ts).
+   */
+  customerEvents: Database<number, [string, string, number]>;
   /** [shopId, messageId] → the first eventId with that messageId. */
   dedup: Database<DedupRecord, [string, string]>;
   /** [shopId, productId] → product. */
@@ -211,6 +216,7 @@ export function openDatabases(path: string, committer: Committer = lmdbCommitter
     logHeads: root.openDB({ name: 'log-heads', encoding: 'msgpack' }),
     logStarts: root.openDB({ name: 'log-starts', encoding: 'msgpack' }),
     dedup: root.openDB({ name: 'dedup', encoding: 'msgpack' }),
+    customerEvents: root.openDB({ name: 'customer-events', encoding: 'msgpack' }),
     products: root.openDB({ name: 'products', encoding: 'msgpack' }),
     shops: root.openDB({ name: 'shops', encoding: 'msgpack' }),
     apiKeys: root.openDB({ name: 'api-keys', encoding: 'msgpack' }),

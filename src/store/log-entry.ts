@@ -33,7 +33,14 @@ export type ShopChange =
   | { kind: 'key-revoked'; hash: string }
   | { kind: 'experiment'; record: ExperimentRecord }
   /** A new EASE fit of the shop's models through log position `fittedThrough`; its rows are the artifact stored at this entry's position. */
-  | { kind: 'ease-fit'; fittedThrough: number };
+  | { kind: 'ease-fit'; fittedThrough: number }
+  /**
+   * A customer erased (DELETE /api/customers/{id}): every model forgets the customer and the
+   * sessions of their events. Their events were rewritten as 'event-erased' in the same commit.
+   */
+  | { kind: 'customer-erased'; customerId: string; sessionIds: readonly string[] }
+  /** Where an erased customer's event was: it keeps its position (positions stay contiguous) and changes nothing. */
+  | { kind: 'event-erased' };
 
 /** What an ease-fit entry's artifact holds: the fit as every process installs it. */
 export type EaseArtifact = PortableEaseFit;

@@ -12,6 +12,8 @@ import { commitDurably } from './durable-commit.js';
 import { entryIds, isChange, toEventsEntry, type EaseArtifact, type ShopChange } from './log-entry.js';
 import { writeChange } from './change-tables.js';
 import { logStart, pruneLog, type Pruned } from './log-retention.js';
+import { indexEvents } from './customer-index.js';
+import { eraseShopRows } from './shop-erasure.js';
 
 /** One position of a shop's log: an event, or a change. */
 export type LogRecord =
@@ -85,6 +87,8 @@ export interface ShopLog {
   pruneDedup(before: number, batch?: number): Promise<number>;
   /** Calls `listener` after each append of this process is durable, with the shop's new head (to tell other processes). */
   onCommitted(listener: (shopId: string, head: number) => void): void;
+  /** Erases every row of the shop (store/shop-erasure.ts) and tells the commit listeners its head is now 0. Resolves with the rows removed. */
+  eraseShop(shopId: string): Promise<number>;
 }
 
 /** EASE fits kept per shop: a process applying the log that many fits behind still finds the one it reaches. */
@@ -129,12 +133,20 @@ export class LmdbShopLog implements ShopLog {
         stored.push(events[i]!);
       }
       if (stored.length === 0) return { first: head, duplicateOf };
-      log.put([shopId, head + 1], toEventsEntry(stored.map(({ eventId }) => eventId), stored.map(({ event }) => event)));
+      const storedEvents = stored.map(({ event }) => event);
+      log.put([shopId, head + 1], toEventsEntry(stored.map(({ eventId }) => eventId), storedEvents));
+      indexEvents(this.dbs, shopId, head + 1, storedEvents);
       logHeads.put(shopId, (head += stored.length));
       return { first: head - stored.length + 1, duplicateOf };
     });
     if (appended.duplicateOf.includes(undefined)) this.#tell(shopId, head);
     return appended;
+  }
+
+  async eraseShop(shopId: string): Promise<number> {
+    const removed = await eraseShopRows(this.dbs, shopId);
+    this.#tell(shopId, 0);
+    return removed;
   }
 
   async appendChange<C extends ShopChange>(shopId: string, build: (position: number) => C | undefined, at: number): Promise<{ change: C; position: number } | undefined> {

@@ -7,7 +7,7 @@ export interface ReadyMessage {
   banner: string;
 }
 
-/** Either way: a process committed to a shop's log, which now ends at `head` (the supervisor passes it to the other servers). */
+/** Either way: a process committed to a shop's log, which now ends at `head` (0: the shop was erased); the supervisor passes it to the other servers. */
 export interface CommittedMessage {
   type: 'committed';
   shopId: string;

@@ -9,7 +9,8 @@ export function joinSupervisor(service: RunningService, text: string, orphaned: 
   const send = (message: ServerMessage) => {
     if (process.connected) process.send!(message);
   };
-  // One notice per shop per turn of the event loop, with the newest head: a burst of commits is one message.
+  // One notice per shop per turn of the event loop, with the newest head: a burst of commits is one
+  // message (a head of 0: the shop was erased, which the other servers' check notices).
   const heads = new Map<string, number>();
   service.shopLog.onCommitted((shopId, head) => {
     if (heads.size === 0) setImmediate(() => {

@@ -191,6 +191,11 @@ const catalogPageParams: Record<string, fc.Arbitrary<string>> = {
   cursor: fc.oneof(productId.map(encodeCursor), fc.constantFrom('MToxMj', 'Mjox', '=', 'MTox=')),
 };
 
+const customerEventsParams: Record<string, fc.Arbitrary<string>> = {
+  limit: fc.oneof(fc.integer({ min: 1, max: 1000 }).map(String), fc.constantFrom('0', '1001', '-1', '1.5', '007', ' 3')),
+  cursor: fc.oneof(fc.integer({ min: 1, max: 100 }).map(String), fc.constantFrom('0', '01', '1e3', '-2', '9007199254740993', 'abc')),
+};
+
 export const recommendationParams: Record<string, fc.Arbitrary<string>> = {
   productId,
   collectionId: fc.constantFrom('c1', 'c2', 'gid://shopify/Collection/c1', '501'),
@@ -286,6 +291,8 @@ const ROUTES: RouteModel[] = [
   { name: 'GET /api/products', method: 'GET', path: fc.constant('/api/products'), key: 'sk', query: queryString(catalogPageParams), api: true },
   { name: 'GET /api/shop', method: 'GET', path: fc.constant('/api/shop'), key: 'sk', api: true },
   { name: 'PUT /api/shop/widgets', method: 'PUT', path: fc.constant('/api/shop/widgets'), key: 'sk', body: jsonBody(widgetsSample), api: true },
+  // Customers no fuzzed event names: a DELETE among the random methods erases nothing acknowledged.
+  { name: 'GET /api/customers/:id', method: 'GET', path: pathParam(fc.constantFrom('nobody', 'cust-unknown', 'ünïcode ✓')).map((id) => `/api/customers/${id}`), key: 'sk', query: queryString(customerEventsParams), api: true },
   { name: 'GET /api/products/:id', method: 'GET', path: pathParam(productId).map((id) => `/api/products/${id}`), key: 'sk', api: true },
   { name: 'DELETE /api/products/:id', method: 'DELETE', path: pathParam(fc.constantFrom(...FUZZ_PRODUCTS, 'missing')).map((id) => `/api/products/${id}`), key: 'sk', api: true },
   { name: 'GET /api/stream (no upgrade)', method: 'GET', path: fc.constant('/api/stream'), key: 'pk', api: true, headers: optionalHeader('Upgrade', fc.constantFrom('websocket', 'h2c'), 1) },

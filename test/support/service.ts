@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { generateSigningSecret, mintCustomerToken } from '../../src/api/customer-token.js';
 import type { Committer } from '../../src/store/durable-commit.js';
+import type { EngineConfig } from '../../src/engine/engine-config.js';
 import { generateKey } from '../../src/store/shop-store.js';
 
 export interface TestShop {
@@ -51,6 +52,8 @@ export interface StartOptions {
   monotonic?: () => number;
   /** How the service commits to LMDB (see commit-control.ts). */
   committer?: Committer;
+  /** Engine settings no environment variable sets (a small shopper table, to evict). */
+  engine?: Partial<EngineConfig>;
 }
 
 export function testEnv(dataDir: string, shop: TestShop, env: Record<string, string> = {}): Record<string, string> {
@@ -77,7 +80,8 @@ export function startRateLimited(env: Record<string, string>, monotonic: () => n
 export async function startTestService(options: StartOptions = {}): Promise<TestService> {
   const dataDir = options.dataDir ?? tempDataDir();
   const shop = options.shop ?? newShop();
-  const config = loadConfig(testEnv(dataDir, shop, options.env));
+  const loaded = loadConfig(testEnv(dataDir, shop, options.env));
+  const config = options.engine === undefined ? loaded : { ...loaded, engine: { ...loaded.engine, ...options.engine } };
   const service = await startService(config, { clock: options.clock, monotonic: options.monotonic, committer: options.committer, log: () => {} });
   const url = `http://127.0.0.1:${service.port}`;
   let stopped = false;

@@ -112,6 +112,12 @@ export class Attribution {
     if (event.sender !== 'secret') this.#count(day, convertedKey, event.productId, STOREFRONT_REVENUE, revenue);
   }
 
+  /** Forgets the shoppers' remembered showings and clicks (an erasure); the day cells keep their counts. */
+  forget(customerId: string, sessionIds: readonly string[]): void {
+    this.shoppers.forget(CUSTOMER_SPACE, customerId);
+    for (const sessionId of sessionIds) this.shoppers.forget(SESSION_SPACE, sessionId);
+  }
+
   snapshot(): AttributionSnapshot {
     return {
       ...this.widgets.snapshot(),

@@ -10,6 +10,7 @@
 // shopper's ≤ 48 remembered products sharing a hash is a chance of about 48² / 2^33.
 import { LruSlots, type LruSlotsSnapshot } from '../lru-slots.js';
 import { SHOPPER_PREFIXES } from '../shopper-keys.js';
+import { ErasedKeys } from '../erased-keys.js';
 import { bytesOf, fromBytes, grownTo } from '../typed-arrays.js';
 
 export const SHOWN_PER_SHOPPER = 32;
@@ -51,9 +52,12 @@ export class ShopperMemory {
   #clickKeys = new Uint32Array(0);
   #clickTimes = new Float64Array(0);
 
+  readonly #erased: ErasedKeys;
+
   /** @param capacity as LruSlots's: one pool for all shoppers, or one per key space */
   constructor(capacity: number | readonly number[]) {
     this.slots = new LruSlots(capacity, SHOPPER_PREFIXES);
+    this.#erased = new ErasedKeys(this.slots);
     this.slots.onReuse((slot) => {
       this.#shownCount[slot] = 0;
       this.#shownHead[slot] = 0;
@@ -65,7 +69,18 @@ export class ShopperMemory {
   touch(space: number, id: string): number {
     const slot = this.slots.touchIn(space, id);
     this.#reserve(slot + 1);
+    this.#erased.written(slot);
     return slot;
+  }
+
+  /** Forgets what is remembered of the shopper (an erasure); a snapshot no longer names them. */
+  forget(space: number, id: string): void {
+    const slot = this.slots.slotIn(space, id);
+    if (slot < 0) return;
+    this.#shownCount[slot] = 0;
+    this.#shownHead[slot] = 0;
+    this.#clickCount[slot] = 0;
+    this.#erased.mark(slot);
   }
 
   /** The shopper's slot, or -1; reading does not count as a write. */
@@ -139,7 +154,7 @@ export class ShopperMemory {
   }
 
   snapshot(): ShopperMemorySnapshot {
-    const slots = this.slots.snapshot();
+    const slots = this.#erased.scrub(this.slots.snapshot());
     const n = this.slots.size;
     return {
       slots,

@@ -18,6 +18,7 @@ const TAGS: Readonly<Record<Tag, string>> = {
   recommendations: 'Recommended products (public key).',
   events: 'Shopper events: stored durably, then applied to the models before the answer (public key).',
   catalog: "The shop's products (secret key).",
+  customers: 'What is stored about a customer, exported or erased (secret key): GDPR access and erasure.',
   analytics: 'What recommendations earn, and A/B experiments on placements (secret key).',
   stream: 'The WebSocket channel (public key).',
   operations: 'Health, metrics, the widget script and this document.',

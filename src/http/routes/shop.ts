@@ -1,10 +1,12 @@
 // GET /api/shop (secret key): who the key's shop is, what it holds, and the settings it runs with;
-// PUT /api/shop/widgets (secret key): the widget ids attribution names (docs/analytics.md).
+// PUT /api/shop/widgets (secret key): the widget ids attribution names (docs/analytics.md);
+// DELETE /api/shop?confirm=<shopId> (secret key): the shop erased, on every server process.
 import type { RegisteredWidgets } from '../../api/widgets.js';
 import { AppError } from '../../errors.js';
 import { checkJsonContentType, parseJson, readBody } from '../body.js';
 import { CUSTOMER_SPACE, SESSION_SPACE } from '../../engine/shopper-keys.js';
 import type { HttpDeps } from '../deps.js';
+import type { ShopErased } from '../../api/responses.js';
 import { admit } from '../../transport/rate-limits.js';
 import type { Handler } from '../../transport/route.js';
 
@@ -61,5 +63,16 @@ export function putShopWidgets(deps: HttpDeps): Handler {
     const input = parseJson(await readBody(exchange, MAX_WIDGETS_BODY_BYTES));
     const answer: RegisteredWidgets = { widgets: await deps.widgets.register(shopId, input) };
     exchange.json(JSON.stringify(answer));
+  };
+}
+
+export function deleteShop(deps: HttpDeps): Handler {
+  return async (exchange) => {
+    const { shopId } = admit(exchange, deps, 'admin');
+    if (new URLSearchParams(exchange.request.query).get('confirm') !== shopId) {
+      throw new AppError('confirmation_required', `erasing a shop needs ?confirm= with its id ("${shopId}")`, [{ pointer: '/confirm', detail: 'must be the shop id' }]);
+    }
+    await deps.shopErasure.erase(shopId);
+    exchange.json(JSON.stringify({ success: true, erased: shopId } satisfies ShopErased));
   };
 }

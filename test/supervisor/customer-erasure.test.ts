@@ -1,0 +1,85 @@
+// PAIRWISE_SERVERS=2, the real compiled service: a customer erased through one server process is
+// gone from the other's answers (read with the erasure's position), and a shop erased through one
+// has its keys refused by both. Each client keeps one connection, so it talks to one server.
+import { Agent, request } from 'node:http';
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { killIfRunning, startChildServer, type ChildServer } from '../support/child-server.js';
+import { newShop, tempDataDir } from '../support/service.js';
+
+const shop = newShop('multi-erase');
+const dataDir = tempDataDir();
+let supervisor: ChildServer;
+
+class Client {
+  readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  pid = 0;
+
+  async call(method: string, path: string, body?: unknown, key = shop.secretKey): Promise<{ status: number; json: any; text: string }> {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const req = request(new URL(supervisor.url + path), { method, agent: this.agent, headers: { authorization: `Bearer ${key}`, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, text, json: text.startsWith('{') ? JSON.parse(text) : undefined }));
+      });
+      req.once('error', reject);
+      req.end(payload);
+    });
+  }
+}
+
+async function clientPerServer(): Promise<[Client, Client]> {
+  const byPid = new Map<number, Client>();
+  for (let i = 0; i < 200 && byPid.size < 2; i++) {
+    const client = new Client();
+    client.pid = (await client.call('GET', '/healthz')).json.pid;
+    if (!byPid.has(client.pid)) byPid.set(client.pid, client);
+    else client.agent.destroy();
+  }
+  expect(byPid.size).toBe(2);
+  return [...byPid.values()] as [Client, Client];
+}
+
+/** The products a recently-viewed answer took from the customer's views. */
+const viewed = (json: { products: { id: string; strategy: string }[] }) => json.products.filter((p) => p.strategy === 'recently-viewed').map((p) => p.id);
+
+beforeAll(async () => {
+  // The log's heads polled once a minute: what reaches the other server sooner came by its notice.
+  supervisor = await startChildServer(dataDir, shop, { PAIRWISE_SERVERS: '2', PAIRWISE_LOG_POLL_MS: '60000' });
+  for (let i = 0; i < 200 && (supervisor.output().match(/ready:/g) ?? []).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+});
+
+afterAll(async () => {
+  await killIfRunning(supervisor);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('erasure with PAIRWISE_SERVERS=2', () => {
+  test('When a customer is erased through one server, then the other answers without them once it reads at the erasure position', async () => {
+    const [a, b] = await clientPerServer();
+    const products = ['1', '2', '3'].map((id) => ({ id, title: `P${id}`, price: '5.00', collections: ['c'] }));
+    expect((await a.call('PUT', '/api/products', { products })).status).toBe(200);
+    const posted = await a.call('POST', '/api/events/batch', { events: [{ type: 'view', productId: '1', sessionId: 's', customerId: 'gone' }, { type: 'view', productId: '2', sessionId: 's', customerId: 'gone' }] });
+    expect(posted.status).toBe(200);
+    const before = await b.call('GET', `/api/recommendations?strategy=recently-viewed&customerId=gone&after=${posted.json.position}`);
+    expect(viewed(before.json).length).toBe(2);
+
+    const erased = await a.call('DELETE', '/api/customers/gone');
+    expect(erased.status).toBe(200);
+    const after = await b.call('GET', `/api/recommendations?strategy=recently-viewed&customerId=gone&after=${erased.json.position}`);
+    expect(after.status).toBe(200);
+    expect(after.json.meta.stale).toBeUndefined();
+    expect(viewed(after.json)).toEqual([]);
+    expect((await b.call('GET', '/api/customers/gone')).json.events).toEqual([]);
+  });
+
+  test('When the shop is erased through one server, then both refuse its keys', async () => {
+    const [a, b] = await clientPerServer();
+    expect((await b.call('GET', '/api/shop')).status).toBe(200); // its key is in b's cache
+    expect((await a.call('DELETE', `/api/shop?confirm=${shop.shopId}`)).status).toBe(200);
+    expect((await a.call('GET', '/api/shop')).status).toBe(401);
+    await expect.poll(async () => (await b.call('GET', '/api/shop')).status, { timeout: 2_000 }).toBe(401);
+    expect((await b.call('GET', '/api/recommendations?strategy=trending', undefined, shop.publicKey)).status).toBe(401);
+  });
+});
