@@ -25,6 +25,14 @@ export function indexEvents(dbs: Databases, shopId: string, first: number, event
   }
 }
 
+/** Removes the index rows of an append's events stored at first, first + 1, … (its entry dropped for retention); inside the write transaction. */
+export function unindexEvents(dbs: Databases, shopId: string, first: number, events: readonly TrackedEvent[]): void {
+  for (let i = 0; i < events.length; i++) {
+    const customerId = events[i]!.customerId;
+    if (customerId !== undefined) dbs.customerEvents.remove([shopId, customerId, first + i]);
+  }
+}
+
 /**
  * The customer's indexed events, read through one log entry at a time (a batch of a customer's
  * events shares its entry: it is decoded once). `newestFirst` reads back from `before`; otherwise

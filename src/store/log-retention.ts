@@ -6,6 +6,7 @@
 // that is not both covered and old.
 import type { Databases } from './database.js';
 import { commitDurably } from './durable-commit.js';
+import { unindexEvents } from './customer-index.js';
 import { isChange, type StoredLogEntry } from './log-entry.js';
 
 /**
@@ -57,7 +58,7 @@ function pruneSlice(dbs: Databases, shopId: string, through: number, before: num
     const start = logStart(dbs, shopId);
     // No further than the snapshot as it is now: another process may have replaced it since `through` was read.
     through = Math.min(through, dbs.snapshotPositions.get(shopId) ?? through);
-    const dropped: [string, number][] = [];
+    const dropped: [[string, number], StoredLogEntry][] = [];
     let next = start;
     let more = false;
     for (const { key, value } of dbs.log.getRange({ start: [shopId, start], end: [shopId, through + 1] })) {
@@ -67,11 +68,14 @@ function pruneSlice(dbs: Databases, shopId: string, through: number, before: num
         more = true;
         break;
       }
-      dropped.push(key);
+      dropped.push([key, value]);
       next = last + 1;
     }
-    // Removed once the cursor is done with them.
-    for (const key of dropped) dbs.log.remove(key);
+    // Removed once the cursor is done with them, with the customer index's rows of their events.
+    for (const [key, entry] of dropped) {
+      dbs.log.remove(key);
+      if (!isChange(entry)) unindexEvents(dbs, shopId, key[1], entry.events);
+    }
     if (next > start) dbs.logStarts.put(shopId, next);
     return { entries: dropped.length, positions: next - start, start: next, more };
   });

@@ -1,5 +1,5 @@
-// Erases a shop from the data dir: every row of it in every database (its log and head, dedup and
-// customer index, catalog, record, keys, snapshot, experiments, EASE fits, dashboard sessions
+// Erases a shop from the data dir: every row of it in every database (its log, head and start, dedup and
+// customer index, catalog, record, keys, snapshot and its position, experiments, EASE fits, dashboard sessions
 // signed in with its keys), in one durable commit. Leases are the data dir's, not a shop's.
 // Work: the shop's rows, plus one scan of the keys and dashboard sessions (a few per shop).
 import type { Database, Key } from 'lmdb';
@@ -27,7 +27,7 @@ export function eraseShopRows(dbs: Databases, shopId: string): Promise<number> {
     removed += removeRange(dbs.snapshotParts, snapshotPartRange(shopId));
     removed += removeRange(dbs.experiments, { start: [shopId, 0], end: [shopId, LAST_POSITION] });
     removed += removeRange(dbs.artifacts, { start: [shopId, 0], end: [shopId, LAST_POSITION] });
-    for (const db of [dbs.logHeads, dbs.shops, dbs.snapshots] as Database<unknown, string>[]) {
+    for (const db of [dbs.logHeads, dbs.logStarts, dbs.shops, dbs.snapshots, dbs.snapshotPositions] as Database<unknown, string>[]) {
       if (db.get(shopId) === undefined) continue;
       db.remove(shopId);
       removed++;
@@ -49,6 +49,7 @@ export function sweepErasedShop(dbs: Databases, shopId: string): Promise<void> {
   return commitDurably(dbs, () => {
     if (dbs.logHeads.get(shopId) !== undefined) return;
     dbs.snapshots.remove(shopId);
+    dbs.snapshotPositions.remove(shopId);
     removeRange(dbs.snapshotParts, snapshotPartRange(shopId));
   });
 }

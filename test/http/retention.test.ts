@@ -91,6 +91,9 @@ describe('retention', () => {
     expect(await metric(t, 'pairwise_log_first_position')).toBe(keysAfter[0]);
     expect(await metric(t, 'pairwise_log_retained_positions')).toBe(head - keysAfter[0]! + 1);
     expect(await metric(t, 'pairwise_log_entries')).toBe(keysAfter.length);
+    // The customer index keeps no row of a dropped event: cust-old's are all gone, cust-new's 8 stay.
+    const indexed = [...t.service.dbs.customerEvents.getKeys({ start: [t.shop.shopId, '', 0], end: [t.shop.shopId, '\uffff', 0] })].map((key) => key[1]);
+    expect(indexed).toEqual(Array.from({ length: 8 }, () => 'cust-new'));
     const [file, used, logBytes] = [await metric(t, 'pairwise_lmdb_file_bytes'), await metric(t, 'pairwise_lmdb_used_bytes'), await metric(t, 'pairwise_lmdb_log_bytes')];
     expect(logBytes).toBeGreaterThan(0);
     expect(used).toBeGreaterThan(logBytes);

@@ -13,7 +13,7 @@ const NOW = Date.parse('2025-06-01T12:00:00Z');
 function rowsOf(dbs: Databases, shopId: string): string[] {
   const found: string[] = [];
   const named = (key: unknown) => (Array.isArray(key) ? key[0] === shopId : key === shopId);
-  for (const name of ['log', 'logHeads', 'dedup', 'customerEvents', 'products', 'shops', 'snapshots', 'snapshotParts', 'experiments', 'artifacts'] as const) {
+  for (const name of ['log', 'logHeads', 'logStarts', 'snapshotPositions', 'dedup', 'customerEvents', 'products', 'shops', 'snapshots', 'snapshotParts', 'experiments', 'artifacts'] as const) {
     for (const key of (dbs[name] as Databases['log']).getKeys()) if (named(key)) found.push(`${name} ${JSON.stringify(key)}`);
   }
   const hashes = new Set<string>();
