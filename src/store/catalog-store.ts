@@ -12,16 +12,15 @@ export class CatalogStore {
 
   /** Resolves with the change's log position. */
   async put(shopId: string, products: readonly Product[], at = Date.now()): Promise<number> {
-    const appended = await this.log.appendChange(shopId, () => ({ kind: 'products', products }), at);
+    const appended = await this.log.append(shopId, { kind: 'put-products', products }, at);
     return appended!.position;
   }
 
   /** Resolves with the change's log position, or undefined when the product did not exist. */
   async remove(shopId: string, productId: string, at = Date.now()): Promise<number | undefined> {
-    const exists = () => this.dbs.products.get([shopId, productId]) !== undefined;
-    if (!exists()) return undefined;
-    // Checked again inside the transaction: another process may have removed it meanwhile.
-    const appended = await this.log.appendChange(shopId, () => (exists() ? { kind: 'product-removed', productId } : undefined), at);
+    if (this.dbs.products.get([shopId, productId]) === undefined) return undefined;
+    // Checked again as the command is appended: another process may have removed it meanwhile.
+    const appended = await this.log.append(shopId, { kind: 'remove-product', productId }, at);
     return appended?.position;
   }
 

@@ -1,7 +1,7 @@
 // What is stored about each customer, through the index of their events (customer-index.ts): read
 // for an export or a rebuild, and erased as one log change.
 import type { Databases } from './database.js';
-import { customerEvents, eraseCustomerEvents, type IndexedEvent } from './customer-index.js';
+import { customerEvents, type IndexedEvent } from './customer-index.js';
 import type { ShopLog } from './shop-log.js';
 
 export class CustomerStore {
@@ -26,12 +26,8 @@ export class CustomerStore {
    * of those events for the models. Resolves with the erasure's log position and the events removed.
    */
   async erase(shopId: string, customerId: string, at: number): Promise<{ position: number; events: number }> {
-    let events = 0;
-    const appended = await this.log.appendChange(shopId, () => {
-      const erased = eraseCustomerEvents(this.dbs, shopId, customerId, at);
-      events = erased.events;
-      return { kind: 'customer-erased', customerId, sessionIds: erased.sessionIds };
-    }, at);
-    return { position: appended!.position, events };
+    const appended = await this.log.append(shopId, { kind: 'erase-customer', customerId }, at);
+    const change = appended!.change;
+    return { position: appended!.position, events: change.kind === 'customer-erased' ? (change.events ?? 0) : 0 };
   }
 }

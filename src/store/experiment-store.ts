@@ -15,17 +15,14 @@ export class ExperimentStore {
 
   /** Stores a new experiment under the shop's next number; resolves with the record. */
   async create(shopId: string, fields: Omit<ExperimentRecord, 'number'>): Promise<ExperimentRecord> {
-    const done = await this.log.appendChange(shopId, () => {
-      let last = 0;
-      for (const key of this.dbs.experiments.getKeys({ start: [shopId, 2 ** 31], end: [shopId, 0], reverse: true, limit: 1 })) last = key[1];
-      return { kind: 'experiment', record: { ...fields, number: last + 1 } };
-    }, fields.createdAt);
+    const done = await this.log.append(shopId, { kind: 'create-experiment', fields }, fields.createdAt);
     await this.appended(shopId, done!.position);
+    if (done!.change.kind !== 'experiment') throw new Error(`creating an experiment appended a ${done!.change.kind} change`);
     return done!.change.record;
   }
 
   async put(shopId: string, record: ExperimentRecord, at: number): Promise<void> {
-    const done = await this.log.appendChange(shopId, () => ({ kind: 'experiment', record }), at);
+    const done = await this.log.append(shopId, { kind: 'put-experiment', record }, at);
     await this.appended(shopId, done!.position);
   }
 

@@ -38,7 +38,7 @@ export type ShopChange =
    * A customer erased (DELETE /api/customers/{id}): every model forgets the customer and the
    * sessions of their events. Their events were rewritten as 'event-erased' in the same commit.
    */
-  | { kind: 'customer-erased'; customerId: string; sessionIds: readonly string[] }
+  | { kind: 'customer-erased'; customerId: string; sessionIds: readonly string[]; events?: number }
   /** Where an erased customer's event was: it keeps its position (positions stay contiguous) and changes nothing. */
   | { kind: 'event-erased' };
 

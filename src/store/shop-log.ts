@@ -11,6 +11,7 @@ import { LAST_POSITION, type Databases } from './database.js';
 import { commitDurably } from './durable-commit.js';
 import { entryIds, isChange, toEventsEntry, type EaseArtifact, type ShopChange } from './log-entry.js';
 import { writeChange } from './change-tables.js';
+import { buildChange, type ShopCommand } from './shop-command.js';
 import { logStart, pruneLog, type Pruned } from './log-retention.js';
 import { indexEvents } from './customer-index.js';
 import { eraseShopRows } from './shop-erasure.js';
@@ -55,11 +56,12 @@ export interface ShopLog {
    */
   appendEvents(shopId: string, events: readonly NewEvent[], receivedAt: number, dedupSince: number, sender?: Sender): Promise<EventsAppended>;
   /**
-   * Appends one change, built inside the write transaction (so it may read the latest state of
-   * any process) and told the position it takes, and writes the tables it changes in that same
-   * transaction. `build` returning undefined appends nothing. Resolves with the change and its position.
+   * Appends the change `command` makes (shop-command.ts), turned into it inside the write
+   * transaction (so against the latest state of any process), and writes the tables it changes in
+   * that same transaction. A command that changes nothing appends nothing. Resolves with the change
+   * and its position.
    */
-  appendChange<C extends ShopChange>(shopId: string, build: (position: number) => C | undefined, at: number): Promise<{ change: C; position: number } | undefined>;
+  append(shopId: string, command: ShopCommand, at: number): Promise<{ change: ShopChange; position: number } | undefined>;
   /**
    * Appends an ease-fit change and stores its artifact, in one commit; older artifacts of the shop
    * past the last KEPT_ARTIFACTS go. Resolves with the change's position.
@@ -149,7 +151,12 @@ export class LmdbShopLog implements ShopLog {
     return removed;
   }
 
-  async appendChange<C extends ShopChange>(shopId: string, build: (position: number) => C | undefined, at: number): Promise<{ change: C; position: number } | undefined> {
+  append(shopId: string, command: ShopCommand, at: number): Promise<{ change: ShopChange; position: number } | undefined> {
+    return this.#appendChange(shopId, () => buildChange(this.dbs, shopId, command, at), at);
+  }
+
+  /** Appends the change `build` makes inside the write transaction, told the position it takes (undefined: nothing). */
+  async #appendChange<C extends ShopChange>(shopId: string, build: (position: number) => C | undefined, at: number): Promise<{ change: C; position: number } | undefined> {
     const { log, logHeads } = this.dbs;
     const done = await commitDurably(this.dbs, () => {
       const position = (logHeads.get(shopId) ?? 0) + 1;
@@ -166,7 +173,7 @@ export class LmdbShopLog implements ShopLog {
 
   async publishEaseFit(shopId: string, artifact: EaseArtifact, fittedThrough: number, at: number): Promise<number> {
     const { artifacts } = this.dbs;
-    const done = await this.appendChange(shopId, (position) => {
+    const done = await this.#appendChange(shopId, (position) => {
       artifacts.put([shopId, position], artifact);
       // A process more than KEPT_ARTIFACTS fits behind, reaching an older entry, finds no artifact and keeps its fit.
       const kept = [...artifacts.getKeys({ start: [shopId, position], end: [shopId, 0], reverse: true })];

@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { generateSigningSecret, signingSecretId } from '../api/customer-token.js';
 import type { ApiKeyRecord, Databases, KeyKind, ShopRecord } from './database.js';
-import type { ShopChange } from './log-entry.js';
+import type { ShopCommand, ShopUpdate } from './shop-command.js';
 import { LmdbShopLog, type ShopLog } from './shop-log.js';
 
 export const SHOP_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -30,23 +30,16 @@ export class ShopStore {
     readonly appended: (shopId: string, position: number) => Promise<void> = async () => {},
   ) {}
 
-  /** Appends the change `build` makes inside the write transaction (none when it returns undefined), then runs `appended`. */
-  async #change(shopId: string, build: () => ShopChange | undefined, now = Date.now()): Promise<void> {
-    const done = await this.log.appendChange(shopId, build, now);
+  /** Appends the command's change (none when it changes nothing), then runs `appended`; resolves with whether it changed anything. */
+  async #command(shopId: string, command: ShopCommand, now = Date.now()): Promise<boolean> {
+    const done = await this.log.append(shopId, command, now);
     if (done !== undefined) await this.appended(shopId, done.position);
+    return done !== undefined;
   }
 
-  /**
-   * The shop's record with `update` applied, read inside the transaction (nothing is thrown there:
-   * callers check that the shop exists first, and shops are never removed).
-   */
-  #updated(shopId: string, update: (shop: ShopRecord) => ShopRecord | undefined): () => ShopChange | undefined {
-    return () => {
-      const shop = this.getShop(shopId);
-      if (shop === undefined) return undefined;
-      const record = update(shop);
-      return record === undefined ? undefined : { kind: 'shop', record };
-    };
+  /** Sets one field of the shop's record (read inside the transaction; nothing when the shop has none). */
+  #update(shopId: string, update: ShopUpdate, now?: number): Promise<boolean> {
+    return this.#command(shopId, { kind: 'update-shop', update }, now);
   }
 
   getShop(shopId: string): ShopRecord | undefined {
@@ -61,18 +54,13 @@ export class ShopStore {
   async ensureShop(shopId: string, extra: Partial<ShopRecord> = {}, now = Date.now()): Promise<boolean> {
     if (!SHOP_ID.test(shopId)) throw new Error(`invalid shop id "${shopId}": use 1-63 of a-z, 0-9, _ and -`);
     if (this.getShop(shopId) !== undefined) return false;
-    let created = false;
-    await this.#change(shopId, () => {
-      if (this.getShop(shopId) !== undefined) return undefined; // created by another process meanwhile
-      created = true;
-      return { kind: 'shop', record: { createdAt: now, allowedOrigins: [], ...extra } };
-    }, now);
-    return created;
+    // Nothing when another process created it meanwhile.
+    return this.#command(shopId, { kind: 'create-shop', record: { createdAt: now, allowedOrigins: [], ...extra } }, now);
   }
 
   async setAllowedOrigins(shopId: string, origins: string[]): Promise<void> {
     if (this.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}"`);
-    await this.#change(shopId, this.#updated(shopId, (shop) => ({ ...shop, allowedOrigins: origins })));
+    await this.#update(shopId, { field: 'allowedOrigins', origins });
   }
 
   /**
@@ -89,32 +77,19 @@ export class ShopStore {
   async addSigningSecret(shopId: string, secret: string, now = Date.now()): Promise<void> {
     if (signingSecretId(secret) === undefined) throw new Error('not a signing secret (cts_…)');
     if (this.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}"`);
-    await this.#change(
-      shopId,
-      this.#updated(shopId, (shop) => {
-        const current = shop.signingSecrets ?? [];
-        return current.includes(secret) ? undefined : { ...shop, signingSecrets: [secret, ...current.slice(0, 1)] };
-      }),
-      now,
-    );
+    await this.#update(shopId, { field: 'signingSecret', secret }, now);
   }
 
   /** Sets (or with undefined removes) the shared secret of the shop's Shopify app proxy. */
   async setAppProxySecret(shopId: string, secret: string | undefined): Promise<void> {
     if (this.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}"`);
-    await this.#change(
-      shopId,
-      this.#updated(shopId, (shop) => {
-        const { appProxySecret: _previous, ...rest } = shop;
-        return secret === undefined ? rest : { ...rest, appProxySecret: secret };
-      }),
-    );
+    await this.#update(shopId, secret === undefined ? { field: 'appProxySecret' } : { field: 'appProxySecret', secret });
   }
 
   /** Replaces the shop's registered widget ids (attribution names them for good from their entry on). */
   async setWidgets(shopId: string, widgets: readonly string[]): Promise<void> {
     if (this.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}"`);
-    await this.#change(shopId, this.#updated(shopId, (shop) => ({ ...shop, widgets: [...widgets] })));
+    await this.#update(shopId, { field: 'widgets', widgets });
   }
 
   findKey(key: string): ApiKeyRecord | undefined {
@@ -132,10 +107,8 @@ export class ShopStore {
     }
     const hash = hashKey(key);
     const record: ApiKeyRecord = { shopId, kind, createdAt: now, ...(label ? { label } : {}) };
-    await this.#change(shopId, () => {
-      // Added by another process since the check above: nothing to do (a key's 192 random bits are never another shop's).
-      return this.dbs.apiKeys.get(hash) === undefined ? { kind: 'key-added', hash, record } : undefined;
-    }, now);
+    // Nothing when another process added it since the check above (a key's 192 random bits are never another shop's).
+    await this.#command(shopId, { kind: 'add-key', hash, record }, now);
   }
 
   /** Makes a new key for the shop and returns it: the only time it is ever visible. */
@@ -156,12 +129,7 @@ export class ShopStore {
   async revokeKey(hash: string): Promise<boolean> {
     const shopId = this.dbs.apiKeys.get(hash)?.shopId;
     if (shopId === undefined) return false;
-    let revoked = false;
-    await this.#change(shopId, () => {
-      if (this.dbs.apiKeys.get(hash) === undefined) return undefined; // revoked by another process meanwhile
-      revoked = true;
-      return { kind: 'key-revoked', hash };
-    });
-    return revoked;
+    // Nothing when another process revoked it meanwhile.
+    return this.#command(shopId, { kind: 'revoke-key', hash });
   }
 }

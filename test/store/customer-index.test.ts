@@ -48,8 +48,8 @@ describe('customer index', () => {
             await log.appendEvents(shopId, events.map((e) => ({ eventId: `evt_${String(ids++).padStart(26, '0')}`, event: e })), 0, 0, 'secret');
             reference.append(events);
           } else if ('change' in s) {
-            await log.appendChange(shopId, () => ({ kind: 'product-removed', productId: 'x' }), 0);
-            reference.change('product-removed');
+            await log.append(shopId, { kind: 'put-products', products: [] }, 0);
+            reference.change('products');
           } else {
             const { events } = await customers.erase(shopId, s.erase, 0);
             expect(events).toBe(reference.erase(s.erase));

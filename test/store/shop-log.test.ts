@@ -5,6 +5,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { TrackedEvent } from '../../src/api/event.js';
 import { checkLogLayout, eventsStoredById, openDatabases } from '../../src/store/database.js';
 import type { ShopChange } from '../../src/store/log-entry.js';
+import type { ShopCommand } from '../../src/store/shop-command.js';
 import { LmdbShopLog, type LogRecord } from '../../src/store/shop-log.js';
 import { product } from '../engine/fixtures.js';
 import { tempDataDir } from '../support/service.js';
@@ -44,6 +45,7 @@ describe('LmdbShopLog', () => {
         const shopId = `shop-${shops++}`;
         const nextId = { a: 0, b: 0 };
         const expected: Expected[] = [];
+        const catalog = new Set<string>();
         for (const step of plan) {
           if ('writer' in step) {
             nextId[step.writer] += step.skip;
@@ -52,8 +54,16 @@ describe('LmdbShopLog', () => {
             expect(first).toBe(expected.length + 1);
             expected.push(...ids.map((eventId) => ({ eventId })));
           } else {
-            const change: ShopChange = step.remove ? { kind: 'product-removed', productId: step.productId } : { kind: 'products', products: [product(step.productId)] };
-            const done = await log.appendChange(shopId, () => change, 0);
+            // A removal of a product the catalog lacks changes nothing and appends nothing.
+            const command: ShopCommand = step.remove ? { kind: 'remove-product', productId: step.productId } : { kind: 'put-products', products: [product(step.productId)] };
+            const change: ShopChange | undefined = step.remove
+              ? catalog.delete(step.productId) ? { kind: 'product-removed', productId: step.productId } : undefined
+              : (catalog.add(step.productId), { kind: 'products', products: [product(step.productId)] });
+            const done = await log.append(shopId, command, 0);
+            if (change === undefined) {
+              expect(done).toBeUndefined();
+              continue;
+            }
             expect(done!.position).toBe(expected.length + 1);
             expected.push({ change });
           }
@@ -71,13 +81,13 @@ describe('LmdbShopLog', () => {
     );
   });
 
-  test('When a change appends, then the tables it changes are written in the same commit, and a change built as nothing appends nothing', async () => {
+  test('When a command appends, then the tables its change writes are written in the same commit, and a command that changes nothing appends nothing', async () => {
     const shopId = `shop-${shops++}`;
-    await log.appendChange(shopId, () => ({ kind: 'products', products: [product('p1'), product('p2')] }), 5);
+    await log.append(shopId, { kind: 'put-products', products: [product('p1'), product('p2')] }, 5);
     expect(dbs.products.get([shopId, 'p2'])?.id).toBe('p2');
-    await log.appendChange(shopId, () => ({ kind: 'product-removed', productId: 'p1' }), 6);
+    await log.append(shopId, { kind: 'remove-product', productId: 'p1' }, 6);
     expect(dbs.products.get([shopId, 'p1'])).toBeUndefined();
-    expect(await log.appendChange(shopId, () => undefined, 7)).toBeUndefined();
+    expect(await log.append(shopId, { kind: 'remove-product', productId: 'p1' }, 7)).toBeUndefined();
     expect(log.head(shopId)).toBe(2);
     expect(dbs.log.get([shopId, 2])).toEqual({ change: { kind: 'product-removed', productId: 'p1' }, at: 6 });
   });
@@ -106,8 +116,8 @@ describe('LmdbShopLog', () => {
     other.onCommitted((id, head) => heard.push([id, head]));
     await other.appendEvents(shopId, [{ eventId: 'evt_a', event: view('p', 'ma') }, { eventId: 'evt_b', event: view('q') }], 100, 0);
     await other.appendEvents(shopId, [{ eventId: 'evt_c', event: view('p', 'ma') }], 100, 0); // a repeat only
-    await other.appendChange(shopId, () => ({ kind: 'product-removed', productId: 'p' }), 100);
-    await other.appendChange(shopId, () => undefined, 100);
+    await other.append(shopId, { kind: 'put-products', products: [product('p')] }, 100);
+    await other.append(shopId, { kind: 'revoke-key', hash: 'no-such-key' }, 100); // changes nothing
     expect(heard).toEqual([[shopId, 2], [shopId, 3]]);
   });
 

@@ -1,0 +1,92 @@
+// What a writer asks of a shop's log, as data: a command is turned into the change it makes (or
+// none) inside the write transaction that appends it, against the tables as they are then. Being
+// data, not a closure, a command can be carried by any log: appended to LMDB in the writer's own
+// transaction, or published to a replicated log and turned into its change by every node as it
+// materializes the log, in log order, with the same result everywhere.
+import type { ExperimentRecord } from '../api/experiment.js';
+import type { Product } from '../engine/product.js';
+import { eraseCustomerEvents } from './customer-index.js';
+import type { ApiKeyRecord, Databases, ShopRecord } from './database.js';
+import type { ShopChange } from './log-entry.js';
+
+/** One field of a shop's record set to a new value. */
+export type ShopUpdate =
+  | { field: 'allowedOrigins'; origins: readonly string[] }
+  /** Made the newest signing secret; the one before it stays valid, any older one is dropped. */
+  | { field: 'signingSecret'; secret: string }
+  /** The Shopify app proxy's shared secret; absent: removed. */
+  | { field: 'appProxySecret'; secret?: string }
+  | { field: 'widgets'; widgets: readonly string[] };
+
+export type ShopCommand =
+  | { kind: 'put-products'; products: readonly Product[] }
+  /** Nothing when the product is not in the catalog. */
+  | { kind: 'remove-product'; productId: string }
+  /** Nothing when the shop exists. */
+  | { kind: 'create-shop'; record: ShopRecord }
+  /** Nothing when the shop does not exist or already has that value. */
+  | { kind: 'update-shop'; update: ShopUpdate }
+  /** Nothing when the key (by its hash) is already registered. */
+  | { kind: 'add-key'; hash: string; record: ApiKeyRecord }
+  /** Nothing when no such key is registered. */
+  | { kind: 'revoke-key'; hash: string }
+  /** Numbered one past the shop's last experiment. */
+  | { kind: 'create-experiment'; fields: Omit<ExperimentRecord, 'number'> }
+  | { kind: 'put-experiment'; record: ExperimentRecord }
+  /** The customer's events rewritten as erased, their index rows and messageIds gone (customer-index.ts). */
+  | { kind: 'erase-customer'; customerId: string };
+
+/** The shop's record with `update` applied; undefined when that changes nothing. */
+export function updatedRecord(shop: ShopRecord, update: ShopUpdate): ShopRecord | undefined {
+  switch (update.field) {
+    case 'allowedOrigins':
+      return { ...shop, allowedOrigins: [...update.origins] };
+    case 'signingSecret': {
+      const current = shop.signingSecrets ?? [];
+      return current.includes(update.secret) ? undefined : { ...shop, signingSecrets: [update.secret, ...current.slice(0, 1)] };
+    }
+    case 'appProxySecret': {
+      const { appProxySecret: _previous, ...rest } = shop;
+      return update.secret === undefined ? rest : { ...rest, appProxySecret: update.secret };
+    }
+    case 'widgets':
+      return { ...shop, widgets: [...update.widgets] };
+  }
+}
+
+/**
+ * The change `command` makes to the shop as the tables are now (undefined: none); call inside the
+ * write transaction that appends it. Reads only the tables, so every node that materializes the
+ * same log in the same order gets the same change. An erasure also rewrites the customer's events
+ * there and then (its change says how many).
+ */
+export function buildChange(dbs: Databases, shopId: string, command: ShopCommand, at: number): ShopChange | undefined {
+  switch (command.kind) {
+    case 'put-products':
+      return { kind: 'products', products: command.products };
+    case 'remove-product':
+      return dbs.products.get([shopId, command.productId]) === undefined ? undefined : { kind: 'product-removed', productId: command.productId };
+    case 'create-shop':
+      return dbs.shops.get(shopId) === undefined ? { kind: 'shop', record: command.record } : undefined;
+    case 'update-shop': {
+      const shop = dbs.shops.get(shopId);
+      const record = shop === undefined ? undefined : updatedRecord(shop, command.update);
+      return record === undefined ? undefined : { kind: 'shop', record };
+    }
+    case 'add-key':
+      return dbs.apiKeys.get(command.hash) === undefined ? { kind: 'key-added', hash: command.hash, record: command.record } : undefined;
+    case 'revoke-key':
+      return dbs.apiKeys.get(command.hash) === undefined ? undefined : { kind: 'key-revoked', hash: command.hash };
+    case 'create-experiment': {
+      let last = 0;
+      for (const key of dbs.experiments.getKeys({ start: [shopId, 2 ** 31], end: [shopId, 0], reverse: true, limit: 1 })) last = key[1];
+      return { kind: 'experiment', record: { ...command.fields, number: last + 1 } };
+    }
+    case 'put-experiment':
+      return { kind: 'experiment', record: command.record };
+    case 'erase-customer': {
+      const erased = eraseCustomerEvents(dbs, shopId, command.customerId, at);
+      return { kind: 'customer-erased', customerId: command.customerId, sessionIds: erased.sessionIds, events: erased.events };
+    }
+  }
+}
