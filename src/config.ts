@@ -6,6 +6,7 @@ import { signingSecretId } from './api/customer-token.js';
 import type { EventType } from './engine/event.js';
 import { uwsForms } from './limits/client-address.js';
 import { parseRange } from './limits/trusted-proxies.js';
+import { natsConfig, NatsConfigError, type NatsConfig } from './store/jetstream/nats-config.js';
 
 export type { EventType };
 
@@ -146,6 +147,8 @@ export interface Config {
    * addresses and CIDR ranges, as configured (limits/trusted-proxies.ts). Empty: the TCP peer is the client.
    */
   trustedProxies: readonly string[];
+  /** The log past one machine (PAIRWISE_NATS): a JetStream stream every node materializes; undefined: the data dir's LMDB alone. */
+  nats: NatsConfig | undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -174,6 +177,15 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 
 function fraction(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return bounded(env, name, fallback, 0, 1, 'number');
+}
+
+function replicatedLog(env: NodeJS.ProcessEnv): NatsConfig | undefined {
+  try {
+    return natsConfig(env);
+  } catch (error) {
+    if (error instanceof NatsConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 /** More server processes than this is a typo, not a machine. */
@@ -341,5 +353,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ws: wsConfig(env),
     rateLimits: rateLimits(env, serverCount),
     trustedProxies: trustedProxies(env.PAIRWISE_TRUSTED_PROXIES),
+    nats: replicatedLog(env),
   });
 }

@@ -1,6 +1,7 @@
 // Composition of the whole service: storage → replay → bootstrap and demo shops → HTTP server.
 // main.ts runs it for real; tests run it in-process on port 0 with a temp data dir.
 import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import type { Config } from './config.js';
 import { defaultDemoDir } from './demo/demo-files.js';
@@ -43,7 +44,8 @@ import { checkLogLayout, ensureLogId, openDatabases, type ApiKeyRecord, type Dat
 import { closeDatabases, type Committer } from './store/durable-commit.js';
 import { diskUsage } from './store/disk-usage.js';
 import { ExperimentStore } from './store/experiment-store.js';
-import { LmdbShopLog } from './store/shop-log.js';
+import { LmdbShopLog, type ShopLog } from './store/shop-log.js';
+import { openReplicatedLog, type ReplicatedLog } from './store/jetstream/replicated-log.js';
 import { ShopStore } from './store/shop-store.js';
 import { SnapshotStore } from './store/snapshot-store.js';
 import { DashboardSessions, IDLE_MS } from './dashboard/sessions.js';
@@ -73,7 +75,7 @@ export interface RunningService {
   readonly shops: ShopStore;
   readonly limits: RateLimits;
   /** The log every process applies (its commits can be announced to other processes: onCommitted). */
-  readonly shopLog: LmdbShopLog;
+  readonly shopLog: ShopLog;
   /** What other processes wrote, followed: check(shopId) when told of a commit. */
   readonly tail: LogTail;
   /** What the start found in the data dir and rebuilt the models from. */
@@ -165,26 +167,38 @@ export async function startService(config: Config, options: ServiceOptions = {})
   mkdirSync(config.dbPath, { recursive: true });
   const dbs = openDatabases(config.dbPath, options.committer);
   let lock: DataDirLock | undefined;
+  const opened: (() => Promise<void>)[] = [];
   try {
     // A server process its supervisor started shares the supervisor's lock.
     lock = config.serverIndex === undefined ? lockDataDir(dbs.root, config.dbPath, config.dataDir) : { file: '', release() {} };
-    return await compose(config, options, dbs, lock);
+    return await compose(config, options, dbs, lock, opened);
   } catch (error) {
     // A start that fails (one that has to write on a full disk, a port in use) leaves nothing open.
+    for (const close of opened.reverse()) await close().catch(() => {});
     await doneWithin(closeDatabases(dbs), config.shutdownDrainMs).catch(() => {});
     lock?.release();
     throw error;
   }
 }
 
-async function compose(config: Config, options: ServiceOptions, dbs: Databases, lock: DataDirLock): Promise<RunningService> {
+/** @param opened closers of what compose opened beside the data dir, run if the start fails */
+async function compose(config: Config, options: ServiceOptions, dbs: Databases, lock: DataDirLock, opened: (() => Promise<void>)[]): Promise<RunningService> {
   const clock = options.clock ?? Date.now;
   const log = options.log ?? ((line: string) => console.log(line));
   checkLogLayout(dbs);
-  const logId = await ensureLogId(dbs);
+  const local = new LmdbShopLog(dbs);
+  // Past one machine the log is a JetStream stream, materialized into this data dir's LMDB before the
+  // models are built from it; on one machine it is the data dir's LMDB.
+  let replicated: ReplicatedLog | undefined;
+  if (config.nats !== undefined) {
+    replicated = await openReplicatedLog(config.nats, dbs, local, config.retentionMs, log, `pairwise ${hostname()} pid ${process.pid}`);
+    opened.push(() => replicated!.close());
+    await replicated.caughtUp(log);
+  }
+  const shopLog: ShopLog = replicated?.log ?? local;
+  const logId = replicated?.logId ?? (await ensureLogId(dbs));
   const indexed = await backfillCustomerIndex(dbs);
   if (indexed > 0) log(`indexed ${indexed} events of customers stored before the customer index existed`);
-  const shopLog = new LmdbShopLog(dbs);
   const engines = new ShopEngines(config.engine);
   const applied = new LogListeners();
   const catalogStore = new CatalogStore(dbs, shopLog);
@@ -203,7 +217,10 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const catalog = new CatalogUpdates(catalogStore, engines, applier);
   const customers = new CustomerData(customerStore, engines, applier);
   const tail = new LogTail(shopLog, engines, applier, log);
-  const positions = new PositionWaits(shopLog, engines, tail, config.afterWaitMs, logId);
+  const positions = new PositionWaits(shopLog, engines, tail, config.afterWaitMs, logId, replicated !== undefined);
+  // What this node's follower materializes (other nodes' writes) is applied here at once; other
+  // server processes of the node hear of it from the supervisor, as of any commit.
+  if (replicated !== undefined) local.onCommitted((shopId) => void tail.check(shopId));
   applied.onPosition(positions.reached);
 
   const experiments = new Experiments(new ExperimentStore(dbs, shopLog, applyThrough));
@@ -339,6 +356,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
           if (housekeeping.held) await snapshots.takeAll();
           await housekeeping.release();
           await snapshotStore.close();
+          await replicated?.close();
           await closeDatabases(dbs);
         })();
         if (!(await doneWithin(storage, config.shutdownDrainMs))) throw new Error(`LMDB did not close within ${config.shutdownDrainMs} ms`);

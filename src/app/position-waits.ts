@@ -25,6 +25,11 @@ export class PositionWaits {
     readonly maxWaitMs: number,
     /** The log's id, which positions carry (api/position-token.ts). */
     readonly logId: string,
+    /**
+     * Whether the log is replicated (PAIRWISE_NATS): a write another node acknowledged may not be
+     * in this node's copy yet, so a position past it is waited for, not refused.
+     */
+    readonly replicated = false,
   ) {}
 
   /**
@@ -38,8 +43,9 @@ export class PositionWaits {
     return this.applied(shopId, position) ? undefined : this.wait(shopId, position);
   }
 
-  /** Throws AppError('invalid_position') for a position past the shop's log: no write was acknowledged there. */
+  /** Throws AppError('invalid_position') for a position past the shop's log: no write was acknowledged there (known only without replication). */
   check(shopId: string, position: number): void {
+    if (this.replicated) return;
     if (position > this.engines.position(shopId) && position > this.log.head(shopId, true)) {
       throw new AppError('invalid_position', `after is past shop's log: no write of this shop was acknowledged at that position`, [{ pointer: '/after', detail: 'past the log' }]);
     }

@@ -5,6 +5,7 @@ import { existsSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { Product } from '../engine/product.js';
+import type { WriteOutcome } from './jetstream/log-message.js';
 import type { TrackedEvent } from '../api/event.js';
 import type { ExperimentRecord } from '../api/experiment.js';
 import type { EngineSnapshot } from '../engine/shop-engine.js';
@@ -112,6 +113,13 @@ export interface Databases {
   leases: Database<LeaseRecord, string>;
   /** Facts about the data dir itself: 'logId' → the id its write positions carry (api/position-token.ts). */
   meta: Database<string, string>;
+  /**
+   * With a replicated log (PAIRWISE_NATS): 'seq' → the last stream sequence this node's log holds,
+   * written in the transaction that materializes it (store/jetstream/log-follower.ts).
+   */
+  replicaState: Database<number, string>;
+  /** With a replicated log: each write's message id → what materializing it stored, for its writer (kept minutes). */
+  replicaOutcomes: Database<WriteOutcome, string>;
 }
 
 /** The least free space a new environment is created on (its lock file, first pages and some room). */
@@ -228,6 +236,8 @@ export function openDatabases(path: string, committer: Committer = lmdbCommitter
     leases: root.openDB({ name: 'leases', encoding: 'msgpack' }),
     dashboardSessions: root.openDB({ name: 'dashboard-sessions', encoding: 'msgpack' }),
     meta: root.openDB({ name: 'meta', encoding: 'msgpack' }),
+    replicaState: root.openDB({ name: 'replica-state', encoding: 'msgpack' }),
+    replicaOutcomes: root.openDB({ name: 'replica-outcomes', encoding: 'msgpack' }),
   };
 }
 

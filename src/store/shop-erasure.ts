@@ -17,7 +17,7 @@ function removeRange<K extends Key>(db: Database<unknown, K>, range: { start: K;
 }
 
 /** Erases the shop's rows; resolves with how many went (0: there was no such shop). */
-export function eraseShopRows(dbs: Databases, shopId: string): Promise<number> {
+export function eraseShopRows(dbs: Databases, shopId: string, also?: (removed: number) => void): Promise<number> {
   return commitDurably(dbs, () => {
     let removed = 0;
     removed += removeRange(dbs.log, { start: [shopId, 0], end: [shopId, LAST_POSITION] });
@@ -40,6 +40,7 @@ export function eraseShopRows(dbs: Databases, shopId: string): Promise<number> {
       removed++;
     }
     for (const hash of keys) dbs.apiKeys.remove(hash);
+    also?.(removed + keys.size);
     return removed + keys.size;
   });
 }

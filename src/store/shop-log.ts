@@ -112,7 +112,11 @@ export class LmdbShopLog implements ShopLog {
     for (const listener of this.#committed) listener(shopId, head);
   }
 
-  async appendEvents(shopId: string, events: readonly NewEvent[], receivedAt: number, dedupSince: number, sender: Sender = 'public'): Promise<EventsAppended> {
+  /**
+   * `also` (a replicated log's materialization: its applied sequence and the write's outcome) runs
+   * inside the same write transaction, with what the append stored; so do the others' below.
+   */
+  async appendEvents(shopId: string, events: readonly NewEvent[], receivedAt: number, dedupSince: number, sender: Sender = 'public', also?: (appended: EventsAppended) => void): Promise<EventsAppended> {
     const { log, logHeads, dedup } = this.dbs;
     let head = 0;
     const appended = await commitDurably(this.dbs, (): EventsAppended => {
@@ -134,44 +138,52 @@ export class LmdbShopLog implements ShopLog {
         }
         stored.push(events[i]!);
       }
-      if (stored.length === 0) return { first: head, duplicateOf };
-      const storedEvents = stored.map(({ event }) => event);
-      log.put([shopId, head + 1], toEventsEntry(stored.map(({ eventId }) => eventId), storedEvents));
-      indexEvents(this.dbs, shopId, head + 1, storedEvents);
-      logHeads.put(shopId, (head += stored.length));
-      return { first: head - stored.length + 1, duplicateOf };
+      let appended: EventsAppended = { first: head, duplicateOf };
+      if (stored.length > 0) {
+        const storedEvents = stored.map(({ event }) => event);
+        log.put([shopId, head + 1], toEventsEntry(stored.map(({ eventId }) => eventId), storedEvents));
+        indexEvents(this.dbs, shopId, head + 1, storedEvents);
+        logHeads.put(shopId, (head += stored.length));
+        appended = { first: head - stored.length + 1, duplicateOf };
+      }
+      also?.(appended);
+      return appended;
     });
     if (appended.duplicateOf.includes(undefined)) this.#tell(shopId, head);
     return appended;
   }
 
-  async eraseShop(shopId: string): Promise<number> {
-    const removed = await eraseShopRows(this.dbs, shopId);
+  async eraseShop(shopId: string, also?: (removed: number) => void): Promise<number> {
+    const removed = await eraseShopRows(this.dbs, shopId, also);
     this.#tell(shopId, 0);
     return removed;
   }
 
-  append(shopId: string, command: ShopCommand, at: number): Promise<{ change: ShopChange; position: number } | undefined> {
-    return this.#appendChange(shopId, () => buildChange(this.dbs, shopId, command, at), at);
+  append(shopId: string, command: ShopCommand, at: number, also?: (done: { change: ShopChange; position: number } | undefined) => void): Promise<{ change: ShopChange; position: number } | undefined> {
+    return this.#appendChange(shopId, () => buildChange(this.dbs, shopId, command, at), at, also);
   }
 
   /** Appends the change `build` makes inside the write transaction, told the position it takes (undefined: nothing). */
-  async #appendChange<C extends ShopChange>(shopId: string, build: (position: number) => C | undefined, at: number): Promise<{ change: C; position: number } | undefined> {
+  async #appendChange<C extends ShopChange>(shopId: string, build: (position: number) => C | undefined, at: number, also?: (done: { change: C; position: number } | undefined) => void): Promise<{ change: C; position: number } | undefined> {
     const { log, logHeads } = this.dbs;
     const done = await commitDurably(this.dbs, () => {
       const position = (logHeads.get(shopId) ?? 0) + 1;
       const change = build(position);
-      if (change === undefined) return undefined;
-      writeChange(this.dbs, shopId, change);
-      log.put([shopId, position], { change, at });
-      logHeads.put(shopId, position);
-      return { change, position };
+      let done: { change: C; position: number } | undefined;
+      if (change !== undefined) {
+        writeChange(this.dbs, shopId, change);
+        log.put([shopId, position], { change, at });
+        logHeads.put(shopId, position);
+        done = { change, position };
+      }
+      also?.(done);
+      return done;
     });
     if (done !== undefined) this.#tell(shopId, done.position);
     return done;
   }
 
-  async publishEaseFit(shopId: string, artifact: EaseArtifact, fittedThrough: number, at: number): Promise<number> {
+  async publishEaseFit(shopId: string, artifact: EaseArtifact, fittedThrough: number, at: number, also?: (position: number) => void): Promise<number> {
     const { artifacts } = this.dbs;
     const done = await this.#appendChange(shopId, (position) => {
       artifacts.put([shopId, position], artifact);
@@ -179,7 +191,7 @@ export class LmdbShopLog implements ShopLog {
       const kept = [...artifacts.getKeys({ start: [shopId, position], end: [shopId, 0], reverse: true })];
       for (const key of kept.slice(KEPT_ARTIFACTS)) artifacts.remove(key);
       return { kind: 'ease-fit', fittedThrough };
-    }, at);
+    }, at, also === undefined ? undefined : (done) => also(done!.position));
     return done!.position;
   }
 

@@ -77,6 +77,7 @@ export class ShopStore {
   async addSigningSecret(shopId: string, secret: string, now = Date.now()): Promise<void> {
     if (signingSecretId(secret) === undefined) throw new Error('not a signing secret (cts_…)');
     if (this.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}"`);
+    if (this.getShop(shopId)?.signingSecrets?.includes(secret) === true) return; // (checked again as it is appended)
     await this.#update(shopId, { field: 'signingSecret', secret }, now);
   }
 

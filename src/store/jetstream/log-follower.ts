@@ -1,0 +1,185 @@
+// Materializes the replicated log into this node's LMDB: one process per node (it holds the
+// follower lease) reads the JetStream stream in order from the sequence after the last one its log
+// holds, and appends each message to the shop's local log exactly as the LMDB log appends a write
+// (events de-duplicated by messageId, a command turned into its change against the tables as they
+// are then). Every node does the same in the same order, so every node's log holds the same entries
+// at the same per-shop positions; everything after (the processes that apply the log, snapshots,
+// position tokens) works as it does on one machine. Each message's sequence, and what it stored
+// (for its writer, by message id), are written in the transaction that materializes it: a message
+// is in the local log once, whatever crashes.
+import type { Consumer, ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
+import type { ObjectStore } from '@nats-io/obj';
+import type { Databases } from '../database.js';
+import { commitDurably } from '../durable-commit.js';
+import type { LmdbShopLog } from '../shop-log.js';
+import type { EaseArtifact } from '../log-entry.js';
+import { decodeArtifact, decodeMessage, type LogMessage, type WriteOutcome } from './log-message.js';
+
+/** A message as read from the stream, with an ease-fit's artifact fetched. */
+interface ReadMessage {
+  decoded: LogMessage;
+  artifact?: EaseArtifact;
+}
+
+/** Messages materialized without waiting for their commits (lmdb-js commits a turn's transactions together). */
+const IN_FLIGHT = 512;
+/** Outcomes are kept this long for their writers (which read them within a second), then pruned. */
+export const OUTCOME_TTL_MS = 10 * 60_000;
+/** A follower that has not moved for this long while the stream is ahead reads it again from its last sequence. */
+const STALL_MS = 5_000;
+
+/** A message materialized twice (two followers for a moment, a redelivery): the second changes nothing. */
+class AlreadyMaterialized extends Error {}
+
+/** The last stream sequence this node's log holds (0: none). */
+export function materializedThrough(dbs: Databases): number {
+  return dbs.replicaState.get('seq') ?? 0;
+}
+
+export class LogFollower {
+  #stopped = false;
+  #running: Promise<void> | undefined;
+  #messages: ConsumerMessages | undefined;
+  #progressAt = Date.now();
+  #watchdog: NodeJS.Timeout | undefined;
+  #pruneTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly js: JetStreamClient,
+    /** The log's stream, and the prefix of its subjects (`<prefix>.<shopId>`). */
+    readonly stream: string,
+    readonly subjectPrefix: string,
+    readonly local: LmdbShopLog,
+    readonly fits: ObjectStore,
+    readonly report: (line: string) => void,
+    /** The stream's last sequence as the cluster has it now (for the stall watchdog). */
+    readonly streamLast: () => Promise<number>,
+    readonly clock: () => number = Date.now,
+  ) {}
+
+  get dbs(): Databases {
+    return this.local.dbs;
+  }
+
+  start(): void {
+    this.#stopped = false;
+    this.#running = this.#run();
+    this.#watchdog = setInterval(() => void this.#checkStall(), 1_000);
+    this.#watchdog.unref();
+    this.#pruneTimer = setInterval(() => void this.pruneOutcomes().catch(() => {}), 60_000);
+    this.#pruneTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#watchdog);
+    clearInterval(this.#pruneTimer);
+    await this.#messages?.close();
+    await this.#running;
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stopped) {
+      try {
+        const from = materializedThrough(this.dbs) + 1;
+        const consumer: Consumer = await this.js.consumers.get(this.stream, { opt_start_seq: from });
+        const messages = await consumer.consume({ max_messages: IN_FLIGHT });
+        this.#messages = messages;
+        if (this.#stopped) break;
+        await this.#materializeAll(messages, from);
+      } catch (error) {
+        if (this.#stopped) break;
+        this.report(`reading the replicated log failed (${(error as Error).message}); reading again from sequence ${materializedThrough(this.dbs) + 1} in 1 s`);
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+    }
+  }
+
+  /** Materializes messages in order, up to IN_FLIGHT commits under way; returns when the messages end (closed, or a gap). */
+  async #materializeAll(messages: ConsumerMessages, from: number): Promise<void> {
+    const pending: Promise<void>[] = [];
+    let expected = from;
+    for await (const message of messages) {
+      if (this.#stopped) break;
+      if (message.seq < expected) continue; // already read
+      if (message.seq > expected) {
+        // A gap: messages removed from the stream (its retention) before this node read them.
+        this.report(`the replicated log holds no sequence ${expected} to ${message.seq - 1} any more (its retention dropped them before this node read them); this node's log goes on from ${message.seq}`);
+      }
+      expected = message.seq + 1;
+      const decoded = decodeMessage(message.data);
+      pending.push(this.#materialize(message, decoded === undefined ? undefined : await this.#withArtifact(decoded)));
+      if (pending.length >= IN_FLIGHT) await Promise.all(pending.splice(0));
+    }
+    await Promise.all(pending);
+  }
+
+  /** An ease-fit message with its artifact read from the fits store (undefined artifact: it is gone). */
+  async #withArtifact(decoded: LogMessage): Promise<ReadMessage> {
+    if (decoded.kind !== 'ease-fit') return { decoded };
+    const bytes = await this.fits.getBlob(decoded.object);
+    return { decoded, artifact: bytes === null ? undefined : decodeArtifact(bytes) };
+  }
+
+  /** Appends one message to the local log, with its sequence and outcome, in one transaction. */
+  async #materialize(message: JsMsg, read: ReadMessage | undefined): Promise<void> {
+    const seq = message.seq;
+    const shopId = message.subject.slice(this.subjectPrefix.length + 1);
+    const msgId = message.headers?.get('Nats-Msg-Id') ?? '';
+    const at = this.clock();
+    const record = (outcome: Omit<WriteOutcome, 'seq' | 'at'> | undefined) => {
+      // Inside the transaction: throwing aborts it, appended rows included.
+      if (materializedThrough(this.dbs) >= seq) throw new AlreadyMaterialized();
+      this.dbs.replicaState.put('seq', seq);
+      if (outcome !== undefined && msgId !== '') this.dbs.replicaOutcomes.put(msgId, { seq, at, ...outcome } as WriteOutcome);
+    };
+    try {
+      const decoded = read?.decoded;
+      if (decoded === undefined) {
+        this.report(`replicated log sequence ${seq} (subject ${message.subject}) is not a Pairwise message: skipped`);
+        await commitDurably(this.dbs, () => record(undefined));
+      } else if (decoded.kind === 'events') {
+        await this.local.appendEvents(shopId, decoded.events, decoded.receivedAt, decoded.dedupSince, decoded.sender, (appended) =>
+          record({ first: appended.first, duplicateOf: appended.duplicateOf.map((id) => id ?? null) }),
+        );
+      } else if (decoded.kind === 'command') {
+        await this.local.append(shopId, decoded.command, decoded.at, (done) => record({ position: done?.position ?? 0 }));
+      } else if (decoded.kind === 'ease-fit') {
+        if (read?.artifact === undefined) {
+          this.report(`the EASE fit of replicated log sequence ${seq} is no longer in the fits store: skipped`);
+          await commitDurably(this.dbs, () => record({ position: 0 }));
+        } else {
+          await this.local.publishEaseFit(shopId, read.artifact, decoded.fittedThrough, decoded.at, (position) => record({ position }));
+        }
+      } else {
+        await this.local.eraseShop(shopId, (removed) => record({ removed }));
+      }
+      this.#progressAt = this.clock();
+    } catch (error) {
+      if (error instanceof AlreadyMaterialized) return;
+      throw error;
+    }
+  }
+
+  /** Reads the stream again when it is ahead and nothing moved for STALL_MS (a consumer that lost its server and did not recover). */
+  async #checkStall(): Promise<void> {
+    if (this.#stopped || this.clock() - this.#progressAt < STALL_MS) return;
+    const last = await this.streamLast().catch(() => 0);
+    if (last <= materializedThrough(this.dbs)) {
+      this.#progressAt = this.clock();
+      return;
+    }
+    this.report(`the replicated log is at ${last} and this node at ${materializedThrough(this.dbs)} with no progress for ${STALL_MS / 1000} s: reading it again`);
+    this.#progressAt = this.clock();
+    await this.#messages?.close();
+  }
+
+  /** Drops the outcomes older than OUTCOME_TTL_MS; resolves with how many. */
+  async pruneOutcomes(): Promise<number> {
+    const before = this.clock() - OUTCOME_TTL_MS;
+    const stale: string[] = [];
+    for (const { key, value } of this.dbs.replicaOutcomes.getRange()) if (value.at < before) stale.push(key);
+    if (stale.length > 0) await commitDurably(this.dbs, () => stale.forEach((key) => this.dbs.replicaOutcomes.remove(key)));
+    return stale.length;
+  }
+}

@@ -1,0 +1,115 @@
+// Opens the log past one machine (PAIRWISE_NATS): the connection, the stream and the fits object
+// store checked or created, this node's follower run under a lease (one process per node
+// materializes the stream into the data dir's LMDB), and the writers' log. The log id that write
+// positions carry is the stream's, the same on every node, so a position from one node is good on
+// any other.
+import { createHash } from 'node:crypto';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { Objm } from '@nats-io/obj';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { StartupError } from '../../errors.js';
+import { commitDurably } from '../durable-commit.js';
+import type { Databases } from '../database.js';
+import { Lease } from '../lease.js';
+import type { LmdbShopLog } from '../shop-log.js';
+import { clusterSize, connectToLog } from './connection.js';
+import { JetStreamShopLog } from './jetstream-shop-log.js';
+import { LogFollower, materializedThrough } from './log-follower.js';
+import { ensureLogStream, type LogStreamSettings } from './log-stream.js';
+import type { NatsConfig } from './nats-config.js';
+
+/** How long the follower lease outlives its holder's last renewal. */
+const FOLLOWER_LEASE_MS = 4_000;
+/** How long JetStream remembers a publish's message id (a client's retries come within it). */
+const DUPLICATE_WINDOW_MS = 2 * 60_000;
+
+export interface ReplicatedLog {
+  readonly log: JetStreamShopLog;
+  /** The id every node's write positions carry (api/position-token.ts). */
+  readonly logId: string;
+  readonly settings: LogStreamSettings;
+  /** Resolves once this node's log holds every message the stream held when it was called. */
+  caughtUp(report: (line: string) => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The stream's log id: 8 characters of a-z and 0-9 from its name and creation time, alike on every node. */
+export function streamLogId(name: string, created: string): string {
+  const digest = createHash('sha256').update(`${name}\n${created}`).digest();
+  let id = '';
+  for (let i = 0; i < 8; i++) id += (digest[i]! % 36).toString(36);
+  return id;
+}
+
+/** Takes the stream's log id for this data dir; refuses a data dir whose log is another's. */
+async function adoptLogId(dbs: Databases, logId: string, stream: string): Promise<void> {
+  const known = dbs.meta.get('logId');
+  if (known === logId) return;
+  if (known !== undefined && (dbs.logHeads.getKeysCount() > 0 || materializedThrough(dbs) > 0)) {
+    throw new StartupError(`this data dir holds another log (id ${known}) than the JetStream stream "${stream}" (id ${logId}): give this node an empty data dir (PAIRWISE_DATA_DIR), or point it at the NATS cluster it was part of`);
+  }
+  await commitDurably(dbs, () => dbs.meta.put('logId', logId));
+}
+
+export async function openReplicatedLog(
+  nats: NatsConfig,
+  dbs: Databases,
+  local: LmdbShopLog,
+  retentionMs: number,
+  report: (line: string) => void,
+  name: string,
+): Promise<ReplicatedLog> {
+  const nc: NatsConnection = await connectToLog(nats.urls, { name, report });
+  let reconnects = 0;
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'reconnect') reconnects++;
+    }
+  })();
+  try {
+    const jsm = await jetstreamManager(nc);
+    const replicas = nats.replicas ?? Math.min(3, clusterSize(nc));
+    const settings: LogStreamSettings = { name: nats.stream, subjectPrefix: `pairwise.${nats.stream}`, replicas, maxAgeMs: retentionMs, duplicateWindowMs: DUPLICATE_WINDOW_MS };
+    const info = await ensureLogStream(jsm, settings);
+    const logId = streamLogId(nats.stream, info.created);
+    await adoptLogId(dbs, logId, nats.stream);
+    const js = jetstream(nc);
+    const fits = await new Objm(js).create(`${nats.stream}_FITS`, { replicas });
+    const streamLast = async () => (await jsm.streams.info(settings.name)).state.last_seq;
+    const follower = new LogFollower(js, settings.name, settings.subjectPrefix, local, fits, report, streamLast);
+    const lease = new Lease(dbs, 'jetstream-follower', FOLLOWER_LEASE_MS, Date.now, (held) => {
+      if (held) follower.start();
+      else void follower.stop();
+    });
+    await lease.renew();
+    lease.start();
+    const log = new JetStreamShopLog(js, settings.subjectPrefix, local, fits, () => reconnects);
+    return {
+      log,
+      logId,
+      settings,
+      async caughtUp(say) {
+        const last = await streamLast();
+        const started = Date.now();
+        let saidAt = started;
+        for (;;) {
+          dbs.root.resetReadTxn();
+          if (materializedThrough(dbs) >= last) return;
+          if (Date.now() - saidAt >= 5_000) {
+            saidAt = Date.now();
+            say(`catching up with the replicated log: ${materializedThrough(dbs)} of ${last} (${Math.round((Date.now() - started) / 1000)} s)`);
+          }
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      },
+      async close() {
+        await lease.release();
+        await follower.stop();
+        await nc.drain().catch(() => nc.close());
+      },
+    };
+  } catch (error) {
+    await nc.close();
+    throw error;
+  }
+}

@@ -1,0 +1,90 @@
+// Three Pairwise nodes on one JetStream stream (a real 3-server nats-server cluster, R3), each with
+// its own data dir: a write on one node is read with its position on another, every node answers
+// alike, a messageId sent to two nodes is stored once, and a node started on an empty data dir
+// catches up before it answers.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { materializedThrough } from '../../../src/store/jetstream/log-follower.js';
+import { ids, newShop, postEvents, putProducts, recommendations, startTestService, wireProduct, type TestService } from '../../support/service.js';
+import { NatsCluster } from '../../support/nats-cluster.js';
+
+const QUERIES = [
+  'strategy=trending&limit=8',
+  'strategy=bought-together&productId=1',
+  'strategy=similar&productId=2',
+  'strategy=collection-popular&collectionId=c1',
+  'strategy=recently-viewed&sessionId=s1',
+  'customerId=cust-1&limit=8',
+];
+
+describe('three nodes on one replicated log', () => {
+  let cluster: NatsCluster;
+  const nodes: TestService[] = [];
+  const shop = newShop('shop-r');
+  const start = async (dataDir?: string) => {
+    const node = await startTestService({ shop, ...(dataDir === undefined ? {} : { dataDir }), env: { PAIRWISE_NATS: cluster.urls.join(','), PAIRWISE_NATS_STREAM: 'TEST_NODES' } });
+    nodes.push(node);
+    return node;
+  };
+  const answersOf = (node: TestService) => Promise.all(QUERIES.map((q) => recommendations(node, q, shop.secretKey)));
+
+  beforeAll(async () => {
+    cluster = await NatsCluster.start(3);
+    for (let i = 0; i < 3; i++) await start();
+  }, 90_000);
+  afterAll(async () => {
+    for (const node of nodes) await node.cleanup();
+    await cluster?.stop();
+  });
+
+  test('When a node takes a write, then another node read with its position sees it, and every node answers alike', async () => {
+    const [one, two, three] = nodes as [TestService, TestService, TestService];
+    await putProducts(one, Array.from({ length: 8 }, (_, i) => wireProduct(String(i + 1), { collections: [i % 2 ? 'c1' : 'c2'], tags: [`t${i % 3}`] })));
+    const batch = (await postEvents(two, [
+      { type: 'purchase', productId: '1', sessionId: 's1', customerId: 'cust-1', metadata: { orderId: 'o1' } },
+      { type: 'purchase', productId: '3', sessionId: 's1', customerId: 'cust-1', metadata: { orderId: 'o1' } },
+      { type: 'view', productId: '5', sessionId: 's1', customerId: 'cust-1' },
+      { type: 'purchase', productId: '1', sessionId: 's2', metadata: { orderId: 'o2' } },
+      { type: 'purchase', productId: '3', sessionId: 's2', metadata: { orderId: 'o2' } },
+    ], shop.secretKey)) as { position: string };
+    expect(batch.position).toMatch(/^[a-z0-9]{8}\.[0-9a-z]+$/);
+
+    // Read your write on a node that did not take it: it waits (bounded) for that position.
+    const viewed = await recommendations(three, `strategy=recently-viewed&sessionId=s1&after=${batch.position}`);
+    expect(viewed.meta.stale).not.toBe(true);
+    expect(ids(viewed)).toContain('5');
+    const together = await recommendations(three, `strategy=bought-together&productId=1&after=${batch.position}`);
+    expect(ids(together)[0]).toBe('3');
+
+    // Once every node holds the whole stream, every strategy answers alike everywhere.
+    const heads = await Promise.all(nodes.map(async (node) => {
+      await recommendations(node, `strategy=trending&after=${batch.position}`);
+      return node.service.shopLog.head(shop.shopId, true);
+    }));
+    expect(new Set(heads).size).toBe(1);
+    const [a, b, c] = [await answersOf(one), await answersOf(two), await answersOf(three)];
+    expect(b).toEqual(a);
+    expect(c).toEqual(a);
+  });
+
+  test('When one messageId is sent to two nodes, then it is stored once, and both say so alike', async () => {
+    const [one, two] = nodes as [TestService, TestService];
+    const event = { type: 'view', productId: '2', sessionId: 's9', messageId: 'order-77-line-1' };
+    const [first, second] = await Promise.all([one, two].map(async (node) => (await postEvents(node, [event], shop.secretKey)) as { results: { eventId: string; duplicate?: boolean }[] }));
+    const results = [first!.results[0]!, second!.results[0]!];
+    expect(results.filter((r) => r.duplicate === true)).toHaveLength(1);
+    expect(results[0]!.eventId).toBe(results[1]!.eventId);
+    const stored = [...one.service.shopLog.read(shop.shopId)].filter((r) => r.event?.messageId === 'order-77-line-1');
+    expect(stored).toHaveLength(1);
+  });
+
+  test('When a node starts on an empty data dir, then it catches up with the stream before it answers, and answers like the others', async () => {
+    const old = nodes[0]!.service.dbs;
+    old.root.resetReadTxn();
+    const through = materializedThrough(old);
+    const fresh = await start();
+    // Its own start (the shop and keys it is told of, all there already) publishes nothing.
+    expect(materializedThrough(fresh.service.dbs)).toBe(through);
+    expect(fresh.service.shopLog.head(shop.shopId)).toBe(nodes[0]!.service.shopLog.head(shop.shopId, true));
+    expect(await answersOf(fresh)).toEqual(await answersOf(nodes[0]!));
+  });
+});
