@@ -272,7 +272,8 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   };
   // Whether a refit runs anywhere: /metrics may be answered by a process that is not the housekeeper.
   const refitFlag = new LeaseFlag(dbs, housekeeping, 'ease-refit-running');
-  const refits = new EaseRefits(engines, config.easeRefit, clock, log, undefined, publishFit, () => housekeeping.held, (running) => void refitFlag.set(running));
+  // Past one machine, one process of the whole cluster refits (its fits reach every node through the log).
+  const refits = new EaseRefits(engines, config.easeRefit, clock, log, undefined, publishFit, () => housekeeping.held && (replicated === undefined || replicated.refitLease.held), (running) => void refitFlag.set(running));
   const background = {
     get snapshotCopyBytes() {
       return snapshotStore.arenaBytes;

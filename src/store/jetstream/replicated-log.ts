@@ -5,6 +5,7 @@
 // any other.
 import { createHash } from 'node:crypto';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
 import { Objm } from '@nats-io/obj';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { StartupError } from '../../errors.js';
@@ -12,12 +13,15 @@ import { commitDurably } from '../durable-commit.js';
 import type { Databases } from '../database.js';
 import { Lease } from '../lease.js';
 import type { LmdbShopLog } from '../shop-log.js';
+import { ClusterLease } from './cluster-lease.js';
 import { clusterSize, connectToLog } from './connection.js';
 import { JetStreamShopLog } from './jetstream-shop-log.js';
 import { LogFollower, materializedThrough } from './log-follower.js';
 import { ensureLogStream, type LogStreamSettings } from './log-stream.js';
 import type { NatsConfig } from './nats-config.js';
 
+/** How long the cluster's refit lease outlives its holder's last renewal. */
+const REFIT_LEASE_MS = 10_000;
 /** How long the follower lease outlives its holder's last renewal. */
 const FOLLOWER_LEASE_MS = 4_000;
 /** How long JetStream remembers a publish's message id (a client's retries come within it). */
@@ -28,6 +32,8 @@ export interface ReplicatedLog {
   /** The id every node's write positions carry (api/position-token.ts). */
   readonly logId: string;
   readonly settings: LogStreamSettings;
+  /** Held by the one process of the cluster that makes EASE fits (published in the log for every node). */
+  readonly refitLease: ClusterLease;
   /** Resolves once this node's log holds every message the stream held when it was called. */
   caughtUp(report: (line: string) => void): Promise<void>;
   close(): Promise<void>;
@@ -83,11 +89,16 @@ export async function openReplicatedLog(
     });
     await lease.renew();
     lease.start();
+    const leases = await new Kvm(js).create(`${nats.stream}_LEASES`, { replicas, history: 1 });
+    const refitLease = new ClusterLease(leases, 'ease-refits', REFIT_LEASE_MS);
+    await refitLease.renew();
+    refitLease.start();
     const log = new JetStreamShopLog(js, settings.subjectPrefix, local, fits, () => reconnects);
     return {
       log,
       logId,
       settings,
+      refitLease,
       async caughtUp(say) {
         const last = await streamLast();
         const started = Date.now();
@@ -103,6 +114,7 @@ export async function openReplicatedLog(
         }
       },
       async close() {
+        await refitLease.release();
         await lease.release();
         await follower.stop();
         await nc.drain().catch(() => nc.close());

@@ -3,6 +3,10 @@
 // alike, a messageId sent to two nodes is stored once, and a node started on an empty data dir
 // catches up before it answers.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { formatPosition } from '../../../src/api/position-token.js';
+import type { EaseFit } from '../../../src/engine/ease/ease-model.js';
+import { toPortable } from '../../../src/engine/ease/portable-fit.js';
+import { refitEase } from '../../../src/ingest/ease-refit.js';
 import { materializedThrough } from '../../../src/store/jetstream/log-follower.js';
 import { ids, newShop, postEvents, putProducts, recommendations, startTestService, wireProduct, type TestService } from '../../support/service.js';
 import { NatsCluster } from '../../support/nats-cluster.js';
@@ -75,6 +79,21 @@ describe('three nodes on one replicated log', () => {
     expect(results[0]!.eventId).toBe(results[1]!.eventId);
     const stored = [...one.service.shopLog.read(shop.shopId)].filter((r) => r.event?.messageId === 'order-77-line-1');
     expect(stored).toHaveLength(1);
+  });
+
+  test('When one node publishes an EASE fit, then every node installs it at the same position (its rows carried by the object store)', async () => {
+    const [one, , three] = nodes as [TestService, TestService, TestService];
+    const engine = one.service.engines.get(shop.shopId);
+    let fit: EaseFit | undefined;
+    await refitEase(engine, { maxItems: 100, neighbors: 8, lambda: 1 }, undefined, (made) => (fit = made));
+    expect(fit).toBeDefined();
+    const position = await one.service.shopLog.publishEaseFit(shop.shopId, toPortable(engine.catalog, fit!), one.service.engines.position(shop.shopId), Date.now());
+    await recommendations(three, `strategy=trending&after=${formatPosition(three.service.dbs.meta.get('logId')!, position)}`);
+    for (const node of nodes) {
+      await recommendations(node, `strategy=trending&after=${formatPosition(node.service.dbs.meta.get('logId')!, position)}`);
+      expect(node.service.engines.get(shop.shopId).ease.size).toBe(fit!.items.length);
+    }
+    expect(three.service.shopLog.easeFit(shop.shopId, position)).toEqual(one.service.shopLog.easeFit(shop.shopId, position));
   });
 
   test('When a node starts on an empty data dir, then it catches up with the stream before it answers, and answers like the others', async () => {
