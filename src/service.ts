@@ -286,7 +286,8 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     },
   };
   const disk = () => diskUsage(dbs);
-  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, widgets, dashboardSessions, background, disk }, stream.routes).catch(async (error: unknown) => {
+  const logProblems = () => replicated?.problems() ?? [];
+  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, widgets, dashboardSessions, background, disk, logProblems }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     await housekeeping.release(); // its renewals would outlive the databases startService closes now
     throw error;

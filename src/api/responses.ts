@@ -79,7 +79,10 @@ export interface ProductDeleted {
 
 /** GET /healthz. */
 export interface Health {
-  status: 'ok';
+  /** `degraded`: the node answers reads from its copy of the log but cannot take writes now (see `problems`). */
+  status: 'ok' | 'degraded';
+  /** What keeps the node from taking writes (with a replicated log: no connection to NATS, no quorum); absent when ok. */
+  problems?: string[];
   /** The server process that answered (one of several behind one port). */
   pid: number & tags.Type<'uint32'>;
   /** Shops whose log this process applies. */

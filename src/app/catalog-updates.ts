@@ -43,6 +43,7 @@ async function stored<T>(commit: Promise<T>): Promise<T> {
   try {
     return await commit;
   } catch (cause) {
+    if (cause instanceof AppError) throw cause; // the log's own refusal (a replicated log without quorum: with Retry-After)
     throw new AppError('unavailable', `the catalog could not be stored: ${(cause as Error).message}`);
   }
 }

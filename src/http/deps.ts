@@ -77,4 +77,6 @@ export interface HttpDeps {
   background: BackgroundMemory;
   /** What the data dir takes on disk (store/disk-usage.ts), for /metrics. */
   disk: () => DiskUsage;
+  /** What keeps the log from taking writes now (a replicated log without NATS or quorum), for /healthz; empty: nothing. */
+  logProblems: () => string[];
 }

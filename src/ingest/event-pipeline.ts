@@ -53,6 +53,7 @@ export class EventPipeline {
     try {
       appended = await this.log.appendEvents(shopId, fresh, now, now - this.dedupTtlMs, sender);
     } catch (cause) {
+      if (cause instanceof AppError) throw cause; // the log's own refusal (a replicated log without quorum: with Retry-After)
       throw new AppError('unavailable', `events could not be stored: ${(cause as Error).message}`);
     }
     const stored: TrackedEvent[] = [];

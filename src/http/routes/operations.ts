@@ -11,7 +11,9 @@ import type { Handler } from '../../transport/route.js';
 export function getHealth(deps: HttpDeps): Handler {
   return (exchange) => {
     const { shops, behind } = deps.tail.lag();
-    exchange.json(JSON.stringify({ status: 'ok', pid: process.pid, shops, behind } satisfies Health));
+    const problems = deps.logProblems();
+    const health: Health = problems.length === 0 ? { status: 'ok', pid: process.pid, shops, behind } : { status: 'degraded', problems, pid: process.pid, shops, behind };
+    exchange.json(JSON.stringify(health));
   };
 }
 

@@ -20,6 +20,9 @@ import { LogFollower, materializedThrough } from './log-follower.js';
 import { ensureLogStream, type LogStreamSettings } from './log-stream.js';
 import type { NatsConfig } from './nats-config.js';
 
+/** How often a heartbeat is written (for /healthz), and how long it has to be acknowledged. */
+const STREAM_CHECK_MS = 2_000;
+const STREAM_CHECK_TIMEOUT_MS = 1_000;
 /** How long the cluster's refit lease outlives its holder's last renewal. */
 const REFIT_LEASE_MS = 10_000;
 /** How long the follower lease outlives its holder's last renewal. */
@@ -34,6 +37,11 @@ export interface ReplicatedLog {
   readonly settings: LogStreamSettings;
   /** Held by the one process of the cluster that makes EASE fits (published in the log for every node). */
   readonly refitLease: ClusterLease;
+  /**
+   * What keeps this node from taking writes now, for /healthz (empty: nothing): no connection to
+   * NATS, or the stream not answering (no quorum of its replicas: writes get 503, reads go on).
+   */
+  problems(): string[];
   /** Resolves once this node's log holds every message the stream held when it was called. */
   caughtUp(report: (line: string) => void): Promise<void>;
   close(): Promise<void>;
@@ -67,9 +75,13 @@ export async function openReplicatedLog(
 ): Promise<ReplicatedLog> {
   const nc: NatsConnection = await connectToLog(nats.urls, { name, report });
   let reconnects = 0;
+  let connected = true;
   void (async () => {
     for await (const status of nc.status()) {
-      if (status.type === 'reconnect') reconnects++;
+      if (status.type === 'reconnect') {
+        reconnects++;
+        connected = true;
+      } else if (status.type === 'disconnect') connected = false;
     }
   })();
   try {
@@ -89,16 +101,34 @@ export async function openReplicatedLog(
     });
     await lease.renew();
     lease.start();
-    const leases = await new Kvm(js).create(`${nats.stream}_LEASES`, { replicas, history: 1 });
+    // Leases and heartbeats; a heartbeat key outlives its process by a minute at most.
+    const leases = await new Kvm(js).create(`${nats.stream}_LEASES`, { replicas, history: 1, ttl: 60_000 });
     const refitLease = new ClusterLease(leases, 'ease-refits', REFIT_LEASE_MS);
     await refitLease.renew();
     refitLease.start();
     const log = new JetStreamShopLog(js, settings.subjectPrefix, local, fits, () => reconnects);
+    // Whether the cluster takes writes: a heartbeat written to the (replicated) leases bucket, which
+    // needs a quorum as a write to the log does. Stream info alone can be answered without one.
+    let writable = true;
+    const heartbeats = await new Kvm(jetstream(nc, { timeout: STREAM_CHECK_TIMEOUT_MS })).open(`${nats.stream}_LEASES`);
+    const heartbeat = `heartbeat.${refitLease.holder.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+    const checkStream = setInterval(() => {
+      heartbeats.put(heartbeat, String(Date.now())).then(
+        () => (writable = true),
+        () => (writable = false),
+      );
+    }, STREAM_CHECK_MS);
+    checkStream.unref();
     return {
       log,
       logId,
       settings,
       refitLease,
+      problems() {
+        if (!connected) return [`not connected to NATS (${nats.urls.join(', ')}): reconnecting`];
+        if (!writable) return [`the NATS cluster takes no writes (no quorum of the ${replicas} replicas): writes are refused with 503, reads are served from this node's copy of the log`];
+        return [];
+      },
       async caughtUp(say) {
         const last = await streamLast();
         const started = Date.now();
@@ -114,6 +144,7 @@ export async function openReplicatedLog(
         }
       },
       async close() {
+        clearInterval(checkStream);
         await refitLease.release();
         await lease.release();
         await follower.stop();
