@@ -5,6 +5,7 @@
 import type { Database, Key } from 'lmdb';
 import { LAST_POSITION, shopRange, snapshotPartRange, type Databases } from './database.js';
 import { commitDurably } from './durable-commit.js';
+import type { Alongside } from './shop-log.js';
 
 /** Past every customerId in a [shopId, customerId, position] key. */
 const ID_END = '\uffff';
@@ -17,8 +18,9 @@ function removeRange<K extends Key>(db: Database<unknown, K>, range: { start: K;
 }
 
 /** Erases the shop's rows; resolves with how many went (0: there was no such shop). */
-export function eraseShopRows(dbs: Databases, shopId: string, also?: (removed: number) => void): Promise<number> {
+export function eraseShopRows(dbs: Databases, shopId: string, also?: Alongside<number>): Promise<number> {
   return commitDurably(dbs, () => {
+    also?.check();
     let removed = 0;
     removed += removeRange(dbs.log, { start: [shopId, 0], end: [shopId, LAST_POSITION] });
     removed += removeRange(dbs.customerEvents, { start: [shopId, '', 0], end: [shopId, ID_END, 0] });
@@ -40,7 +42,7 @@ export function eraseShopRows(dbs: Databases, shopId: string, also?: (removed: n
       removed++;
     }
     for (const hash of keys) dbs.apiKeys.remove(hash);
-    also?.(removed + keys.size);
+    also?.record(removed + keys.size);
     return removed + keys.size;
   });
 }

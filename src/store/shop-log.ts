@@ -33,6 +33,16 @@ function dedupKey(sender: Sender, messageId: string): string {
   return (sender === 'secret' ? 's:' : 'p:') + messageId;
 }
 
+/**
+ * What a replicated log's materialization adds to an append's write transaction: `check` first,
+ * before anything is written (it throws to write nothing: lmdb-js keeps what a transaction wrote
+ * before it threw), and `record` last, with what the append stored (its sequence and outcome).
+ */
+export interface Alongside<R> {
+  check(): void;
+  record(result: R): void;
+}
+
 /** An event to append, with the id it was given. */
 export interface NewEvent {
   eventId: string;
@@ -113,13 +123,14 @@ export class LmdbShopLog implements ShopLog {
   }
 
   /**
-   * `also` (a replicated log's materialization: its applied sequence and the write's outcome) runs
-   * inside the same write transaction, with what the append stored; so do the others' below.
+   * `also` (a replicated log's materialization) runs inside the same write transaction: so do the
+   * others' below.
    */
-  async appendEvents(shopId: string, events: readonly NewEvent[], receivedAt: number, dedupSince: number, sender: Sender = 'public', also?: (appended: EventsAppended) => void): Promise<EventsAppended> {
+  async appendEvents(shopId: string, events: readonly NewEvent[], receivedAt: number, dedupSince: number, sender: Sender = 'public', also?: Alongside<EventsAppended>): Promise<EventsAppended> {
     const { log, logHeads, dedup } = this.dbs;
     let head = 0;
     const appended = await commitDurably(this.dbs, (): EventsAppended => {
+      also?.check();
       // Read inside the write transaction: the latest head and index, whichever process wrote them.
       head = logHeads.get(shopId) ?? 0;
       const duplicateOf: (string | undefined)[] = new Array<string | undefined>(events.length).fill(undefined);
@@ -146,27 +157,28 @@ export class LmdbShopLog implements ShopLog {
         logHeads.put(shopId, (head += stored.length));
         appended = { first: head - stored.length + 1, duplicateOf };
       }
-      also?.(appended);
+      also?.record(appended);
       return appended;
     });
     if (appended.duplicateOf.includes(undefined)) this.#tell(shopId, head);
     return appended;
   }
 
-  async eraseShop(shopId: string, also?: (removed: number) => void): Promise<number> {
+  async eraseShop(shopId: string, also?: Alongside<number>): Promise<number> {
     const removed = await eraseShopRows(this.dbs, shopId, also);
     this.#tell(shopId, 0);
     return removed;
   }
 
-  append(shopId: string, command: ShopCommand, at: number, also?: (done: { change: ShopChange; position: number } | undefined) => void): Promise<{ change: ShopChange; position: number } | undefined> {
+  append(shopId: string, command: ShopCommand, at: number, also?: Alongside<{ change: ShopChange; position: number } | undefined>): Promise<{ change: ShopChange; position: number } | undefined> {
     return this.#appendChange(shopId, () => buildChange(this.dbs, shopId, command, at), at, also);
   }
 
   /** Appends the change `build` makes inside the write transaction, told the position it takes (undefined: nothing). */
-  async #appendChange<C extends ShopChange>(shopId: string, build: (position: number) => C | undefined, at: number, also?: (done: { change: C; position: number } | undefined) => void): Promise<{ change: C; position: number } | undefined> {
+  async #appendChange<C extends ShopChange>(shopId: string, build: (position: number) => C | undefined, at: number, also?: Alongside<{ change: C; position: number } | undefined>): Promise<{ change: C; position: number } | undefined> {
     const { log, logHeads } = this.dbs;
     const done = await commitDurably(this.dbs, () => {
+      also?.check();
       const position = (logHeads.get(shopId) ?? 0) + 1;
       const change = build(position);
       let done: { change: C; position: number } | undefined;
@@ -176,14 +188,14 @@ export class LmdbShopLog implements ShopLog {
         logHeads.put(shopId, position);
         done = { change, position };
       }
-      also?.(done);
+      also?.record(done);
       return done;
     });
     if (done !== undefined) this.#tell(shopId, done.position);
     return done;
   }
 
-  async publishEaseFit(shopId: string, artifact: EaseArtifact, fittedThrough: number, at: number, also?: (position: number) => void): Promise<number> {
+  async publishEaseFit(shopId: string, artifact: EaseArtifact, fittedThrough: number, at: number, also?: Alongside<number>): Promise<number> {
     const { artifacts } = this.dbs;
     const done = await this.#appendChange(shopId, (position) => {
       artifacts.put([shopId, position], artifact);
@@ -191,7 +203,7 @@ export class LmdbShopLog implements ShopLog {
       const kept = [...artifacts.getKeys({ start: [shopId, position], end: [shopId, 0], reverse: true })];
       for (const key of kept.slice(KEPT_ARTIFACTS)) artifacts.remove(key);
       return { kind: 'ease-fit', fittedThrough };
-    }, at, also === undefined ? undefined : (done) => also(done!.position));
+    }, at, also === undefined ? undefined : { check: () => also.check(), record: (done) => also.record(done!.position) });
     return done!.position;
   }
 

@@ -11,7 +11,7 @@ import type { Consumer, ConsumerMessages, JetStreamClient, JsMsg } from '@nats-i
 import type { ObjectStore } from '@nats-io/obj';
 import type { Databases } from '../database.js';
 import { commitDurably } from '../durable-commit.js';
-import type { LmdbShopLog } from '../shop-log.js';
+import type { Alongside, EventsAppended, LmdbShopLog } from '../shop-log.js';
 import type { EaseArtifact } from '../log-entry.js';
 import { decodeArtifact, decodeMessage, type LogMessage, type WriteOutcome } from './log-message.js';
 
@@ -26,7 +26,7 @@ const IN_FLIGHT = 512;
 /** Outcomes are kept this long for their writers (which read them within a second), then pruned. */
 export const OUTCOME_TTL_MS = 10 * 60_000;
 /** A follower that has not moved for this long while the stream is ahead reads it again from its last sequence. */
-const STALL_MS = 5_000;
+const STALL_MS = 2_000;
 
 /** A message materialized twice (two followers for a moment, a redelivery): the second changes nothing. */
 class AlreadyMaterialized extends Error {}
@@ -64,7 +64,7 @@ export class LogFollower {
   start(): void {
     this.#stopped = false;
     this.#running = this.#run();
-    this.#watchdog = setInterval(() => void this.#checkStall(), 1_000);
+    this.#watchdog = setInterval(() => void this.#checkStall(), 500);
     this.#watchdog.unref();
     this.#pruneTimer = setInterval(() => void this.pruneOutcomes().catch(() => {}), 60_000);
     this.#pruneTimer.unref();
@@ -98,7 +98,11 @@ export class LogFollower {
   /** Materializes messages in order, up to IN_FLIGHT commits under way; returns when the messages end (closed, or a gap). */
   async #materializeAll(messages: ConsumerMessages, from: number): Promise<void> {
     const pending: Promise<void>[] = [];
+    // The first failure of a commit under way (each promise is handled at once: none is left unhandled).
+    let failure: unknown;
     let expected = from;
+    /** The sequence of the message before this one, as handed to #materialize (its commit must be in first). */
+    let previousSeq = from - 1;
     for await (const message of messages) {
       if (this.#stopped) break;
       if (message.seq < expected) continue; // already read
@@ -106,12 +110,17 @@ export class LogFollower {
         // A gap: messages removed from the stream (its retention) before this node read them.
         this.report(`the replicated log holds no sequence ${expected} to ${message.seq - 1} any more (its retention dropped them before this node read them); this node's log goes on from ${message.seq}`);
       }
+      const previous = previousSeq;
+      previousSeq = message.seq;
       expected = message.seq + 1;
       const decoded = decodeMessage(message.data);
-      pending.push(this.#materialize(message, decoded === undefined ? undefined : await this.#withArtifact(decoded)));
+      const read = decoded === undefined ? undefined : await this.#withArtifact(decoded);
+      pending.push(this.#materialize(message, read, previous).catch((error: unknown) => void (failure ??= error)));
       if (pending.length >= IN_FLIGHT) await Promise.all(pending.splice(0));
+      if (failure !== undefined) throw failure;
     }
     await Promise.all(pending);
+    if (failure !== undefined) throw failure;
   }
 
   /** An ease-fit message with its artifact read from the fits store (undefined artifact: it is gone). */
@@ -122,43 +131,71 @@ export class LogFollower {
   }
 
   /** Appends one message to the local log, with its sequence and outcome, in one transaction. */
-  async #materialize(message: JsMsg, read: ReadMessage | undefined): Promise<void> {
+  /** @param previous the sequence the local log must end at before this message (the one handed before it) */
+  async #materialize(message: JsMsg, read: ReadMessage | undefined, previous: number): Promise<void> {
     const seq = message.seq;
     const shopId = message.subject.slice(this.subjectPrefix.length + 1);
     const msgId = message.headers?.get('Nats-Msg-Id') ?? '';
     const at = this.clock();
+    // First thing in the transaction, before it writes anything (a throw there writes nothing).
+    const check = () => {
+      const through = materializedThrough(this.dbs);
+      if (through >= seq) throw new AlreadyMaterialized();
+      // The message before it did not commit (a commit refused, a full disk): never step over it.
+      if (through !== previous) throw new Error(`replicated log sequence ${seq} follows ${previous}, but this node's log ends at ${through}`);
+    };
     const record = (outcome: Omit<WriteOutcome, 'seq' | 'at'> | undefined) => {
-      // Inside the transaction: throwing aborts it, appended rows included.
-      if (materializedThrough(this.dbs) >= seq) throw new AlreadyMaterialized();
       this.dbs.replicaState.put('seq', seq);
       if (outcome !== undefined && msgId !== '') this.dbs.replicaOutcomes.put(msgId, { seq, at, ...outcome } as WriteOutcome);
     };
+    const alongside = <R>(outcome: (result: R) => Omit<WriteOutcome, 'seq' | 'at'>): Alongside<R> => ({ check, record: (result) => record(outcome(result)) });
     try {
       const decoded = read?.decoded;
       if (decoded === undefined) {
         this.report(`replicated log sequence ${seq} (subject ${message.subject}) is not a Pairwise message: skipped`);
-        await commitDurably(this.dbs, () => record(undefined));
+        await commitDurably(this.dbs, () => {
+          check();
+          record(undefined);
+        });
       } else if (decoded.kind === 'events') {
-        await this.local.appendEvents(shopId, decoded.events, decoded.receivedAt, decoded.dedupSince, decoded.sender, (appended) =>
-          record({ first: appended.first, duplicateOf: appended.duplicateOf.map((id) => id ?? null) }),
+        await this.local.appendEvents(
+          shopId,
+          decoded.events,
+          decoded.receivedAt,
+          decoded.dedupSince,
+          decoded.sender,
+          alongside((appended: EventsAppended) => ({ first: appended.first, duplicateOf: appended.duplicateOf.map((id) => id ?? null) })),
         );
       } else if (decoded.kind === 'command') {
-        await this.local.append(shopId, decoded.command, decoded.at, (done) => record({ position: done?.position ?? 0 }));
+        await this.local.append(shopId, decoded.command, decoded.at, alongside((done: { position: number } | undefined) => ({ position: done?.position ?? 0 })));
       } else if (decoded.kind === 'ease-fit') {
         if (read?.artifact === undefined) {
           this.report(`the EASE fit of replicated log sequence ${seq} is no longer in the fits store: skipped`);
-          await commitDurably(this.dbs, () => record({ position: 0 }));
+          await commitDurably(this.dbs, () => {
+            check();
+            record({ position: 0 });
+          });
         } else {
-          await this.local.publishEaseFit(shopId, read.artifact, decoded.fittedThrough, decoded.at, (position) => record({ position }));
+          await this.local.publishEaseFit(shopId, read.artifact, decoded.fittedThrough, decoded.at, alongside((position: number) => ({ position })));
         }
       } else {
-        await this.local.eraseShop(shopId, (removed) => record({ removed }));
+        await this.local.eraseShop(shopId, alongside((removed: number) => ({ removed })));
       }
       this.#progressAt = this.clock();
     } catch (error) {
       if (error instanceof AlreadyMaterialized) return;
       throw error;
     }
+  }
+
+  /**
+   * Reads the stream again from the sequence after the last one materialized (the client moved to
+   * another NATS server: its consumer may not recover by itself).
+   */
+  restart(): void {
+    if (this.#stopped) return;
+    this.#progressAt = this.clock();
+    void this.#messages?.close();
   }
 
   /** Reads the stream again when it is ahead and nothing moved for STALL_MS (a consumer that lost its server and did not recover). */

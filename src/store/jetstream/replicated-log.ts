@@ -14,7 +14,7 @@ import type { Databases } from '../database.js';
 import { Lease } from '../lease.js';
 import type { LmdbShopLog } from '../shop-log.js';
 import { ClusterLease } from './cluster-lease.js';
-import { clusterSize, connectToLog } from './connection.js';
+import { clusterSize, connectToLog, retryWaitMs } from './connection.js';
 import { JetStreamShopLog } from './jetstream-shop-log.js';
 import { LogFollower, materializedThrough } from './log-follower.js';
 import { ensureLogStream, type LogStreamSettings } from './log-stream.js';
@@ -65,6 +65,20 @@ async function adoptLogId(dbs: Databases, logId: string, stream: string): Promis
   await commitDurably(dbs, () => dbs.meta.put('logId', logId));
 }
 
+/** Runs `step` until it succeeds, with doubling waits (1 s to 30 s); a StartupError (a misconfiguration) is thrown at once. */
+async function untilDone<T>(step: () => Promise<T>, what: string, report: (line: string) => void): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      if (error instanceof StartupError) throw error;
+      const wait = retryWaitMs(attempt);
+      report(`${what} failed (attempt ${attempt}: ${(error as Error).message}); trying again in ${wait / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
 export async function openReplicatedLog(
   nats: NatsConfig,
   dbs: Databases,
@@ -75,12 +89,14 @@ export async function openReplicatedLog(
 ): Promise<ReplicatedLog> {
   const nc: NatsConnection = await connectToLog(nats.urls, { name, report });
   let reconnects = 0;
+  let follower: LogFollower | undefined;
   let connected = true;
   void (async () => {
     for await (const status of nc.status()) {
       if (status.type === 'reconnect') {
         reconnects++;
         connected = true;
+        follower?.restart();
       } else if (status.type === 'disconnect') connected = false;
     }
   })();
@@ -88,21 +104,23 @@ export async function openReplicatedLog(
     const jsm = await jetstreamManager(nc);
     const replicas = nats.replicas ?? Math.min(3, clusterSize(nc));
     const settings: LogStreamSettings = { name: nats.stream, subjectPrefix: `pairwise.${nats.stream}`, replicas, maxAgeMs: retentionMs, duplicateWindowMs: DUPLICATE_WINDOW_MS };
-    const info = await ensureLogStream(jsm, settings);
+    // Retried: right after a whole cluster restarts, its streams elect their leaders seconds after it answers.
+    const info = await untilDone(() => ensureLogStream(jsm, settings), `checking the JetStream stream "${settings.name}"`, report);
     const logId = streamLogId(nats.stream, info.created);
     await adoptLogId(dbs, logId, nats.stream);
     const js = jetstream(nc);
-    const fits = await new Objm(js).create(`${nats.stream}_FITS`, { replicas });
+    const fits = await untilDone(() => new Objm(js).create(`${nats.stream}_FITS`, { replicas }), `opening the fits object store`, report);
     const streamLast = async () => (await jsm.streams.info(settings.name)).state.last_seq;
-    const follower = new LogFollower(js, settings.name, settings.subjectPrefix, local, fits, report, streamLast);
+    const materializer = new LogFollower(js, settings.name, settings.subjectPrefix, local, fits, report, streamLast);
+    follower = materializer;
     const lease = new Lease(dbs, 'jetstream-follower', FOLLOWER_LEASE_MS, Date.now, (held) => {
-      if (held) follower.start();
-      else void follower.stop();
+      if (held) materializer.start();
+      else void materializer.stop();
     });
     await lease.renew();
     lease.start();
     // Leases and heartbeats; a heartbeat key outlives its process by a minute at most.
-    const leases = await new Kvm(js).create(`${nats.stream}_LEASES`, { replicas, history: 1, ttl: 60_000 });
+    const leases = await untilDone(() => new Kvm(js).create(`${nats.stream}_LEASES`, { replicas, history: 1, ttl: 60_000 }), 'opening the leases bucket', report);
     const refitLease = new ClusterLease(leases, 'ease-refits', REFIT_LEASE_MS);
     await refitLease.renew();
     refitLease.start();
@@ -147,7 +165,7 @@ export async function openReplicatedLog(
         clearInterval(checkStream);
         await refitLease.release();
         await lease.release();
-        await follower.stop();
+        await materializer.stop();
         await nc.drain().catch(() => nc.close());
       },
     };
