@@ -94,7 +94,7 @@ function startChild(name, command, args, env) {
 function natsConfig(server) {
   const routes = natsServers.map((s) => `nats://${HOST}:${s.routePort}`).join(', ');
   return [
-    `# Written by scripts/cluster.mjs for a local cluster (docs/examples/nats/ has a deployment's).`,
+    `# Written by scripts/cluster.mjs for a local cluster (docs/examples/cluster/ has a deployment's).`,
     `server_name: ${server.name}`,
     `listen: ${HOST}:${server.clientPort}`,
     `jetstream {`,

@@ -45,8 +45,11 @@ describe('npm run cluster', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'pairwise-cluster-'));
   let script: ChildProcess | undefined;
   let output = '';
+  let pids: number[] = [];
   afterAll(() => {
+    // After a failure: the children are in process groups of their own, and outlive the script.
     if (script !== undefined && script.exitCode === null) script.kill('SIGKILL');
+    for (const pid of pids.filter(running)) process.kill(pid, 'SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -92,7 +95,7 @@ describe('npm run cluster', () => {
 
     const nodePids = await Promise.all(nodes.map(async (url) => ((await (await fetch(`${url}/healthz`)).json()) as { pid: number }).pid));
     const natsPids = [1, 2, 3].map((i) => Number(new RegExp(`^\\[nats-${i}\\] \\[(\\d+)\\]`, 'm').exec(output)?.[1]));
-    const pids = [...nodePids, ...natsPids];
+    pids = [...nodePids, ...natsPids];
     expect(pids.every((pid) => Number.isInteger(pid) && pid > 0 && running(pid))).toBe(true);
 
     script.kill('SIGINT');
