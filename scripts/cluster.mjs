@@ -109,7 +109,11 @@ function natsConfig(server) {
   ].join('\n');
 }
 
-/** Resolves once a client reaches the cluster and JetStream answers (its meta leader elected). */
+/**
+ * Resolves once a client reaches the cluster, JetStream answers (its meta leader elected) and every
+ * stream it holds answers too: after a restart each stream elects its own leader, seconds after the
+ * meta leader, and a node that asked before would be told "timeout".
+ */
 async function natsReady() {
   const deadline = Date.now() + NATS_READY_MS;
   let last;
@@ -117,7 +121,9 @@ async function natsReady() {
     try {
       const nc = await connect({ servers: natsUrls, timeout: 1_000, maxReconnectAttempts: 0 });
       try {
-        await (await jetstreamManager(nc, { timeout: 1_000 })).getAccountInfo();
+        const jsm = await jetstreamManager(nc, { timeout: 1_000 });
+        await jsm.getAccountInfo();
+        for await (const name of jsm.streams.names()) await jsm.streams.info(name);
         return;
       } finally {
         await nc.close();
