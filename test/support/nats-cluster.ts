@@ -104,6 +104,19 @@ export class NatsCluster {
     throw new Error(`the NATS cluster did not answer within ${timeoutMs} ms: ${String(last)}\n${this.#members.map((m) => m.output).join('\n')}`);
   }
 
+  /** The member index of the server that leads `stream` now (its Raft leader, where writes go first). */
+  async streamLeader(stream: string): Promise<number> {
+    const nc = await connect({ servers: this.urls, timeout: 1_000, maxReconnectAttempts: 0 });
+    try {
+      const leader = (await (await jetstreamManager(nc, { timeout: 2_000 })).streams.info(stream)).cluster?.leader;
+      const i = this.#members.findIndex((m) => m.name === leader);
+      if (i < 0) throw new Error(`stream ${stream} has no leader among ${this.#members.map((m) => m.name).join(', ')} (${String(leader)})`);
+      return i;
+    } finally {
+      await nc.close();
+    }
+  }
+
   /** Kills every server and removes the store dirs. */
   async stop(): Promise<void> {
     for (let i = 0; i < this.#members.length; i++) await this.kill(i);

@@ -49,6 +49,33 @@ export async function connectToLog(urls: readonly string[], options: ConnectOpti
   }
 }
 
+/**
+ * Runs `request` (JetStream requests made at start) until it is answered: one that times out, or
+ * finds no JetStream to answer it, is tried again with the same growing waits as the connection.
+ * Right after a NATS server is lost, the cluster elects new leaders for a few seconds and answers
+ * nothing; a node starting then waits for them instead of exiting. Other errors are thrown.
+ */
+export async function whenAnswered<T>(what: string, request: () => Promise<T>, options: Pick<ConnectOptions, 'report' | 'sleep'>): Promise<T> {
+  const sleep = options.sleep ?? defaultSleep;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await request();
+    } catch (error) {
+      if (!isUnanswered(error)) throw error;
+      const wait = retryWaitMs(attempt);
+      options.report(`the NATS cluster did not answer ${what} (attempt ${attempt}: ${(error as Error).message}); trying again in ${wait / 1000} s`);
+      await sleep(wait);
+    }
+  }
+}
+
+/** A request nobody answered in time: a timeout, no responders, or JetStream's "cluster not available" (10008). */
+function isUnanswered(error: unknown): boolean {
+  const name = (error as Error)?.name;
+  const code = (error as { api_error?: { err_code?: number } }).api_error?.err_code;
+  return name === 'TimeoutError' || name === 'NoRespondersError' || code === 10008;
+}
+
 /** How many servers the connected cluster has (1 for a server outside a cluster), as the server told the client. */
 export function clusterSize(nc: NatsConnection): number {
   const info = nc.info;

@@ -41,6 +41,7 @@ export class LogFollower {
   #running: Promise<void> | undefined;
   #messages: ConsumerMessages | undefined;
   #progressAt = Date.now();
+  #checking = false;
   #watchdog: NodeJS.Timeout | undefined;
   #pruneTimer: NodeJS.Timeout | undefined;
 
@@ -198,17 +199,23 @@ export class LogFollower {
     void this.#messages?.close();
   }
 
-  /** Reads the stream again when it is ahead and nothing moved for STALL_MS (a consumer that lost its server and did not recover). */
+  /**
+   * Reads the stream again when nothing moved for STALL_MS and the stream is ahead, or does not say
+   * (a consumer that lost its server, the stream's leader, and did not recover by itself).
+   */
   async #checkStall(): Promise<void> {
-    if (this.#stopped || this.clock() - this.#progressAt < STALL_MS) return;
-    const last = await this.streamLast().catch(() => 0);
-    if (last <= materializedThrough(this.dbs)) {
+    if (this.#stopped || this.#checking || this.clock() - this.#progressAt < STALL_MS) return;
+    this.#checking = true;
+    try {
+      const last = await this.streamLast().catch(() => undefined);
+      const through = materializedThrough(this.dbs);
       this.#progressAt = this.clock();
-      return;
+      if (last !== undefined && last <= through) return;
+      this.report(`no progress for ${STALL_MS / 1000} s at sequence ${through} while the replicated log is ${last === undefined ? 'not answering' : `at ${last}`}: reading it again`);
+      await this.#messages?.close();
+    } finally {
+      this.#checking = false;
     }
-    this.report(`the replicated log is at ${last} and this node at ${materializedThrough(this.dbs)} with no progress for ${STALL_MS / 1000} s: reading it again`);
-    this.#progressAt = this.clock();
-    await this.#messages?.close();
   }
 
   /** Drops the outcomes older than OUTCOME_TTL_MS; resolves with how many. */

@@ -76,6 +76,16 @@ export async function ensureLogStream(jsm: JetStreamManager, settings: LogStream
   return info;
 }
 
+/** The replicas of the stream `name` (undefined: there is no such stream yet). */
+export async function streamReplicas(jsm: JetStreamManager, name: string): Promise<number | undefined> {
+  try {
+    return (await jsm.streams.info(name)).config.num_replicas;
+  } catch (error) {
+    if (isStreamNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
 function isStreamNotFound(error: unknown): boolean {
   const code = (error as { api_error?: { err_code?: number } }).api_error?.err_code;
   return code === 10059 || /stream not found/i.test((error as Error).message ?? '');

@@ -5,7 +5,7 @@
 export interface NatsConfig {
   /** The cluster's client URLs (nats://host:port), any of which the node may use. */
   urls: readonly string[];
-  /** Servers holding each message; undefined: 3, or the cluster's size if smaller. */
+  /** Servers holding each message; undefined: the stream's if it exists, else 3, or the cluster's size (servers up) if smaller. */
   replicas: number | undefined;
   /** The stream's name; its subjects are `pairwise.<name>.<shopId>`. */
   stream: string;

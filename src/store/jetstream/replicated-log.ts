@@ -14,10 +14,10 @@ import type { Databases } from '../database.js';
 import { Lease } from '../lease.js';
 import type { LmdbShopLog } from '../shop-log.js';
 import { ClusterLease } from './cluster-lease.js';
-import { clusterSize, connectToLog, retryWaitMs } from './connection.js';
+import { clusterSize, connectToLog, whenAnswered } from './connection.js';
 import { JetStreamShopLog } from './jetstream-shop-log.js';
 import { LogFollower, materializedThrough } from './log-follower.js';
-import { ensureLogStream, type LogStreamSettings } from './log-stream.js';
+import { ensureLogStream, streamReplicas, type LogStreamSettings } from './log-stream.js';
 import type { NatsConfig } from './nats-config.js';
 
 /** How often a heartbeat is written (for /healthz), and how long it has to be acknowledged. */
@@ -65,20 +65,6 @@ async function adoptLogId(dbs: Databases, logId: string, stream: string): Promis
   await commitDurably(dbs, () => dbs.meta.put('logId', logId));
 }
 
-/** Runs `step` until it succeeds, with doubling waits (1 s to 30 s); a StartupError (a misconfiguration) is thrown at once. */
-async function untilDone<T>(step: () => Promise<T>, what: string, report: (line: string) => void): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await step();
-    } catch (error) {
-      if (error instanceof StartupError) throw error;
-      const wait = retryWaitMs(attempt);
-      report(`${what} failed (attempt ${attempt}: ${(error as Error).message}); trying again in ${wait / 1000} s`);
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
-  }
-}
-
 export async function openReplicatedLog(
   nats: NatsConfig,
   dbs: Databases,
@@ -101,15 +87,17 @@ export async function openReplicatedLog(
     }
   })();
   try {
-    const jsm = await jetstreamManager(nc);
-    const replicas = nats.replicas ?? Math.min(3, clusterSize(nc));
+    const answered = <T>(what: string, request: () => Promise<T>) => whenAnswered(what, request, { report });
+    const jsm = await answered('JetStream', () => jetstreamManager(nc));
+    // Unset, the replicas are the stream's once it exists: the servers the client hears of are
+    // only those up now, and a node started while one of three is down must not ask for two.
+    const replicas = nats.replicas ?? (await answered('about the log stream', () => streamReplicas(jsm, nats.stream))) ?? Math.min(3, clusterSize(nc));
     const settings: LogStreamSettings = { name: nats.stream, subjectPrefix: `pairwise.${nats.stream}`, replicas, maxAgeMs: retentionMs, duplicateWindowMs: DUPLICATE_WINDOW_MS };
-    // Retried: right after a whole cluster restarts, its streams elect their leaders seconds after it answers.
-    const info = await untilDone(() => ensureLogStream(jsm, settings), `checking the JetStream stream "${settings.name}"`, report);
+    const info = await answered('about the log stream', () => ensureLogStream(jsm, settings));
     const logId = streamLogId(nats.stream, info.created);
     await adoptLogId(dbs, logId, nats.stream);
     const js = jetstream(nc);
-    const fits = await untilDone(() => new Objm(js).create(`${nats.stream}_FITS`, { replicas }), `opening the fits object store`, report);
+    const fits = await answered('about the fits store', () => new Objm(js).create(`${nats.stream}_FITS`, { replicas }));
     const streamLast = async () => (await jsm.streams.info(settings.name)).state.last_seq;
     const materializer = new LogFollower(js, settings.name, settings.subjectPrefix, local, fits, report, streamLast);
     follower = materializer;
@@ -120,7 +108,7 @@ export async function openReplicatedLog(
     await lease.renew();
     lease.start();
     // Leases and heartbeats; a heartbeat key outlives its process by a minute at most.
-    const leases = await untilDone(() => new Kvm(js).create(`${nats.stream}_LEASES`, { replicas, history: 1, ttl: 60_000 }), 'opening the leases bucket', report);
+    const leases = await answered('about the leases bucket', () => new Kvm(js).create(`${nats.stream}_LEASES`, { replicas, history: 1, ttl: 60_000 }));
     const refitLease = new ClusterLease(leases, 'ease-refits', REFIT_LEASE_MS);
     await refitLease.renew();
     refitLease.start();
@@ -128,7 +116,7 @@ export async function openReplicatedLog(
     // Whether the cluster takes writes: a heartbeat written to the (replicated) leases bucket, which
     // needs a quorum as a write to the log does. Stream info alone can be answered without one.
     let writable = true;
-    const heartbeats = await new Kvm(jetstream(nc, { timeout: STREAM_CHECK_TIMEOUT_MS })).open(`${nats.stream}_LEASES`);
+    const heartbeats = await answered('about the leases bucket', () => new Kvm(jetstream(nc, { timeout: STREAM_CHECK_TIMEOUT_MS })).open(`${nats.stream}_LEASES`));
     const heartbeat = `heartbeat.${refitLease.holder.replace(/[^A-Za-z0-9_-]/g, '_')}`;
     const checkStream = setInterval(() => {
       heartbeats.put(heartbeat, String(Date.now())).then(
@@ -148,7 +136,7 @@ export async function openReplicatedLog(
         return [];
       },
       async caughtUp(say) {
-        const last = await streamLast();
+        const last = await whenAnswered('about the log stream', streamLast, { report: say });
         const started = Date.now();
         let saidAt = started;
         for (;;) {

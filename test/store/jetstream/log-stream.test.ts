@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { StartupError } from '../../../src/errors.js';
-import { clusterSize, connectToLog, retryWaitMs } from '../../../src/store/jetstream/connection.js';
-import { ensureLogStream, type LogStreamSettings } from '../../../src/store/jetstream/log-stream.js';
+import { TimeoutError } from '@nats-io/transport-node';
+import { clusterSize, connectToLog, retryWaitMs, whenAnswered } from '../../../src/store/jetstream/connection.js';
+import { ensureLogStream, streamReplicas, type LogStreamSettings } from '../../../src/store/jetstream/log-stream.js';
 import { freePort } from '../../support/child-server.js';
 import { NatsCluster } from '../../support/nats-cluster.js';
 
@@ -35,6 +36,13 @@ describe('the log stream on a 3-server cluster', () => {
     expect(created.config.subjects).toEqual(['pairwise.test.*']);
     const again = await ensureLogStream(jsm, settings);
     expect(again.created).toEqual(created.created);
+  });
+
+  test('its replicas are read from the stream once it exists (a node started with a server down asks for no fewer)', async () => {
+    const jsm = await jetstreamManager(nc);
+    await ensureLogStream(jsm, settings);
+    expect(await streamReplicas(jsm, settings.name)).toBe(3);
+    expect(await streamReplicas(jsm, 'NO_SUCH_STREAM')).toBeUndefined();
   });
 
   test('set up otherwise, it is refused with every difference named', async () => {
@@ -72,4 +80,20 @@ test('a start that cannot reach NATS names every URL and waits longer each time,
 
 test('the wait between attempts doubles up to 30 s', () => {
   expect([1, 2, 3, 4, 5, 6, 7, 100].map(retryWaitMs)).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
+});
+
+test('When a JetStream request at start is not answered, then it is tried again with growing waits; another error is thrown at once', async () => {
+  const reports: string[] = [];
+  const waits: number[] = [];
+  let calls = 0;
+  const answer = await whenAnswered('about the log stream', async () => {
+    if (++calls <= 2) throw new TimeoutError();
+    return 'answered';
+  }, { report: (line) => reports.push(line), sleep: async (ms) => void waits.push(ms) });
+  expect(answer).toBe('answered');
+  expect(waits).toEqual([1_000, 2_000]);
+  expect(reports[0]).toContain('did not answer about the log stream (attempt 1: timeout)');
+  await expect(whenAnswered('x', async () => {
+    throw new StartupError('set up otherwise');
+  }, { report: () => {}, sleep: async () => {} })).rejects.toThrow('set up otherwise');
 });

@@ -1,0 +1,269 @@
+// Machines lost under load, past one machine: three Pairwise nodes (compiled servers as child
+// processes, each with its own data dir) on one R3 stream of a real 3-server NATS cluster take a
+// steady load of event batches with messageIds, sent round-robin as a client behind a load balancer
+// would (a request that fails is sent again to the next node). A node is killed with SIGKILL (every
+// process of it) and started again on its data dir; then a NATS server is. Afterwards every
+// acknowledged messageId is a duplicate when sent again (nothing acknowledged lost, nothing stored
+// twice), every node's log ends at the same position, and every strategy answers alike on all three.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { freePort, killIfRunning, spawnChildServer, type ChildServer } from '../../support/child-server.js';
+import { NatsCluster } from '../../support/nats-cluster.js';
+import { newShop, tempDataDir, wireProduct, withoutRecId } from '../../support/service.js';
+
+const QUERIES = [
+  'strategy=trending&limit=8',
+  'strategy=bought-together&productId=1',
+  'strategy=similar&productId=2',
+  'strategy=collection-popular&collectionId=c1',
+  'strategy=recently-viewed&sessionId=s1',
+  'customerId=cust-1&limit=8',
+];
+/** Events in one request, and requests in flight at once (the load). */
+const BATCH = 20;
+const WRITERS = 3;
+/** How long one batch may take to be acknowledged by some node, retries included (a bound, not a timing). */
+const BATCH_BOUND_MS = 30_000;
+
+const shop = newShop('shop-k');
+let cluster: NatsCluster;
+
+/** One Pairwise node: its data dir, port, server count and NATS URLs stay across restarts. */
+interface Node {
+  readonly dataDir: string;
+  readonly port: string;
+  readonly servers: string;
+  nats?: string;
+  child?: ChildServer;
+}
+const nodes: Node[] = [];
+
+const nodeEnv = (node: Node) => ({
+  PAIRWISE_NATS: node.nats ?? cluster.urls.join(','),
+  PAIRWISE_NATS_STREAM: 'TEST_KILL',
+  PAIRWISE_SERVERS: node.servers,
+  PORT: node.port,
+});
+const urlOf = (node: Node) => `http://127.0.0.1:${node.port}`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` every 50 ms until it holds; throws after `ms` with `what`. */
+async function until<T>(what: string, ms: number, check: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined) return value;
+    await sleep(50);
+  }
+  throw new Error(`${what}: not within ${ms} ms`);
+}
+
+async function healthy(node: Node): Promise<true | undefined> {
+  const res = await fetch(`${urlOf(node)}/healthz`, { signal: AbortSignal.timeout(2_000) });
+  await res.arrayBuffer();
+  return res.status === 200 ? true : undefined;
+}
+
+async function startNode(node: Node): Promise<void> {
+  node.child = await spawnChildServer(node.dataDir, shop, nodeEnv(node));
+  await until(`node ${node.port} healthy\n${node.child.output()}`, 30_000, () => healthy(node));
+}
+
+/** The process ids of `pid` and its descendants (a node with PAIRWISE_SERVERS=2 is a supervisor and its servers). */
+function processTree(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // gone already
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** SIGKILL to every process of the node at once, as when its machine goes: no lease released, nothing flushed on the way out. */
+async function killNode(node: Node): Promise<void> {
+  const child = node.child!;
+  for (const pid of processTree(child.process.pid!)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  await child.exited;
+}
+
+/** The shop's log head as the node's /metrics says it. */
+async function headOf(node: Node): Promise<number> {
+  const res = await fetch(`${urlOf(node)}/metrics`, { headers: { authorization: `Bearer ${shop.secretKey}` }, signal: AbortSignal.timeout(5_000) });
+  const text = await res.text();
+  const match = /^pairwise_log_head_position\{[^}]*\} (\d+)$/m.exec(text);
+  if (res.status !== 200 || match === null) throw new Error(`GET /metrics ${res.status}: ${text}`);
+  return Number(match[1]);
+}
+
+interface Acked {
+  results: { eventId: string; duplicate?: boolean }[];
+  position: string;
+}
+
+/** POST /api/events/batch to one node; undefined when it does not acknowledge (down, 503, timed out). */
+async function post(node: Node, events: Record<string, unknown>[]): Promise<Acked | undefined> {
+  try {
+    const res = await fetch(`${urlOf(node)}/api/events/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${shop.secretKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ events }),
+      signal: AbortSignal.timeout(15_000),
+    });
+    if (res.status === 200) return (await res.json()) as Acked;
+    if (res.status !== 503) throw new Error(`POST /api/events/batch ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+    return undefined;
+  } catch (error) {
+    if ((error as Error).message.startsWith('POST')) throw error;
+    return undefined; // refused or cut: the client sends it again elsewhere
+  }
+}
+
+/** Sends the batch to node `first`, then the next and so on until one acknowledges it (bounded). */
+async function send(events: Record<string, unknown>[], first: number): Promise<Acked> {
+  const deadline = Date.now() + BATCH_BOUND_MS;
+  for (let i = first; Date.now() < deadline; i++) {
+    const acked = await post(nodes[i % nodes.length]!, events);
+    if (acked !== undefined) return acked;
+    await sleep(50);
+  }
+  throw new Error(`a batch was acknowledged by no node within ${BATCH_BOUND_MS} ms`);
+}
+
+/** Batch `n`: views and purchases over products 1 to 8 from a few sessions and customers, every event with its messageId. */
+function batchOf(n: number): Record<string, unknown>[] {
+  return Array.from({ length: BATCH }, (_, i) => {
+    const k = n * BATCH + i;
+    const session = `s${k % 7}`;
+    const base = { productId: String(1 + ((k * 5) % 8)), sessionId: session, messageId: `kill-${n}-${i}`, ...(k % 3 === 0 ? { customerId: `cust-${k % 4}` } : {}) };
+    return k % 4 === 0 ? { ...base, type: 'purchase', metadata: { orderId: `o-${n}-${Math.floor(i / 4)}` } } : { ...base, type: 'view' };
+  });
+}
+
+/** The steady load: WRITERS loops, round-robin over the nodes, recording every acknowledged batch. */
+class Load {
+  readonly acked: { events: Record<string, unknown>[]; ack: Acked }[] = [];
+  #next = 0;
+  #stopped = false;
+  #loops: Promise<void>[] = [];
+
+  start(): void {
+    this.#loops = Array.from({ length: WRITERS }, () => this.#loop());
+  }
+
+  async #loop(): Promise<void> {
+    while (!this.#stopped) {
+      const n = this.#next++;
+      const events = batchOf(n);
+      this.acked.push({ events, ack: await send(events, n) });
+    }
+  }
+
+  /** Resolves once `count` more batches are acknowledged (bounded). */
+  async more(count: number): Promise<void> {
+    const target = this.acked.length + count;
+    await until(`${count} more acknowledged batches`, 30_000, async () => (this.acked.length >= target ? true : undefined)).catch((error: Error) => {
+      throw new Error(`${error.message} (${this.acked.length} so far); the nodes said:\n${nodes.map((node) => `${node.port}: ${node.child?.output().slice(-3_000)}`).join('\n')}`);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await Promise.all(this.#loops);
+  }
+}
+
+beforeAll(async () => {
+  cluster = await NatsCluster.start(3);
+  // The second node runs two server processes: one follows the stream under the data dir's lease.
+  for (const servers of ['1', '2', '1']) nodes.push({ dataDir: tempDataDir(), port: String(await freePort()), servers });
+  // The first node is given only the URL of the server leading the stream (the client learns the
+  // others from it): the NATS server killed below is that one, so this node's connection, its
+  // follower's consumer and the stream's leader all move at once.
+  await startNode(nodes[1]!);
+  await startNode(nodes[2]!);
+  nodes[0]!.nats = cluster.urls[await cluster.streamLeader('TEST_KILL')];
+  await startNode(nodes[0]!);
+  const res = await fetch(`${urlOf(nodes[0]!)}/api/products`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${shop.secretKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ products: Array.from({ length: 8 }, (_, i) => wireProduct(String(i + 1), { collections: [i % 2 ? 'c1' : 'c2'], tags: [`t${i % 3}`] })) }),
+  });
+  expect(res.status).toBe(200);
+}, 90_000);
+
+afterAll(async () => {
+  for (const node of nodes) if (node.child !== undefined) await killNode(node).catch(() => killIfRunning(node.child!));
+  await cluster?.stop();
+});
+
+/**
+ * Kills the node (SIGKILL) and starts it again on its data dir once `meanwhile` has run; resolves
+ * once it answers /healthz, checking that its log then holds what the other nodes held before it
+ * was started (it catches up before it listens).
+ */
+async function restartNode(node: Node, meanwhile: () => Promise<void>): Promise<void> {
+  await killNode(node);
+  await meanwhile();
+  const others = nodes.filter((other) => other !== node);
+  const before = Math.max(...(await Promise.all(others.map(headOf))));
+  node.child = await spawnChildServer(node.dataDir, shop, nodeEnv(node));
+  await until(`node ${node.port} healthy again`, 30_000, async () => {
+    if (node.child!.process.exitCode !== null) throw new Error(`node ${node.port} exited:\n${node.child!.output()}`);
+    return healthy(node);
+  }).catch((error: Error) => {
+    throw new Error(`${error.message}\n${node.child!.output()}`);
+  });
+  expect(await headOf(node)).toBeGreaterThanOrEqual(before);
+}
+
+test('When a node and then a NATS server are killed under load, then nothing acknowledged is lost or stored twice, and every node answers alike', async () => {
+  const load = new Load();
+  load.start();
+  await load.more(10);
+
+  // (1) A Pairwise node lost mid-load (both its processes, its follower lease left held in its
+  // LMDB): the others take its share; started again on its data dir, it listens only once caught up.
+  await restartNode(nodes[1]!, () => load.more(10));
+  await load.more(10);
+
+  // (2) The NATS server leading the stream lost mid-load (R3 keeps its quorum): writes go on, and a
+  // node started while it is down starts (the stream's replicas are 3, though only 2 servers are up).
+  const server = await cluster.streamLeader('TEST_KILL');
+  await cluster.kill(server);
+  await load.more(10);
+  await restartNode(nodes[2]!, () => load.more(5));
+  await load.more(5);
+  cluster.startServer(server);
+  await load.more(10);
+  await load.stop();
+
+  // Every acknowledged messageId, sent again to a random node, is a duplicate of what was stored.
+  for (const { events, ack } of load.acked) {
+    const again = await send(events, Math.floor(Math.random() * nodes.length));
+    expect(again.results.map((r) => r.duplicate)).toEqual(events.map(() => true));
+    expect(again.results.map((r) => r.eventId)).toEqual(ack.results.map((r) => r.eventId));
+  }
+
+  // Every node's log ends at the same position, and every strategy answers alike on all three.
+  const last = load.acked.map(({ ack }) => ack.position).sort((a, b) => parseInt(a.split('.')[1]!, 36) - parseInt(b.split('.')[1]!, 36)).at(-1)!;
+  const answers = await Promise.all(nodes.map(async (node) => {
+    const answered = await Promise.all(QUERIES.map(async (query) => {
+      const res = await fetch(`${urlOf(node)}/api/recommendations?${query}&after=${last}`, { headers: { authorization: `Bearer ${shop.secretKey}` } });
+      expect(res.status).toBe(200);
+      return withoutRecId((await res.json()) as { meta: Record<string, unknown> });
+    }));
+    return { head: await headOf(node), answered };
+  }));
+  expect(new Set(answers.map((a) => a.head)).size).toBe(1);
+  expect(answers[1]!.answered).toEqual(answers[0]!.answered);
+  expect(answers[2]!.answered).toEqual(answers[0]!.answered);
+}, 120_000);
