@@ -116,6 +116,13 @@ class PairwiseNode {
     return { head: gauge('pairwise_log_head_position'), applied: gauge('pairwise_log_applied_position') };
   }
 
+  /** What the node's models hold (/metrics), to tell apart nodes whose answers differ: the same log applied gives the same figures. */
+  async models(): Promise<Record<string, number>> {
+    const text = await (await fetch(`${this.url}/metrics`, { headers: auth })).text();
+    const names = ['pairwise_log_entries', 'pairwise_events_applied_total', 'pairwise_shoppers_tracked', 'pairwise_pending_events', 'pairwise_ease_fit_products'];
+    return Object.fromEntries(names.map((name) => [name.replace(/^pairwise_/, ''), Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+)$`, 'm').exec(text)?.[1] ?? NaN)]));
+  }
+
   async stop(): Promise<void> {
     if (this.child.exitCode === null && this.child.signalCode === null) {
       const exited = new Promise((resolve) => this.child.once('exit', resolve));
@@ -236,38 +243,50 @@ interface Lag {
   alreadyThere: number;
   /** Round trips of the polls (ms): the resolution of the figures above. */
   polls: number[];
+  /** The probes node 3 did not hold at the first poll: their lag, how many polls, the longest poll (ms). */
+  late: { lagMs: number; polls: number; longestPollMs: number }[];
   load: Ingest;
 }
 
+/** Probe loops at once: each writes and polls in turn, so p99 rests on a few hundred probes, not dozens. */
+const PROBE_LOOPS = 3;
+
 /**
- * While every in-flight batch goes to `writer`: one-event writes to `writer`, one at a time, each
- * followed by polls of `reader`'s /metrics (back to back) until it has applied the write's position.
- * A probe's lag is measured from its ack to the first poll answer showing it (resolution: one poll).
+ * While every in-flight batch goes to `writer`: one-event writes to `writer` from PROBE_LOOPS loops,
+ * each write followed by polls of `reader`'s /metrics (back to back) until it has applied the
+ * write's position. A probe's lag runs from its ack to the end of the first poll answer showing it
+ * (resolution: one poll).
  */
 async function replicationLag(writer: PairwiseNode, reader: PairwiseNode, load: Workload, tag: string): Promise<Lag> {
   const loadRun = ingest([writer], load, LAG_SECONDS, tag);
-  const result: Omit<Lag, 'load'> = { materialized: [], applied: [], alreadyThere: 0, polls: [] };
+  const result: Omit<Lag, 'load'> = { materialized: [], applied: [], alreadyThere: 0, polls: [], late: [] };
   await sleep(500);
   const end = performance.now() + (LAG_SECONDS - 1) * 1000;
-  for (let i = 0; performance.now() < end; i++) {
-    const ack = await call(writer.url + EVENTS_BATCH, 'POST', { events: [{ type: 'view', productId: load.productId, sessionId: `lag-${tag}-${i}` }] });
-    const acked = performance.now();
-    const position = parseInt(String(ack.position).split('.')[1]!, 36);
-    let materializedAt: number | undefined;
-    for (let polls = 0; ; polls++) {
-      const asked = performance.now();
-      const { head, applied } = await reader.positions();
-      const now = performance.now();
-      result.polls.push(now - asked);
-      if (head >= position) materializedAt ??= now;
-      if (applied >= position) {
-        if (polls === 0) result.alreadyThere++;
-        result.materialized.push(materializedAt! - acked);
-        result.applied.push(now - acked);
-        break;
+  const probe = async (loop: number) => {
+    for (let i = 0; performance.now() < end; i++) {
+      const ack = await call(writer.url + EVENTS_BATCH, 'POST', { events: [{ type: 'view', productId: load.productId, sessionId: `lag-${tag}-${loop}-${i}` }] });
+      const acked = performance.now();
+      const position = parseInt(String(ack.position).split('.')[1]!, 36);
+      let materializedAt: number | undefined;
+      let longestPollMs = 0;
+      for (let polls = 0; ; polls++) {
+        const asked = performance.now();
+        const { head, applied } = await reader.positions();
+        const now = performance.now();
+        result.polls.push(now - asked);
+        longestPollMs = Math.max(longestPollMs, now - asked);
+        if (head >= position) materializedAt ??= now;
+        if (applied >= position) {
+          if (polls === 0) result.alreadyThere++;
+          else result.late.push({ lagMs: now - acked, polls: polls + 1, longestPollMs });
+          result.materialized.push(materializedAt! - acked);
+          result.applied.push(now - acked);
+          break;
+        }
       }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: PROBE_LOOPS }, (_, loop) => probe(loop)));
   return { ...result, load: await loadRun };
 }
 
@@ -292,28 +311,33 @@ async function settled(nodes: readonly PairwiseNode[]): Promise<number> {
   }
 }
 
-/** Each strategy's answer on every node, the per-answer recId left out: identical, or the first difference. */
-async function sameAnswers(nodes: readonly PairwiseNode[], load: Workload): Promise<{ strategy: string; identical: boolean; items: number; detail?: string }[]> {
+/** Each strategy's answer on every node, the per-answer recId left out: identical, or where they first differ. */
+async function sameAnswers(nodes: readonly PairwiseNode[], load: Workload): Promise<{ strategy: string; identical: boolean; items: number; detail: string; bodies?: string[] }[]> {
   const rows = [];
   for (const [strategy, query] of QUERIES(load)) {
-    const bodies = await Promise.all(
-      nodes.map(async (node) => {
-        const res = await fetch(`${node.url}/api/recommendations?${query}`, { headers: auth });
-        const body = (await res.json()) as { products?: unknown[]; meta?: Record<string, unknown> };
-        if (res.status !== 200) throw new Error(`${node.name} GET ?${query}: ${res.status} ${JSON.stringify(body)}`);
-        delete body.meta?.recId;
-        return body;
-      }),
-    );
+    const ask = () =>
+      Promise.all(
+        nodes.map(async (node) => {
+          const res = await fetch(`${node.url}/api/recommendations?${query}`, { headers: auth });
+          const body = (await res.json()) as { products?: Record<string, unknown>[]; meta?: Record<string, unknown> };
+          if (res.status !== 200) throw new Error(`${node.name} GET ?${query}: ${res.status} ${JSON.stringify(body)}`);
+          delete body.meta?.recId;
+          return body;
+        }),
+      );
+    const bodies = await ask();
     const texts = bodies.map((body) => JSON.stringify(body));
     const identical = texts.every((text) => text === texts[0]);
     const meta = bodies[0]!.meta ?? {};
-    rows.push({
-      strategy,
-      identical,
-      items: bodies[0]!.products?.length ?? 0,
-      detail: identical ? `meta.strategy ${String(meta.strategy)}, modelLevel ${String(meta.modelLevel)}` : texts.map((text, i) => `${nodes[i]!.name}: ${text.slice(0, 200)}`).join(' | '),
-    });
+    let detail = `meta.strategy ${String(meta.strategy)}, modelLevel ${String(meta.modelLevel)}`;
+    if (!identical) {
+      const lists = bodies.map((body) => (body.products ?? []).map((p) => `${String(p.id).replace(/.*\//, '')}:${String(p.score)}`));
+      const at = lists[0]!.findIndex((_, i) => lists.some((list) => list[i] !== lists[0]![i]));
+      // Asked again: an answer that differs only for a moment (caches, time) is told apart from models that differ.
+      const again = (await ask()).map((body) => JSON.stringify(body));
+      detail = `first difference at item ${at}: ${lists.map((list, i) => `${nodes[i]!.name} ${list[at] ?? '-'}`).join(', ')}; asked again: ${again.every((text) => text === again[0]) ? 'identical' : 'still different'}`;
+    }
+    rows.push({ strategy, identical, items: bodies[0]!.products?.length ?? 0, detail, ...(identical ? {} : { bodies: texts }) });
   }
   return rows;
 }
@@ -329,6 +353,8 @@ interface ClusterResult {
   ingest: Ingest;
   lag: Lag;
   converged: number;
+  /** Each node's model figures once converged (models()). */
+  models: Record<string, number>[];
   answers: Awaited<ReturnType<typeof sameAnswers>>;
 }
 
@@ -348,7 +374,8 @@ async function clusterTarget(cluster: NatsCluster, replicas: number, load: Workl
     const lag = await replicationLag(nodes[0]!, nodes[2]!, load, `r${replicas}-lag`);
     progress(`  R${replicas} lag: ${lag.applied.length} probes, applied p99 ${quantiles(lag.applied).p99.toFixed(1)} ms`);
     const converged = await settled(nodes);
-    return { replicas, ingest: measured, lag, converged, answers: await sameAnswers(nodes, load) };
+    const answers = await sameAnswers(nodes, load);
+    return { replicas, ingest: measured, lag, converged, models: await Promise.all(nodes.map((node) => node.models())), answers };
   } finally {
     for (const node of nodes) await node.stop();
   }
@@ -388,7 +415,8 @@ function report(baselines: Ingest[], clusters: ClusterResult[]): string {
     const a = quantiles(c.lag.applied);
     const poll = quantiles(c.lag.polls);
     lines.push(
-      `  R${c.replicas}: ${a.count} probes under ${fmt(c.lag.load.eventsPerSec)} events/s, ${c.lag.alreadyThere} already there at the first poll (poll round trip p50 ${poll.p50.toFixed(1)} ms)`,
+      `  R${c.replicas}: ${a.count} probes under ${fmt(c.lag.load.eventsPerSec)} events/s, ${c.lag.alreadyThere} already there at the first poll (poll round trip p50 ${poll.p50.toFixed(1)} ms, p99 ${poll.p99.toFixed(1)} ms)`,
+      `      the ${c.lag.late.length} others: lag p50 ${quantiles(c.lag.late.map((l) => l.lagMs)).p50.toFixed(1)} ms after ${quantiles(c.lag.late.map((l) => l.polls)).p50} polls (at most ${quantiles(c.lag.late.map((l) => l.polls)).max}), their longest poll p50 ${quantiles(c.lag.late.map((l) => l.longestPollMs)).p50.toFixed(1)} ms`,
       `      in node 3's log: p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, max ${m.max.toFixed(1)} ms; applied by its models: p50 ${a.p50.toFixed(1)} ms, p99 ${a.p99.toFixed(1)} ms, max ${a.max.toFixed(1)} ms`,
     );
   }
@@ -396,6 +424,7 @@ function report(baselines: Ingest[], clusters: ClusterResult[]): string {
   for (const c of clusters) {
     lines.push(`  R${c.replicas} (all three at position ${c.converged}): ${c.answers.map((a) => `${a.strategy} ${a.identical ? 'yes' : 'NO'} (${a.items})`).join(', ')}`);
     for (const a of c.answers) if (!a.identical) lines.push(`    ${a.strategy}: ${a.detail}`);
+    lines.push(`    models, node 1 / 2 / 3: ${Object.keys(c.models[0]!).map((name) => `${name} ${c.models.map((m) => m[name]).join(' / ')}`).join('; ')}`);
   }
   return lines.join('\n');
 }

@@ -115,7 +115,8 @@ function capture(command: string, args: string[], timeoutMs: number): Promise<st
       clearTimeout(timer);
       reject(error);
     });
-    child.once('exit', (code) => {
+    // 'close', not 'exit': the exit can come before the last of stdout (the summary line) is read.
+    child.once('close', (code) => {
       clearTimeout(timer);
       if (code === 0) resolve(output);
       else reject(new Error(`wrk exited with code ${code}:\n${output}`));
