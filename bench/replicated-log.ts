@@ -416,7 +416,9 @@ function report(baselines: Ingest[], clusters: ClusterResult[]): string {
     const poll = quantiles(c.lag.polls);
     lines.push(
       `  R${c.replicas}: ${a.count} probes under ${fmt(c.lag.load.eventsPerSec)} events/s, ${c.lag.alreadyThere} already there at the first poll (poll round trip p50 ${poll.p50.toFixed(1)} ms, p99 ${poll.p99.toFixed(1)} ms)`,
-      `      the ${c.lag.late.length} others: lag p50 ${quantiles(c.lag.late.map((l) => l.lagMs)).p50.toFixed(1)} ms after ${quantiles(c.lag.late.map((l) => l.polls)).p50} polls (at most ${quantiles(c.lag.late.map((l) => l.polls)).max}), their longest poll p50 ${quantiles(c.lag.late.map((l) => l.longestPollMs)).p50.toFixed(1)} ms`,
+      c.lag.late.length === 0
+        ? '      none later'
+        : `      the ${c.lag.late.length} others: lag p50 ${quantiles(c.lag.late.map((l) => l.lagMs)).p50.toFixed(1)} ms after ${quantiles(c.lag.late.map((l) => l.polls)).p50} polls (at most ${quantiles(c.lag.late.map((l) => l.polls)).max}), their longest poll p50 ${quantiles(c.lag.late.map((l) => l.longestPollMs)).p50.toFixed(1)} ms`,
       `      in node 3's log: p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, max ${m.max.toFixed(1)} ms; applied by its models: p50 ${a.p50.toFixed(1)} ms, p99 ${a.p99.toFixed(1)} ms, max ${a.max.toFixed(1)} ms`,
     );
   }
