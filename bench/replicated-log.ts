@@ -7,26 +7,21 @@
 // position (materialized), and applying it (what answers reflect); (c) once the writes stop, every
 // strategy's answer on the three nodes, identical or not.
 //   npm run bench:replicated   (BENCH_SECONDS, BENCH_INGEST_CONNECTIONS, … — see bench/README.md)
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { runAutocannon } from './support/autocannon-run.js';
 import { EVENTS_BATCH, EVENTS_PER_BATCH, ID_PLACEHOLDER } from './support/http-workload.js';
 import type { LoadResult } from './support/load-result.js';
-import { freePort, NatsCluster, natsServerAvailable } from './support/nats-cluster.js';
-import { detectPinning, pinned, pinSelfToLoadCpu } from './support/pinning.js';
+import { NatsCluster, natsServerAvailable } from './support/nats-cluster.js';
+import { cpuOver, PairwiseNode, type BenchShop } from './support/pairwise-node.js';
+import { detectPinning, pinSelfToLoadCpu } from './support/pinning.js';
 import { prng } from './support/prng.js';
 import { environment, writeResults } from './support/report.js';
 import { benchSettings, integerSetting } from './support/settings.js';
 import { runWrk, wrkAvailable } from './support/wrk-run.js';
 import { generateKey } from '../src/store/shop-store.js';
 
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.js');
-const SHOP = 'bench';
-const publicKey = generateKey('public');
-const secretKey = generateKey('secret');
+const shop: BenchShop = { shopId: 'bench', publicKey: generateKey('public'), secretKey: generateKey('secret') };
 const { seconds, warmupSeconds } = benchSettings();
 /** Batch requests in flight, spread evenly over the nodes of a target. */
 const CONNECTIONS = integerSetting('BENCH_INGEST_CONNECTIONS', 24, 3, 600);
@@ -37,103 +32,8 @@ const pinning = detectPinning();
 const useWrk = wrkAvailable();
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-/** /proc/<pid>/stat counts CPU time in clock ticks: 100 a second on Linux (getconf CLK_TCK). */
-const TICKS_PER_SECOND = 100;
-const auth = { authorization: `Bearer ${secretKey}` };
-
-/** CPU seconds (user + system) process `pid` has used so far; NaN when /proc cannot say. */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND; // utime, stime: fields 14 and 15 of the line
-  } catch {
-    return NaN;
-  }
-}
-
-/** CPU seconds of each group of processes over `run`. */
-async function cpuOver<T>(groups: Record<string, readonly ChildProcess[]>, run: () => Promise<T>): Promise<{ result: T; cpu: Record<string, number> }> {
-  const total = (children: readonly ChildProcess[]) => children.reduce((sum, child) => sum + cpuSeconds(child.pid), 0);
-  const before = Object.fromEntries(Object.entries(groups).map(([name, children]) => [name, total(children)]));
-  const result = await run();
-  return { result, cpu: Object.fromEntries(Object.entries(groups).map(([name, children]) => [name, total(children) - before[name]!])) };
-}
+const auth = { authorization: `Bearer ${shop.secretKey}` };
 const postHeaders = { ...auth, 'content-type': 'application/json' };
-
-/** One Pairwise node: `node dist/src/main.js`, one server process, its own temp data dir. */
-class PairwiseNode {
-  #output = '';
-  private constructor(
-    readonly name: string,
-    readonly url: string,
-    readonly child: ChildProcess,
-    readonly dataDir: string,
-  ) {}
-
-  static async start(name: string, env: Record<string, string>): Promise<PairwiseNode> {
-    const dataDir = mkdtempSync(path.join(process.env.BENCH_DATA_PARENT ?? os.tmpdir(), `pairwise-bench-${name}-`));
-    const port = await freePort();
-    const [command, args] = pinned(pinning, pinning.serverCpu, process.execPath, [...NODE_ARGS, MAIN]);
-    const child = spawn(command, args, {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        PAIRWISE_DATA_DIR: dataDir,
-        PAIRWISE_DEMO: '0',
-        PAIRWISE_SERVERS: '1',
-        PAIRWISE_RATE_LIMITS: process.env.PAIRWISE_RATE_LIMITS ?? '0',
-        PAIRWISE_SHOP: SHOP,
-        PAIRWISE_PUBLIC_KEY: publicKey,
-        PAIRWISE_SECRET_KEY: secretKey,
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const node = new PairwiseNode(name, `http://127.0.0.1:${port}`, child, dataDir);
-    const keep = (chunk: Buffer) => (node.#output = (node.#output + chunk.toString()).slice(-4000));
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${node.#output}`);
-      if (Date.now() > deadline) {
-        await node.stop();
-        throw new Error(`${name} did not answer /healthz within 60 s:\n${node.#output}`);
-      }
-      const ok = await fetch(`${node.url}/healthz`).then((res) => res.status === 200, () => false);
-      if (ok) return node;
-      await sleep(50);
-    }
-  }
-
-  /** The shop's log head (materialized on this node) and the position its models have applied. */
-  async positions(): Promise<{ head: number; applied: number }> {
-    const text = await (await fetch(`${this.url}/metrics`, { headers: auth })).text();
-    const gauge = (name: string) => Number(new RegExp(`^${name}\\{[^}]*\\} (\\d+)$`, 'm').exec(text)?.[1] ?? NaN);
-    return { head: gauge('pairwise_log_head_position'), applied: gauge('pairwise_log_applied_position') };
-  }
-
-  /** What the node's models hold (/metrics), to tell apart nodes whose answers differ: the same log applied gives the same figures. */
-  async models(): Promise<Record<string, number>> {
-    const text = await (await fetch(`${this.url}/metrics`, { headers: auth })).text();
-    const names = ['pairwise_log_entries', 'pairwise_events_applied_total', 'pairwise_shoppers_tracked', 'pairwise_pending_events', 'pairwise_ease_fit_products'];
-    return Object.fromEntries(names.map((name) => [name.replace(/^pairwise_/, ''), Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+)$`, 'm').exec(text)?.[1] ?? NaN)]));
-  }
-
-  async stop(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      const exited = new Promise((resolve) => this.child.once('exit', resolve));
-      this.child.kill('SIGTERM');
-      const timer = setTimeout(() => this.child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    rmSync(this.dataDir, { recursive: true, force: true });
-  }
-}
 
 interface Workload {
   products: { id: string; title: string; price: string; vendor: string; collections: string[] }[];
@@ -364,8 +264,8 @@ async function clusterTarget(cluster: NatsCluster, replicas: number, load: Workl
   const nodes: PairwiseNode[] = [];
   try {
     // The first creates the stream; the others find it.
-    nodes.push(await PairwiseNode.start(`r${replicas}-node1`, env));
-    nodes.push(...(await Promise.all([2, 3].map((n) => PairwiseNode.start(`r${replicas}-node${n}`, env)))));
+    nodes.push(await PairwiseNode.start(`r${replicas}-node1`, shop, pinning, env));
+    nodes.push(...(await Promise.all([2, 3].map((n) => PairwiseNode.start(`r${replicas}-node${n}`, shop, pinning, env)))));
     await prepare(nodes[0]!, load);
     progress(`  R${replicas}: 3 nodes up (${nodes.map((n) => n.url).join(', ')})`);
     if (warmupSeconds > 0) await ingest(nodes, load, warmupSeconds, `r${replicas}-warm`);
@@ -437,7 +337,7 @@ async function main(): Promise<void> {
   const loadBefore = os.loadavg()[0]!;
   progress(`bench/replicated-log: ${seconds}s per run (+${warmupSeconds}s warm-up), ${CONNECTIONS} batch requests in flight, ${LAG_SECONDS}s of lag probes; ${pinning.note}; ${useWrk ? 'wrk' : 'autocannon (wrk not installed or BENCH_WRK=0)'}; load average ${loadBefore.toFixed(2)}`);
   const load = workload();
-  const baselineNode = await PairwiseNode.start('lmdb', {});
+  const baselineNode = await PairwiseNode.start('lmdb', shop, pinning, {});
   let cluster: NatsCluster | undefined;
   try {
     await prepare(baselineNode, load);
