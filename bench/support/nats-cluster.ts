@@ -1,0 +1,109 @@
+// A NATS JetStream cluster for a benchmark: `size` nats-server processes (Debian's package, or
+// BENCH_NATS_SERVER) on free loopback ports, clustered by routes, each with its own temp store dir,
+// pinned to the server CPU like the service. Stopped (SIGKILL, store dirs removed) at the end, or
+// when this process exits for any reason. The tests' harness (test/support/nats-cluster.ts) also
+// kills and restarts servers; a benchmark only needs them up.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { pinned, type Pinning } from './pinning.js';
+
+const NATS_SERVER = process.env.BENCH_NATS_SERVER ?? 'nats-server';
+const live = new Set<ChildProcess>();
+
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
+/** Whether nats-server can be run (Debian: apt-get install nats-server). */
+export function natsServerAvailable(): boolean {
+  return spawnSync(NATS_SERVER, ['--version'], { stdio: 'ignore' }).error === undefined;
+}
+
+/** A port nobody listens on right now (released before the server binds it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export class NatsCluster {
+  private constructor(
+    readonly urls: readonly string[],
+    readonly root: string,
+    readonly processes: readonly ChildProcess[],
+    readonly output: () => string,
+  ) {}
+
+  /** Starts `size` clustered servers; resolves once JetStream answers (a meta leader is elected). */
+  static async start(size: number, pinning: Pinning, parent = tmpdir()): Promise<NatsCluster> {
+    const root = mkdtempSync(path.join(parent, 'pairwise-bench-nats-'));
+    const ports = [];
+    for (let i = 0; i < size; i++) ports.push({ client: await freePort(), route: await freePort() });
+    const routes = ports.map((p) => `nats://127.0.0.1:${p.route}`).join(',');
+    let output = '';
+    const processes = ports.map((p, i) => {
+      const args = ['-a', '127.0.0.1', '-p', String(p.client), '-n', `n${i + 1}`, '-js', '-sd', path.join(root, `n${i + 1}`),
+        '--cluster_name', 'pairwise-bench', '--cluster', `nats://127.0.0.1:${p.route}`, '--routes', routes];
+      const [command, argv] = pinned(pinning, pinning.serverCpu, NATS_SERVER, args);
+      const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+      live.add(child);
+      child.once('exit', () => live.delete(child));
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      return child;
+    });
+    const cluster = new NatsCluster(ports.map((p) => `nats://127.0.0.1:${p.client}`), root, processes, () => output);
+    try {
+      await cluster.#ready(30_000);
+    } catch (error) {
+      await cluster.stop();
+      throw error;
+    }
+    return cluster;
+  }
+
+  async #ready(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let last: unknown;
+    while (Date.now() < deadline) {
+      const exited = this.processes.find((child) => child.exitCode !== null);
+      if (exited !== undefined) throw new Error(`a nats-server exited with ${exited.exitCode}:\n${this.output()}`);
+      try {
+        const nc = await connect({ servers: [...this.urls], timeout: 1_000, maxReconnectAttempts: 0 });
+        try {
+          await (await jetstreamManager(nc, { timeout: 1_000 })).getAccountInfo();
+          return;
+        } finally {
+          await nc.close();
+        }
+      } catch (error) {
+        last = error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    throw new Error(`the NATS cluster did not answer within ${timeoutMs} ms: ${String(last)}\n${this.output()}`);
+  }
+
+  /** Kills every server and removes the store dirs. */
+  async stop(): Promise<void> {
+    await Promise.all(
+      this.processes.map((child) => {
+        if (child.exitCode !== null || child.signalCode !== null) return undefined;
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        return exited;
+      }),
+    );
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
