@@ -57,7 +57,7 @@ export function isAsyncRoute(request: FuzzRequest): boolean {
   return (
     (request.method === 'POST' && (path === '/api/events' || path === '/api/events/batch')) ||
     (request.method === 'PUT' && (path === '/api/products' || path === '/api/shop/widgets')) ||
-    (request.method === 'DELETE' && /^\/api\/products\/[^/]+$/.test(path))
+    (request.method === 'DELETE' && (/^\/api\/(products|customers)\/[^/]+$/.test(path) || path === '/api/shop'))
   );
 }
 
