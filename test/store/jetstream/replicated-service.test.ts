@@ -68,6 +68,12 @@ describe('three nodes on one replicated log', () => {
     const [a, b, c] = [await answersOf(one), await answersOf(two), await answersOf(three)];
     expect(b).toEqual(a);
     expect(c).toEqual(a);
+    // Not only the answers: the models themselves are the same on every node (each part of the engine's snapshot).
+    const parts = nodes.map((node) => node.service.engines.get(shop.shopId).snapshot() as unknown as Record<string, unknown>);
+    for (const key of Object.keys(parts[0]!)) {
+      expect(parts[1]![key], `engine part ${key}`).toEqual(parts[0]![key]);
+      expect(parts[2]![key], `engine part ${key}`).toEqual(parts[0]![key]);
+    }
   });
 
   test('When one messageId is sent to two nodes, then it is stored once, and both say so alike', async () => {
