@@ -45,7 +45,7 @@ import { closeDatabases, type Committer } from './store/durable-commit.js';
 import { diskUsage } from './store/disk-usage.js';
 import { ExperimentStore } from './store/experiment-store.js';
 import { LmdbShopLog, type ShopLog } from './store/shop-log.js';
-import { openReplicatedLog, type ReplicatedLog } from './store/jetstream/replicated-log.js';
+import { openReplicatedLog, restoreNodeBackup, type ReplicatedLog } from './store/jetstream/replicated-log.js';
 import { ShopStore } from './store/shop-store.js';
 import { SnapshotStore } from './store/snapshot-store.js';
 import { DashboardSessions, IDLE_MS } from './dashboard/sessions.js';
@@ -78,6 +78,8 @@ export interface RunningService {
   readonly shopLog: ShopLog;
   /** What other processes wrote, followed: check(shopId) when told of a commit. */
   readonly tail: LogTail;
+  /** The replicated log (PAIRWISE_NATS), when there is one. */
+  readonly replicated?: ReplicatedLog;
   /** What the start found in the data dir and rebuilt the models from. */
   readonly replayed: ReplayStats;
   readonly demoKeys?: DemoKeys;
@@ -164,6 +166,8 @@ async function doneWithin(work: Promise<unknown>, ms: number): Promise<boolean> 
  * dir or the port is taken: then the data dir is left as it was found (lock not taken, LMDB closed).
  */
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
+  // A new node of a replicated log starts from the latest node backup (a supervisor's servers: it did).
+  if (config.nats !== undefined && config.serverIndex === undefined) await restoreNodeBackup(config.nats, config.dbPath, options.log ?? ((line) => console.log(line)));
   mkdirSync(config.dbPath, { recursive: true });
   const dbs = openDatabases(config.dbPath, options.committer);
   let lock: DataDirLock | undefined;
@@ -336,6 +340,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     shopLog,
     tail,
     replayed,
+    ...(replicated === undefined ? {} : { replicated }),
     demoKeys,
     ...(demoSeeded === undefined ? {} : { demoSeeded }),
     snapshot: () => snapshots.takeAll(),

@@ -7,6 +7,7 @@ import { StartupError } from '../errors.js';
 import { lockDataDir } from '../store/data-dir-lock.js';
 import { openDatabases } from '../store/database.js';
 import { supervise } from './supervisor.js';
+import { restoreNodeBackup } from '../store/jetstream/replicated-log.js';
 
 /** Whether nothing listens on the port now (the servers then share it with SO_REUSEPORT, which would let a stranger in). */
 function portIsFree(host: string, port: number): Promise<boolean> {
@@ -19,6 +20,8 @@ function portIsFree(host: string, port: number): Promise<boolean> {
 
 /** Runs the supervisor of `config.servers` servers, each started from `entry` (the main module). */
 export async function startSupervisor(config: Config, entry: string): Promise<void> {
+  // A new node of a replicated log starts from the latest node backup (before LMDB creates its file).
+  if (config.nats !== undefined) await restoreNodeBackup(config.nats, config.dbPath, (line) => console.log(line));
   mkdirSync(config.dbPath, { recursive: true });
   const dbs = openDatabases(config.dbPath);
   let lock;

@@ -86,7 +86,7 @@ export async function streamReplicas(jsm: JetStreamManager, name: string): Promi
   }
 }
 
-function isStreamNotFound(error: unknown): boolean {
+export function isStreamNotFound(error: unknown): boolean {
   const code = (error as { api_error?: { err_code?: number } }).api_error?.err_code;
   return code === 10059 || /stream not found/i.test((error as Error).message ?? '');
 }

@@ -9,6 +9,8 @@ export interface NatsConfig {
   replicas: number | undefined;
   /** The stream's name; its subjects are `pairwise.<name>.<shopId>`. */
   stream: string;
+  /** How often the cluster's housekeeper publishes a node backup, in ms (0: never). */
+  backupIntervalMs: number;
 }
 
 export class NatsConfigError extends Error {}
@@ -46,5 +48,11 @@ export function natsConfig(env: NodeJS.ProcessEnv): NatsConfig | undefined {
   }
   const stream = env.PAIRWISE_NATS_STREAM || 'PAIRWISE';
   if (!STREAM_NAME.test(stream)) throw new NatsConfigError(`PAIRWISE_NATS_STREAM must be 1 to 32 of A-Z, a-z, 0-9, _ and -, got "${stream}"`);
-  return { urls: urls.map(natsUrl), replicas, stream };
+  const backupRaw = env.PAIRWISE_NATS_BACKUP_MINUTES;
+  let backupMinutes = 60;
+  if (backupRaw !== undefined && backupRaw !== '') {
+    if (!/^[0-9]{1,5}$/.test(backupRaw) || Number(backupRaw) > 10_080) throw new NatsConfigError(`PAIRWISE_NATS_BACKUP_MINUTES must be a whole number of minutes from 0 (never) to 10080 (a week), got "${backupRaw}"`);
+    backupMinutes = Number(backupRaw);
+  }
+  return { urls: urls.map(natsUrl), replicas, stream, backupIntervalMs: backupMinutes * 60_000 };
 }

@@ -17,8 +17,9 @@ import { ClusterLease } from './cluster-lease.js';
 import { clusterSize, connectToLog, whenAnswered } from './connection.js';
 import { JetStreamShopLog } from './jetstream-shop-log.js';
 import { LogFollower, materializedThrough } from './log-follower.js';
-import { ensureLogStream, streamReplicas, type LogStreamSettings } from './log-stream.js';
+import { ensureLogStream, isStreamNotFound, streamReplicas, type LogStreamSettings } from './log-stream.js';
 import type { NatsConfig } from './nats-config.js';
+import { isEmptyDataDir, publishBackup, restoreBackup, type BackupInfo } from './node-backups.js';
 
 /** How often a heartbeat is written (for /healthz), and how long it has to be acknowledged. */
 const STREAM_CHECK_MS = 2_000;
@@ -42,6 +43,8 @@ export interface ReplicatedLog {
    * NATS, or the stream not answering (no quorum of its replicas: writes get 503, reads go on).
    */
   problems(): string[];
+  /** Publishes a backup of this node's data dir now (the housekeeper does so every PAIRWISE_NATS_BACKUP_MINUTES). */
+  publishBackup(): Promise<BackupInfo>;
   /** Resolves once this node's log holds every message the stream held when it was called. */
   caughtUp(report: (line: string) => void): Promise<void>;
   close(): Promise<void>;
@@ -112,6 +115,20 @@ export async function openReplicatedLog(
     const refitLease = new ClusterLease(leases, 'ease-refits', REFIT_LEASE_MS);
     await refitLease.renew();
     refitLease.start();
+    // The holder of the cluster's lease also publishes node backups (a new node starts from the latest).
+    const backups = await answered('about the backups store', () => new Objm(js).create(`${nats.stream}_BACKUPS`, { replicas }));
+    const publish = () => publishBackup(dbs, backups, Date.now());
+    const backupTimer =
+      nats.backupIntervalMs > 0
+        ? setInterval(() => {
+            if (!refitLease.held) return;
+            publish().then(
+              (info) => report(`published a node backup at sequence ${info.seq}`),
+              (error: unknown) => report(`publishing a node backup failed: ${String(error)}`),
+            );
+          }, nats.backupIntervalMs)
+        : undefined;
+    backupTimer?.unref();
     const log = new JetStreamShopLog(js, settings.subjectPrefix, local, fits, () => reconnects);
     // Whether the cluster takes writes: a heartbeat written to the (replicated) leases bucket, which
     // needs a quorum as a write to the log does. Stream info alone can be answered without one.
@@ -130,6 +147,7 @@ export async function openReplicatedLog(
       logId,
       settings,
       refitLease,
+      publishBackup: publish,
       problems() {
         if (!connected) return [`not connected to NATS (${nats.urls.join(', ')}): reconnecting`];
         if (!writable) return [`the NATS cluster takes no writes (no quorum of the ${replicas} replicas): writes are refused with 503, reads are served from this node's copy of the log`];
@@ -151,6 +169,7 @@ export async function openReplicatedLog(
       },
       async close() {
         clearInterval(checkStream);
+        clearInterval(backupTimer);
         await refitLease.release();
         await lease.release();
         await materializer.stop();
@@ -160,5 +179,27 @@ export async function openReplicatedLog(
   } catch (error) {
     await nc.close();
     throw error;
+  }
+}
+
+/**
+ * Before a node opens an empty data dir: restores the latest published node backup into it, so the
+ * node reads the stream only from the sequence after the backup's. Nothing when the data dir has a
+ * log already or no backup was published.
+ */
+export async function restoreNodeBackup(nats: NatsConfig, dbPath: string, report: (line: string) => void): Promise<BackupInfo | undefined> {
+  if (!isEmptyDataDir(dbPath)) return undefined;
+  const nc = await connectToLog(nats.urls, { name: 'pairwise restore', report });
+  try {
+    const jsm = await whenAnswered('JetStream', () => jetstreamManager(nc), { report });
+    const store = `OBJ_${nats.stream}_BACKUPS`; // the object store's stream
+    const exists = await whenAnswered('about the backups store', () => jsm.streams.info(store).then(() => true, (error: unknown) => (isStreamNotFound(error) ? false : Promise.reject(error))), { report });
+    if (!exists) return undefined;
+    const backups = await new Objm(jetstream(nc)).open(`${nats.stream}_BACKUPS`);
+    const info = await restoreBackup(backups, dbPath);
+    if (info !== undefined) report(`restored the node backup of ${new Date(info.at).toISOString()} (stream sequence ${info.seq}); reading the stream from there`);
+    return info;
+  } finally {
+    await nc.close();
   }
 }
