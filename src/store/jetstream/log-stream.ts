@@ -16,6 +16,8 @@ export interface LogStreamSettings {
   replicas: number;
   /** Messages older than this are dropped by JetStream (0: kept until removed). */
   maxAgeMs: number;
+  /** The stream's size past which its oldest messages are dropped, in bytes (-1: no bound). */
+  maxBytes: number;
   /** How long a publish's message id is remembered, so a retried publish is stored once. */
   duplicateWindowMs: number;
 }
@@ -32,6 +34,7 @@ function wanted(settings: LogStreamSettings): Partial<StreamConfig> & { name: st
     discard: DiscardPolicy.Old,
     num_replicas: settings.replicas,
     max_age: settings.maxAgeMs * NANOS_PER_MS,
+    max_bytes: settings.maxBytes,
     duplicate_window: settings.duplicateWindowMs * NANOS_PER_MS,
   };
 }

@@ -11,6 +11,8 @@ export interface NatsConfig {
   stream: string;
   /** How often the cluster's housekeeper publishes a node backup, in ms (0: never). */
   backupIntervalMs: number;
+  /** The stream's size bound in bytes, its oldest messages dropped past it (-1: none; its age is bounded by the retention). */
+  maxBytes: number;
 }
 
 export class NatsConfigError extends Error {}
@@ -54,5 +56,12 @@ export function natsConfig(env: NodeJS.ProcessEnv): NatsConfig | undefined {
     if (!/^[0-9]{1,5}$/.test(backupRaw) || Number(backupRaw) > 10_080) throw new NatsConfigError(`PAIRWISE_NATS_BACKUP_MINUTES must be a whole number of minutes from 0 (never) to 10080 (a week), got "${backupRaw}"`);
     backupMinutes = Number(backupRaw);
   }
-  return { urls: urls.map(natsUrl), replicas, stream, backupIntervalMs: backupMinutes * 60_000 };
+  const maxRaw = env.PAIRWISE_NATS_MAX_GB;
+  let maxBytes = -1;
+  if (maxRaw !== undefined && maxRaw !== '') {
+    const gb = Number(maxRaw);
+    if (!/^[0-9]+(\.[0-9]+)?$/.test(maxRaw) || gb < 0.001 || gb > 1_000_000) throw new NatsConfigError(`PAIRWISE_NATS_MAX_GB must be a size in GB from 0.001 to 1000000, got "${maxRaw}"`);
+    maxBytes = Math.round(gb * 2 ** 30);
+  }
+  return { urls: urls.map(natsUrl), replicas, stream, backupIntervalMs: backupMinutes * 60_000, maxBytes };
 }

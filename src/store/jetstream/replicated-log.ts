@@ -95,7 +95,7 @@ export async function openReplicatedLog(
     // Unset, the replicas are the stream's once it exists: the servers the client hears of are
     // only those up now, and a node started while one of three is down must not ask for two.
     const replicas = nats.replicas ?? (await answered('about the log stream', () => streamReplicas(jsm, nats.stream))) ?? Math.min(3, clusterSize(nc));
-    const settings: LogStreamSettings = { name: nats.stream, subjectPrefix: `pairwise.${nats.stream}`, replicas, maxAgeMs: retentionMs, duplicateWindowMs: DUPLICATE_WINDOW_MS };
+    const settings: LogStreamSettings = { name: nats.stream, subjectPrefix: `pairwise.${nats.stream}`, replicas, maxAgeMs: retentionMs, maxBytes: nats.maxBytes, duplicateWindowMs: DUPLICATE_WINDOW_MS };
     const info = await answered('about the log stream', () => ensureLogStream(jsm, settings));
     const logId = streamLogId(nats.stream, info.created);
     await adoptLogId(dbs, logId, nats.stream);

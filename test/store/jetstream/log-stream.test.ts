@@ -11,7 +11,7 @@ import { ensureLogStream, streamReplicas, type LogStreamSettings } from '../../.
 import { freePort } from '../../support/child-server.js';
 import { NatsCluster } from '../../support/nats-cluster.js';
 
-const settings: LogStreamSettings = { name: 'PAIRWISE_TEST', subjectPrefix: 'pairwise.test', replicas: 3, maxAgeMs: 400 * 86_400_000, duplicateWindowMs: 120_000 };
+const settings: LogStreamSettings = { name: 'PAIRWISE_TEST', subjectPrefix: 'pairwise.test', replicas: 3, maxAgeMs: 400 * 86_400_000, maxBytes: -1, duplicateWindowMs: 120_000 };
 
 describe('the log stream on a 3-server cluster', () => {
   let cluster: NatsCluster;
@@ -54,6 +54,10 @@ describe('the log stream on a 3-server cluster', () => {
     expect((refusal as Error).message).toContain('num_replicas is 1, not 3');
     expect((refusal as Error).message).toContain(`max_age is 0, not ${400 * 86_400_000 * 1_000_000}`);
     expect((refusal as Error).message).not.toContain('duplicate_window');
+    expect((refusal as Error).message).not.toContain('max_bytes');
+    // A size bound set on the node and not on the stream is a difference too.
+    const bounded = await ensureLogStream(jsm, { ...other, replicas: 1, maxAgeMs: 0, maxBytes: 2 ** 30 }).catch((error: unknown) => error);
+    expect((bounded as Error).message).toContain(`max_bytes is -1, not ${2 ** 30}`);
   });
 });
 

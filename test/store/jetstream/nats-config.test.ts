@@ -19,7 +19,7 @@ describe('natsConfig', () => {
         const raw = servers.map(([h, p, scheme]) => `${scheme ? 'nats://' : ''}${h}${p === undefined ? '' : `:${p}`}`).join(' , ');
         const config = natsConfig({ PAIRWISE_NATS: raw })!;
         expect(config.urls).toEqual(servers.map(([h, p]) => `nats://${new URL(`nats://${h}`).hostname}:${p ?? 4222}`));
-        expect(config).toMatchObject({ replicas: undefined, stream: 'PAIRWISE', backupIntervalMs: 3_600_000 });
+        expect(config).toMatchObject({ replicas: undefined, stream: 'PAIRWISE', backupIntervalMs: 3_600_000, maxBytes: -1 });
       }),
     );
   });
@@ -49,5 +49,7 @@ describe('natsConfig', () => {
       }),
     );
     for (const raw of ['-1', '1.5', '10081', 'hourly']) expect(() => natsConfig({ PAIRWISE_NATS: 'a', PAIRWISE_NATS_BACKUP_MINUTES: raw })).toThrow(/PAIRWISE_NATS_BACKUP_MINUTES/);
+    expect(natsConfig({ PAIRWISE_NATS: 'a', PAIRWISE_NATS_MAX_GB: '2.5' })!.maxBytes).toBe(2.5 * 2 ** 30);
+    for (const raw of ['0', '-1', '1e3', 'big', '2000000']) expect(() => natsConfig({ PAIRWISE_NATS: 'a', PAIRWISE_NATS_MAX_GB: raw })).toThrow(/PAIRWISE_NATS_MAX_GB/);
   });
 });
