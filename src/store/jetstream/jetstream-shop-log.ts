@@ -17,6 +17,8 @@ import { encodeArtifact, encodeMessage, type LogMessage, type WriteOutcome } fro
 const PUBLISH_TIMEOUT_MS = 1_000;
 /** How long a write waits for this node's follower to materialize it once the stream has it. */
 const MATERIALIZE_TIMEOUT_MS = 10_000;
+/** A write not materialized this long after the stream took it tells `stalled` (its follower may need a new consumer). */
+const NUDGE_AFTER_MS = 1_500;
 /** How often waiting writers look at what the follower (maybe another process) has materialized. */
 const LOOK_MS = 1;
 
@@ -34,6 +36,8 @@ export class JetStreamShopLog implements ShopLog {
     readonly fits: ObjectStore,
     /** How many times the client has lost its server and reconnected so far. */
     readonly reconnects: () => number = () => 0,
+    /** Told when a write waits long for this node to materialize it (this process's follower, if it runs here, reads the stream again). */
+    readonly stalled: () => void = () => {},
   ) {}
 
   async appendEvents(shopId: string, events: readonly NewEvent[], receivedAt: number, dedupSince: number, sender: Sender = 'public'): Promise<EventsAppended> {
@@ -136,12 +140,15 @@ export class JetStreamShopLog implements ShopLog {
     if (materializedThrough(this.local.dbs) >= seq) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const timeout = setTimeout(() => {
+        clearTimeout(nudge);
         const i = this.#waiters.findIndex((w) => w.resolve === done);
         if (i >= 0) this.#waiters.splice(i, 1);
         reject(new AppError('unavailable', `the write is in the replicated log (sequence ${seq}) but this node has not caught up with it within ${MATERIALIZE_TIMEOUT_MS / 1000} s; read it back with its position from another node, or try again`, undefined, { 'retry-after': '1' }));
       }, MATERIALIZE_TIMEOUT_MS);
+      const nudge = setTimeout(() => this.stalled(), NUDGE_AFTER_MS);
       const done = () => {
         clearTimeout(timeout);
+        clearTimeout(nudge);
         resolve();
       };
       this.#waiters.push({ seq, resolve: done });

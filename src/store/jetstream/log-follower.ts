@@ -191,10 +191,11 @@ export class LogFollower {
 
   /**
    * Reads the stream again from the sequence after the last one materialized (the client moved to
-   * another NATS server: its consumer may not recover by itself).
+   * another NATS server: its consumer may not recover by itself); nothing when it materialized a
+   * message within `unlessMovedWithinMs` (it is behind, not stalled).
    */
-  restart(): void {
-    if (this.#stopped) return;
+  restart(unlessMovedWithinMs = 0): void {
+    if (this.#stopped || this.clock() - this.#progressAt < unlessMovedWithinMs) return;
     this.#progressAt = this.clock();
     void this.#messages?.close();
   }
