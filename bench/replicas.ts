@@ -6,7 +6,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +13,7 @@ import { openDatabases } from '../src/store/database.js';
 import { closeDatabases } from '../src/store/durable-commit.js';
 import { LmdbShopLog } from '../src/store/shop-log.js';
 import { generateKey } from '../src/store/shop-store.js';
+import { freePort } from './support/free-port.js';
 
 const SERVERS = Number(process.env.BENCH_SERVERS ?? 2);
 const KILLS = Number(process.env.BENCH_KILLS ?? 20);
@@ -24,15 +24,6 @@ const publicKey = generateKey('public');
 const secretKey = generateKey('secret');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Reply {
   status: number;

@@ -5,11 +5,11 @@
 // kills and restarts servers; a benchmark only needs them up.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
+import { freePort } from './free-port.js';
 import { pinned, type Pinning } from './pinning.js';
 
 const NATS_SERVER = process.env.BENCH_NATS_SERVER ?? 'nats-server';
@@ -24,16 +24,36 @@ export function natsServerAvailable(): boolean {
   return spawnSync(NATS_SERVER, ['--version'], { stdio: 'ignore' }).error === undefined;
 }
 
-/** A port nobody listens on right now (released before the server binds it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
+/** A cluster member's nats-server arguments: JetStream on, its store dir, routes to every member. */
+export function natsServerArgs(member: { name: string; clientPort: number; routePort: number; storeDir: string }, routes: string, clusterName: string): string[] {
+  return ['-a', '127.0.0.1', '-p', String(member.clientPort), '-n', member.name, '-js', '-sd', member.storeDir,
+    '--cluster_name', clusterName, '--cluster', `nats://127.0.0.1:${member.routePort}`, '--routes', routes];
+}
+
+/**
+ * Resolves once a client reaches `urls` and JetStream answers (a meta leader is elected); throws
+ * after `timeoutMs`, or as soon as `exited` names a server that exited, with `output()`.
+ */
+export async function untilJetStreamAnswers(urls: readonly string[], timeoutMs: number, exited: () => string | undefined, output: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    const gone = exited();
+    if (gone !== undefined) throw new Error(`${gone}:\n${output()}`);
+    try {
+      const nc = await connect({ servers: [...urls], timeout: 1_000, maxReconnectAttempts: 0 });
+      try {
+        await (await jetstreamManager(nc, { timeout: 1_000 })).getAccountInfo();
+        return;
+      } finally {
+        await nc.close();
+      }
+    } catch (error) {
+      last = error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  throw new Error(`the NATS cluster did not answer within ${timeoutMs} ms: ${String(last)}\n${output()}`);
 }
 
 export class NatsCluster {
@@ -52,8 +72,7 @@ export class NatsCluster {
     const routes = ports.map((p) => `nats://127.0.0.1:${p.route}`).join(',');
     let output = '';
     const processes = ports.map((p, i) => {
-      const args = ['-a', '127.0.0.1', '-p', String(p.client), '-n', `n${i + 1}`, '-js', '-sd', path.join(root, `n${i + 1}`),
-        '--cluster_name', 'pairwise-bench', '--cluster', `nats://127.0.0.1:${p.route}`, '--routes', routes];
+      const args = natsServerArgs({ name: `n${i + 1}`, clientPort: p.client, routePort: p.route, storeDir: path.join(root, `n${i + 1}`) }, routes, 'pairwise-bench');
       const [command, argv] = pinned(pinning, pinning.serverCpu, NATS_SERVER, args);
       const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
       live.add(child);
@@ -72,26 +91,12 @@ export class NatsCluster {
     return cluster;
   }
 
-  async #ready(timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    let last: unknown;
-    while (Date.now() < deadline) {
-      const exited = this.processes.find((child) => child.exitCode !== null);
-      if (exited !== undefined) throw new Error(`a nats-server exited with ${exited.exitCode}:\n${this.output()}`);
-      try {
-        const nc = await connect({ servers: [...this.urls], timeout: 1_000, maxReconnectAttempts: 0 });
-        try {
-          await (await jetstreamManager(nc, { timeout: 1_000 })).getAccountInfo();
-          return;
-        } finally {
-          await nc.close();
-        }
-      } catch (error) {
-        last = error;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    }
-    throw new Error(`the NATS cluster did not answer within ${timeoutMs} ms: ${String(last)}\n${this.output()}`);
+  #ready(timeoutMs: number): Promise<void> {
+    const exited = () => {
+      const child = this.processes.find((p) => p.exitCode !== null);
+      return child === undefined ? undefined : `a nats-server exited with ${child.exitCode}`;
+    };
+    return untilJetStreamAnswers(this.urls, timeoutMs, exited, this.output);
   }
 
   /** Kills every server and removes the store dirs. */

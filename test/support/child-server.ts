@@ -1,6 +1,6 @@
 // Runs the compiled server (dist/, built by global-setup) as a child process on a free port.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '../../bench/support/free-port.js';
 import path from 'node:path';
 import { testEnv, type TestShop } from './service.js';
 
@@ -22,17 +22,7 @@ export async function killIfRunning(child: ChildServer): Promise<void> {
   await child.exited;
 }
 
-/** A port nobody listens on right now (the OS picks it; it is released before the child binds it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+export { freePort };
 
 async function waitHealthy(url: string, child: ChildServer, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

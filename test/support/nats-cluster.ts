@@ -7,7 +7,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { natsServerArgs, untilJetStreamAnswers } from '../../bench/support/nats-cluster.js';
 import { freePort } from './child-server.js';
+
+/** One query per strategy, for comparing nodes' answers (products 1-2, collection c1, session s1, customer cust-1). */
+export const NODE_QUERIES = [
+  'strategy=trending&limit=8',
+  'strategy=bought-together&productId=1',
+  'strategy=similar&productId=2',
+  'strategy=collection-popular&collectionId=c1',
+  'strategy=recently-viewed&sessionId=s1',
+  'customerId=cust-1&limit=8',
+];
 
 const NATS_SERVER = process.env.PAIRWISE_TEST_NATS_SERVER ?? 'nats-server';
 
@@ -57,12 +68,7 @@ export class NatsCluster {
     const member = this.#members[i]!;
     if (member.process !== undefined && member.process.exitCode === null && member.process.signalCode === null) throw new Error(`${member.name} is running`);
     const routes = this.#members.map((m) => `nats://127.0.0.1:${m.routePort}`).join(',');
-    const child = spawn(
-      NATS_SERVER,
-      ['-a', '127.0.0.1', '-p', String(member.clientPort), '-n', member.name, '-js', '-sd', member.storeDir,
-        '--cluster_name', 'pairwise-test', '--cluster', `nats://127.0.0.1:${member.routePort}`, '--routes', routes],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(NATS_SERVER, natsServerArgs(member, routes, 'pairwise-test'), { stdio: ['ignore', 'pipe', 'pipe'] });
     member.output = '';
     child.stdout.on('data', (chunk: Buffer) => (member.output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (member.output += chunk.toString()));
@@ -79,29 +85,12 @@ export class NatsCluster {
   }
 
   /** Resolves once a client reaches the cluster and JetStream answers, or throws after `timeoutMs`. */
-  async ready(timeoutMs = 20_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    let last: unknown;
-    while (Date.now() < deadline) {
-      for (const member of this.#members) {
-        if (member.process?.exitCode !== null && member.process?.exitCode !== undefined) {
-          throw new Error(`nats-server ${member.name} exited with ${member.process.exitCode}:\n${member.output}`);
-        }
-      }
-      try {
-        const nc = await connect({ servers: this.urls, timeout: 1_000, maxReconnectAttempts: 0 });
-        try {
-          await (await jetstreamManager(nc, { timeout: 1_000 })).getAccountInfo();
-          return;
-        } finally {
-          await nc.close();
-        }
-      } catch (error) {
-        last = error;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    }
-    throw new Error(`the NATS cluster did not answer within ${timeoutMs} ms: ${String(last)}\n${this.#members.map((m) => m.output).join('\n')}`);
+  ready(timeoutMs = 20_000): Promise<void> {
+    const exited = () => {
+      const member = this.#members.find((m) => m.process?.exitCode !== null && m.process?.exitCode !== undefined);
+      return member === undefined ? undefined : `nats-server ${member.name} exited with ${member.process!.exitCode}`;
+    };
+    return untilJetStreamAnswers(this.urls, timeoutMs, exited, () => this.#members.map((m) => m.output).join('\n'));
   }
 
   /** The member index of the server that leads `stream` now (its Raft leader, where writes go first). */

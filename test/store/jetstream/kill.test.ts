@@ -8,17 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { freePort, killIfRunning, spawnChildServer, type ChildServer } from '../../support/child-server.js';
-import { NatsCluster } from '../../support/nats-cluster.js';
+import { NatsCluster, NODE_QUERIES } from '../../support/nats-cluster.js';
 import { newShop, tempDataDir, wireProduct, withoutRecId } from '../../support/service.js';
 
-const QUERIES = [
-  'strategy=trending&limit=8',
-  'strategy=bought-together&productId=1',
-  'strategy=similar&productId=2',
-  'strategy=collection-popular&collectionId=c1',
-  'strategy=recently-viewed&sessionId=s1',
-  'customerId=cust-1&limit=8',
-];
 /** Events in one request, and requests in flight at once (the load). */
 const BATCH = 20;
 const WRITERS = 3;
@@ -256,7 +248,7 @@ test('When a node and then a NATS server are killed under load, then nothing ack
   // Every node's log ends at the same position, and every strategy answers alike on all three.
   const last = load.acked.map(({ ack }) => ack.position).sort((a, b) => parseInt(a.split('.')[1]!, 36) - parseInt(b.split('.')[1]!, 36)).at(-1)!;
   const answers = await Promise.all(nodes.map(async (node) => {
-    const answered = await Promise.all(QUERIES.map(async (query) => {
+    const answered = await Promise.all(NODE_QUERIES.map(async (query) => {
       const res = await fetch(`${urlOf(node)}/api/recommendations?${query}&after=${last}`, { headers: { authorization: `Bearer ${shop.secretKey}` } });
       expect(res.status).toBe(200);
       return withoutRecId((await res.json()) as { meta: Record<string, unknown> });

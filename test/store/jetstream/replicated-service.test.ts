@@ -9,16 +9,8 @@ import { toPortable } from '../../../src/engine/ease/portable-fit.js';
 import { refitEase } from '../../../src/ingest/ease-refit.js';
 import { materializedThrough } from '../../../src/store/jetstream/log-follower.js';
 import { ids, newShop, postEvents, putProducts, recommendations, startTestService, wireProduct, type TestService } from '../../support/service.js';
-import { NatsCluster } from '../../support/nats-cluster.js';
+import { NatsCluster, NODE_QUERIES } from '../../support/nats-cluster.js';
 
-const QUERIES = [
-  'strategy=trending&limit=8',
-  'strategy=bought-together&productId=1',
-  'strategy=similar&productId=2',
-  'strategy=collection-popular&collectionId=c1',
-  'strategy=recently-viewed&sessionId=s1',
-  'customerId=cust-1&limit=8',
-];
 
 describe('three nodes on one replicated log', () => {
   let cluster: NatsCluster;
@@ -29,7 +21,7 @@ describe('three nodes on one replicated log', () => {
     nodes.push(node);
     return node;
   };
-  const answersOf = (node: TestService) => Promise.all(QUERIES.map((q) => recommendations(node, q, shop.secretKey)));
+  const answersOf = (node: TestService) => Promise.all(NODE_QUERIES.map((q) => recommendations(node, q, shop.secretKey)));
 
   beforeAll(async () => {
     cluster = await NatsCluster.start(3);
