@@ -121,6 +121,15 @@ export function problemBody(error: AppError): string {
 }
 
 /**
+ * A write the log did not take, as the 503 its caller answers: the log's own refusal as it is (a
+ * replicated log without a quorum: with Retry-After), any other failure (a commit the storage
+ * refused: a full disk) as `unavailable` saying what `what` could not be stored.
+ */
+export function notStored(what: string, cause: unknown): AppError {
+  return cause instanceof AppError ? cause : new AppError('unavailable', `${what} could not be stored: ${(cause as Error).message}`);
+}
+
+/**
  * The service refuses to start: its data dir is another server's, or its port is taken. Not an
  * HTTP error: main prints the message alone and exits 1.
  */

@@ -2,7 +2,7 @@
 // reads after the answer see it (and every other process applies it in the same order).
 import { catalogPage, type CatalogPage } from '../engine/catalog-page.js';
 import type { Product } from '../engine/product.js';
-import { AppError } from '../errors.js';
+import { notStored } from '../errors.js';
 import type { CatalogStore } from '../store/catalog-store.js';
 import type { LogApplier } from '../ingest/log-applier.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
@@ -43,7 +43,6 @@ async function stored<T>(commit: Promise<T>): Promise<T> {
   try {
     return await commit;
   } catch (cause) {
-    if (cause instanceof AppError) throw cause; // the log's own refusal (a replicated log without quorum: with Retry-After)
-    throw new AppError('unavailable', `the catalog could not be stored: ${(cause as Error).message}`);
+    throw notStored('the catalog', cause);
   }
 }

@@ -3,7 +3,7 @@
 // in log order).
 import type { CustomerExport } from '../api/responses.js';
 import { customerModelState } from '../engine/customer-state.js';
-import { AppError } from '../errors.js';
+import { notStored } from '../errors.js';
 import type { LogApplier } from '../ingest/log-applier.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
 import type { CustomerStore } from '../store/customer-store.js';
@@ -38,7 +38,7 @@ export class CustomerData {
     try {
       erased = await this.store.erase(shopId, customerId, now);
     } catch (cause) {
-      throw new AppError('unavailable', `the erasure could not be stored: ${(cause as Error).message}`);
+      throw notStored('the erasure', cause);
     }
     await this.applier.applyThrough(shopId, erased.position);
     return erased;

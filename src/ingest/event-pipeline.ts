@@ -6,7 +6,7 @@
 import { monotonicFactory } from 'ulid';
 import type { TrackedEvent } from '../api/event.js';
 import { formatPosition } from '../api/position-token.js';
-import { AppError } from '../errors.js';
+import { AppError, notStored } from '../errors.js';
 import type { EventsAppended, Sender, ShopLog } from '../store/shop-log.js';
 import type { LogApplier } from './log-applier.js';
 
@@ -53,8 +53,7 @@ export class EventPipeline {
     try {
       appended = await this.log.appendEvents(shopId, fresh, now, now - this.dedupTtlMs, sender);
     } catch (cause) {
-      if (cause instanceof AppError) throw cause; // the log's own refusal (a replicated log without quorum: with Retry-After)
-      throw new AppError('unavailable', `events could not be stored: ${(cause as Error).message}`);
+      throw notStored('events', cause);
     }
     const stored: TrackedEvent[] = [];
     const results = fresh.map(({ eventId, event }, i): Ingested => {

@@ -11,6 +11,7 @@ import type { Pruned } from '../log-retention.js';
 import type { ShopCommand } from '../shop-command.js';
 import type { EventsAppended, LmdbShopLog, LogRecord, NewEvent, Sender, ShopLog } from '../shop-log.js';
 import { materializedThrough } from './log-follower.js';
+import { shopSubject } from './log-stream.js';
 import { encodeArtifact, encodeMessage, type LogMessage, type WriteOutcome } from './log-message.js';
 
 /** How long a publish waits for the stream's acknowledgement (a quorum of its replicas). */
@@ -111,7 +112,7 @@ export class JetStreamShopLog implements ShopLog {
   /** Publishes the message, waits until this node has materialized it, and returns what that stored. */
   async #write(shopId: string, message: LogMessage): Promise<WriteOutcome> {
     const msgId = this.#messageId();
-    const seq = await this.#publish(`${this.subjectPrefix}.${shopId}`, encodeMessage(message), msgId);
+    const seq = await this.#publish(shopSubject(this.subjectPrefix, shopId), encodeMessage(message), msgId);
     await this.#materialized(seq);
     const outcome = this.local.dbs.replicaOutcomes.get(msgId);
     if (outcome === undefined) throw new Error(`replicated log sequence ${seq} was materialized without its outcome`);

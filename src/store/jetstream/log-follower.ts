@@ -13,6 +13,7 @@ import type { Databases } from '../database.js';
 import { commitDurably } from '../durable-commit.js';
 import type { Alongside, EventsAppended, LmdbShopLog } from '../shop-log.js';
 import type { EaseArtifact } from '../log-entry.js';
+import { subjectShop } from './log-stream.js';
 import { decodeArtifact, decodeMessage, type LogMessage, type WriteOutcome } from './log-message.js';
 
 /** A message as read from the stream, with an ease-fit's artifact fetched. */
@@ -135,7 +136,7 @@ export class LogFollower {
   /** @param previous the sequence the local log must end at before this message (the one handed before it) */
   async #materialize(message: JsMsg, read: ReadMessage | undefined, previous: number): Promise<void> {
     const seq = message.seq;
-    const shopId = message.subject.slice(this.subjectPrefix.length + 1);
+    const shopId = subjectShop(this.subjectPrefix, message.subject);
     const msgId = message.headers?.get('Nats-Msg-Id') ?? '';
     const at = this.clock();
     // First thing in the transaction, before it writes anything (a throw there writes nothing).

@@ -40,8 +40,13 @@ function wanted(settings: LogStreamSettings): Partial<StreamConfig> & { name: st
 }
 
 /** The subject of a shop's log. */
-export function shopSubject(settings: Pick<LogStreamSettings, 'subjectPrefix'>, shopId: string): string {
-  return `${settings.subjectPrefix}.${shopId}`;
+export function shopSubject(subjectPrefix: string, shopId: string): string {
+  return `${subjectPrefix}.${shopId}`;
+}
+
+/** The shop a subject of the log names. */
+export function subjectShop(subjectPrefix: string, subject: string): string {
+  return subject.slice(subjectPrefix.length + 1);
 }
 
 /** Each setting of `existing` that differs from what the log needs: "num_replicas is 1, not 3". */
