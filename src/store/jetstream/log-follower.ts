@@ -26,8 +26,13 @@ interface ReadMessage {
 const IN_FLIGHT = 512;
 /** Outcomes are kept this long for their writers (which read them within a second), then pruned. */
 export const OUTCOME_TTL_MS = 10 * 60_000;
-/** A follower that has not moved for this long while the stream is ahead reads it again from its last sequence. */
+/**
+ * A follower that has not moved for this long while the stream is ahead reads it again from its
+ * last sequence; each time that brings no progress the wait doubles, up to LONGEST_PATIENCE_MS, so a
+ * consumer slow to start (a leader election, a busy machine) is not replaced before it delivers.
+ */
 const STALL_MS = 2_000;
+const LONGEST_PATIENCE_MS = 30_000;
 
 /** A message materialized twice (two followers for a moment, a redelivery): the second changes nothing. */
 class AlreadyMaterialized extends Error {}
@@ -42,6 +47,8 @@ export class LogFollower {
   #running: Promise<void> | undefined;
   #messages: ConsumerMessages | undefined;
   #progressAt = Date.now();
+  /** How long without progress before the stream is read again (STALL_MS, doubled by each read that did not help). */
+  #patienceMs = STALL_MS;
   #checking = false;
   #watchdog: NodeJS.Timeout | undefined;
   #pruneTimer: NodeJS.Timeout | undefined;
@@ -184,6 +191,7 @@ export class LogFollower {
         await this.local.eraseShop(shopId, alongside((removed: number) => ({ removed })));
       }
       this.#progressAt = this.clock();
+      this.#patienceMs = STALL_MS;
     } catch (error) {
       if (error instanceof AlreadyMaterialized) return;
       throw error;
@@ -191,30 +199,38 @@ export class LogFollower {
   }
 
   /**
-   * Reads the stream again from the sequence after the last one materialized (the client moved to
-   * another NATS server: its consumer may not recover by itself); nothing when it materialized a
-   * message within `unlessMovedWithinMs` (it is behind, not stalled).
+   * Reads the stream again from the sequence after the last one materialized: at once when the
+   * client moved to another NATS server (`now`: its consumer may not recover by itself), else only
+   * once nothing moved for the current patience (a writer waiting long for its write).
    */
-  restart(unlessMovedWithinMs = 0): void {
-    if (this.#stopped || this.clock() - this.#progressAt < unlessMovedWithinMs) return;
+  restart(now = false): void {
+    if (this.#stopped || (!now && this.clock() - this.#progressAt < this.#patienceMs)) return;
+    this.#readAgain();
+  }
+
+  /** Closes the consumer (the read loop opens a new one from the last sequence) and waits longer before the next time. */
+  #readAgain(): void {
     this.#progressAt = this.clock();
+    this.#patienceMs = Math.min(LONGEST_PATIENCE_MS, this.#patienceMs * 2);
     void this.#messages?.close();
   }
 
   /**
-   * Reads the stream again when nothing moved for STALL_MS and the stream is ahead, or does not say
+   * Reads the stream again when nothing moved for the current patience and the stream is ahead, or does not say
    * (a consumer that lost its server, the stream's leader, and did not recover by itself).
    */
   async #checkStall(): Promise<void> {
-    if (this.#stopped || this.#checking || this.clock() - this.#progressAt < STALL_MS) return;
+    if (this.#stopped || this.#checking || this.clock() - this.#progressAt < this.#patienceMs) return;
     this.#checking = true;
     try {
       const last = await this.streamLast().catch(() => undefined);
       const through = materializedThrough(this.dbs);
-      this.#progressAt = this.clock();
-      if (last !== undefined && last <= through) return;
-      this.report(`no progress for ${STALL_MS / 1000} s at sequence ${through} while the replicated log is ${last === undefined ? 'not answering' : `at ${last}`}: reading it again`);
-      await this.#messages?.close();
+      if (last !== undefined && last <= through) {
+        this.#progressAt = this.clock(); // caught up: nothing to read
+        return;
+      }
+      this.report(`no progress for ${Math.round((this.clock() - this.#progressAt) / 1000)} s at sequence ${through} while the replicated log is ${last === undefined ? 'not answering' : `at ${last}`}: reading it again`);
+      this.#readAgain();
     } finally {
       this.#checking = false;
     }

@@ -85,7 +85,7 @@ export async function openReplicatedLog(
       if (status.type === 'reconnect') {
         reconnects++;
         connected = true;
-        follower?.restart();
+        follower?.restart(true);
       } else if (status.type === 'disconnect') connected = false;
     }
   })();
@@ -129,7 +129,7 @@ export async function openReplicatedLog(
           }, nats.backupIntervalMs)
         : undefined;
     backupTimer?.unref();
-    const log = new JetStreamShopLog(js, settings.subjectPrefix, local, fits, () => reconnects, () => materializer.restart(1_000));
+    const log = new JetStreamShopLog(js, settings.subjectPrefix, local, fits, () => reconnects, () => materializer.restart());
     // Whether the cluster takes writes: a heartbeat written to the (replicated) leases bucket, which
     // needs a quorum as a write to the log does. Stream info alone can be answered without one.
     let writable = true;
