@@ -10,12 +10,14 @@ import type { EaseArtifact, ShopChange } from '../log-entry.js';
 import type { Pruned } from '../log-retention.js';
 import type { ShopCommand } from '../shop-command.js';
 import type { EventsAppended, LmdbShopLog, LogRecord, NewEvent, Sender, ShopLog } from '../shop-log.js';
-import { materializedThrough } from './log-follower.js';
+import { materializedThrough, materializedTime } from './log-follower.js';
 import { shopSubject } from './log-stream.js';
 import { encodeArtifact, encodeMessage, type LogMessage, type WriteOutcome } from './log-message.js';
 
 /** How long a publish waits for the stream's acknowledgement (a quorum of its replicas). */
 const PUBLISH_TIMEOUT_MS = 1_000;
+/** How far apart the clocks of the nodes that write may be, at most, for de-duplication to decide alike on every node. */
+const CLOCK_SKEW_MARGIN_MS = 3_600_000;
 /** How long a write waits for this node's follower to materialize it once the stream has it. */
 const MATERIALIZE_TIMEOUT_MS = 10_000;
 /** A write not materialized this long after the stream took it tells `stalled` (its follower may need a new consumer). */
@@ -89,8 +91,16 @@ export class JetStreamShopLog implements ShopLog {
     return this.local.prune(shopId, through, before);
   }
 
-  pruneDedup(before: number, batch?: number): Promise<number> {
-    return this.local.pruneDedup(before, batch);
+  /**
+   * Every node must decide a messageId's duplicate alike, and a message is checked against the
+   * dedupSince its writer gave it (its own clock, minus the window). A node behind the stream (catching
+   * up, restored from a backup) still has older messages to check: it keeps the entries they may
+   * need, shifting `before` back by how far its log is behind, and by a margin for the writers' clocks.
+   */
+  pruneDedup(before: number, batch?: number, now = Date.now()): Promise<number> {
+    const time = materializedTime(this.local.dbs);
+    const behind = time === undefined ? 0 : Math.max(0, now - time);
+    return this.local.pruneDedup(before - behind - CLOCK_SKEW_MARGIN_MS, batch);
   }
 
   onCommitted(listener: (shopId: string, head: number) => void): void {

@@ -42,6 +42,11 @@ export function materializedThrough(dbs: Databases): number {
   return dbs.replicaState.get('seq') ?? 0;
 }
 
+/** When the stream stored the last message this node's log holds, in ms since the epoch (undefined: none yet). */
+export function materializedTime(dbs: Databases): number | undefined {
+  return dbs.replicaState.get('time');
+}
+
 export class LogFollower {
   #stopped = false;
   #running: Promise<void> | undefined;
@@ -155,6 +160,7 @@ export class LogFollower {
     };
     const record = (outcome: Omit<WriteOutcome, 'seq' | 'at'> | undefined) => {
       this.dbs.replicaState.put('seq', seq);
+      this.dbs.replicaState.put('time', Math.floor(message.info.timestampNanos / 1e6));
       if (outcome !== undefined && msgId !== '') this.dbs.replicaOutcomes.put(msgId, { seq, at, ...outcome } as WriteOutcome);
     };
     const alongside = <R>(outcome: (result: R) => Omit<WriteOutcome, 'seq' | 'at'>): Alongside<R> => ({ check, record: (result) => record(outcome(result)) });
