@@ -83,6 +83,12 @@ export class ContentIndex {
   #products = 0;
   /** Counts index/remove calls: the clock of every stamp here. */
   #version = 0;
+  /** The version of the last change to any product's features or to the catalog's size. */
+  #materialVersion = 0;
+  /** Products whose neighbours were computed since #materialVersion: exact for the catalog as it is. */
+  #exactCount = 0;
+  /** Neighbours computed before this version are stale (refreshAll). */
+  #refreshedAt = 0;
   /** Per product: the version its features last changed, and when and at what catalog size its neighbours were computed. */
   #ownChanged = new Float64Array(0);
   #computedAt = new Float64Array(0);
@@ -113,11 +119,13 @@ export class ContentIndex {
     if (indexed) {
       const before = this.#featuresOf(dense);
       if (sameIds(before, next)) return;
+      this.#materialChange();
       for (const f of before) if (!sortedHas(next, f)) this.#leave(f, dense);
       for (const f of next) if (!sortedHas(before, f)) this.#postings.add(f, dense);
       // The product's vector changed: its cosine with everyone sharing a feature did too.
       for (const f of before) this.#featureChanged[f] = this.#version;
     } else {
+      this.#materialChange();
       for (const f of next) this.#postings.add(f, dense);
     }
     for (const f of next) this.#featureChanged[f] = this.#version;
@@ -128,6 +136,7 @@ export class ContentIndex {
   remove(dense: number): void {
     if (!this.#indexed(dense)) return;
     this.#version++;
+    this.#materialChange();
     for (const f of this.#featuresOf(dense)) this.#leave(f, dense);
     this.#featureSpans[2 * dense] = -1;
     this.#products--;
@@ -154,6 +163,26 @@ export class ContentIndex {
 
   get neighborScores(): Float32Array {
     return this.#scores;
+  }
+
+  /**
+   * Whether every product's neighbours were computed for the catalog as it is now. Lists computed
+   * earlier may lag the IDF drift (see the module comment): two indexes given the same products in
+   * the same order hold the same lists only once this is true (server processes, cluster nodes).
+   */
+  get exact(): boolean {
+    return this.#exactCount === this.#products;
+  }
+
+  /** Grows at each change to a product's features or to the catalog's size (what can move the lists). */
+  get changes(): number {
+    return this.#materialVersion;
+  }
+
+  /** Makes every list that is not exact stale: the next precompute passes recompute them. */
+  refreshAll(): void {
+    this.#refreshedAt = this.#materialVersion;
+    this.#settledAt = -1;
   }
 
   /**
@@ -261,12 +290,17 @@ export class ContentIndex {
   /** Whether the product's kept neighbours still stand (see the module comment). */
   #fresh(dense: number): boolean {
     const at = this.#computedAt[dense]!;
-    if (at === 0 || this.#ownChanged[dense]! > at) return false;
+    if (at === 0 || at < this.#refreshedAt || this.#ownChanged[dense]! > at) return false;
     if (Math.abs(this.#products - this.#computedSize[dense]!) > MATERIAL_DRIFT * this.#computedSize[dense]!) return false;
     for (const f of this.#featuresOf(dense)) {
       if (this.#featureChanged[f]! > at && this.#postings.size(f) <= MAX_GENERATING_POSTING) return false;
     }
     return true;
+  }
+
+  #materialChange(): void {
+    this.#materialVersion = this.#version;
+    this.#exactCount = 0;
   }
 
   #weightOf(feature: number): number {
@@ -335,6 +369,7 @@ export class ContentIndex {
       this.#scores[start + r] = top.scoreAt(r);
     }
     this.#count[dense] = count;
+    if (this.#computedAt[dense]! < this.#materialVersion) this.#exactCount++;
     this.#computedAt[dense] = this.#version;
     this.#computedSize[dense] = this.#products;
   }

@@ -346,6 +346,16 @@ export class ShopEngine {
     this.storeStamps.mark(EASE_PART);
   }
 
+  /**
+   * Recomputes every content-neighbour list not computed for the catalog as it is (see
+   * ContentIndex.exact), from the next precomputes on; answers made before are stale.
+   */
+  refreshContent(): void {
+    this.content.refreshAll();
+    this.clock.tick();
+    this.storeStamps.mark(CATALOG_PART);
+  }
+
   /** Computes up to `maxProducts` stale content-neighbour lists ahead of requests; returns how many (0: all fresh). */
   precomputeContent(maxProducts: number): number {
     return this.content.precompute(maxProducts, this.compareIds);

@@ -85,6 +85,52 @@ describe('ContentIndex', () => {
     expect(index.precompute(10, byId)).toBe(0);
     expect(neighborsOf(index, 0).map(([id]) => id)).toEqual([1, 2]); // the mug, then the lamp (same price band)
   });
+  test('When lists were computed at other moments of a catalog load, then after refreshAll every list is what an index built at once holds, exactly', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 12, max: 30 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => randomProduct(i)))),
+        fc.array(fc.integer({ min: 0, max: 8 }), { minLength: 30, maxLength: 30 }),
+        (products, precomputes) => {
+          // One index precomputes a few lists after each product (a warmer between log entries);
+          // the other is given the whole catalog first. Lists computed before the last products
+          // came have the IDF of a smaller catalog (within the 10 % drift they are kept).
+          const interleaved = new ContentIndex();
+          const atOnce = new ContentIndex();
+          products.forEach((p, dense) => {
+            interleaved.index(dense, p);
+            interleaved.precompute(precomputes[dense]!, byId);
+            atOnce.index(dense, p);
+          });
+          while (atOnce.precompute(100, byId) > 0);
+          expect(atOnce.exact).toBe(true);
+          interleaved.refreshAll();
+          while (interleaved.precompute(3, byId) > 0);
+          expect(interleaved.exact).toBe(true);
+          for (let dense = 0; dense < products.length; dense++) expect(neighborsOf(interleaved, dense)).toEqual(neighborsOf(atOnce, dense));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  test('When a product is added after every list was computed, then the index is no longer exact until its lists are refreshed', () => {
+    const index = new ContentIndex();
+    for (let i = 0; i < 20; i++) index.index(i, product(String(i), { title: i % 2 === 0 ? 'red mug' : 'blue plate', tags: i % 3 === 0 ? ['sale'] : [] }));
+    while (index.precompute(100, byId) > 0);
+    expect(index.exact).toBe(true);
+    const before = neighborsOf(index, 1);
+    index.index(20, product('20', { title: 'brass lamp', price: '90.00' })); // shares nothing with the others: their lists are kept (5 % drift)
+    expect(index.precompute(100, byId)).toBe(1);
+    expect(index.exact).toBe(false);
+    expect(neighborsOf(index, 1)).toEqual(before);
+    index.refreshAll();
+    while (index.precompute(100, byId) > 0);
+    expect(index.exact).toBe(true);
+    // The same neighbours, scored with the IDF of 21 products.
+    const after = neighborsOf(index, 1);
+    expect(after.map(([id]) => id)).toEqual(before.map(([id]) => id));
+    expect(after.map(([, score]) => score)).not.toEqual(before.map(([, score]) => score));
+  });
 });
 
 function referenceFeatures(p: Product): string[] {
