@@ -2,7 +2,8 @@
 // weighted events (short half-life); each is scored by that recent volume times its lift, the
 // ratio of its recent rate to its long-term rate (14-day half-life), smoothed by a prior of a few
 // events per long window. A steady best-seller keeps lift ≈ 1; a product surging today gets a lift
-// of up to the ratio of the half-lives. The ranking is cached until the next event or minute.
+// of up to the ratio of the half-lives. The ranking, at the start of each minute, is cached until
+// the next event or minute.
 import { TRENDING_PART, type ShopEngine } from '../shop-engine.js';
 import type { Producer } from './context.js';
 
@@ -17,6 +18,11 @@ interface TrendingRanking {
 }
 
 const rankings = new WeakMap<ShopEngine, TrendingRanking>();
+
+/** The start of the minute `now` is in: the time trending is ranked at. */
+function minuteOf(now: number): number {
+  return now - (now % CACHE_MS);
+}
 
 /** Velocity scores of `ids`, best first (ties by product id). */
 function rank(engine: ShopEngine, ids: Iterable<number>, now: number): { ids: number[]; scores: number[] } {
@@ -38,13 +44,17 @@ function rank(engine: ShopEngine, ids: Iterable<number>, now: number): { ids: nu
   return { ids: scored.map((s) => s[0]), scores: scored.map((s) => s[1]) };
 }
 
-/** The candidates (top by recent volume) ranked by velocity, cached until the next weighted event or minute. */
+/**
+ * The candidates (top by recent volume) ranked by velocity at the start of the minute `now` is in,
+ * cached until the next weighted event or minute: every process and node that applied the same log
+ * ranks alike within a minute, whenever it is first asked.
+ */
 function candidates(engine: ShopEngine, now: number): TrendingRanking {
   // The trending part's stamp, not the event count: held events applied when their product is added count too.
   const stamp = `${engine.storeStamps.at(TRENDING_PART)}:${Math.floor(now / CACHE_MS)}`;
   const cached = rankings.get(engine);
   if (cached?.stamp === stamp) return cached;
-  const fresh = { stamp, ...rank(engine, engine.trendingTop.ids, now) };
+  const fresh = { stamp, ...rank(engine, engine.trendingTop.ids, minuteOf(now)) };
   rankings.set(engine, fresh);
   return fresh;
 }
@@ -58,7 +68,7 @@ export const trending: Producer = ({ engine, now }, pick) => {
     const needed = pick.limit - pick.ids.length;
     let usable = 0;
     for (const id of ranked.ids) if (pick.accepts(id) && ++usable >= needed) break;
-    if (usable < needed) ranked = rank(engine, engine.trending.positive(), now);
+    if (usable < needed) ranked = rank(engine, engine.trending.positive(), minuteOf(now));
   }
   for (let i = 0; i < ranked.ids.length; i++) if (pick.offer(ranked.ids[i]!, ranked.scores[i]!, 'trending')) return;
   // A quiet store: the catalog's unscored products, in product id order (model level 0).

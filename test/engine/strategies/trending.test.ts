@@ -165,4 +165,16 @@ describe('trending', () => {
     expect(bounded.items.map((i) => i.score)).toEqual(unbounded.items.map((i) => i.score));
     expect(bounded.items[0]!.score).toBeGreaterThan(bounded.items[1]!.score);
   });
+  test('When two engines that applied the same events are first asked at different moments of a minute, then they rank and score alike, at the minute\'s start', () => {
+    const engines = [engineWith(['a', 'b']), engineWith(['a', 'b'])];
+    for (const engine of engines) {
+      for (let i = 0; i < 5; i++) engine.apply(event('purchase', 'a', T0 - i * HOUR));
+      engine.apply(event('view', 'b', T0 - 2 * DAY));
+    }
+    const minute = T0 - (T0 % 60_000);
+    const first = trendingAt(engines[0]!, minute + 10_000);
+    const second = trendingAt(engines[1]!, minute + 50_000);
+    expect(second.items.map((item) => [item.product.id, item.score])).toEqual(first.items.map((item) => [item.product.id, item.score]));
+    expect(scoreOf(engines[0]!, 'a', minute + 59_000)).toBe(scoreOf(engines[1]!, 'a', minute));
+  });
 });
