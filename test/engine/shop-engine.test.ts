@@ -81,7 +81,7 @@ describe('ShopEngine', () => {
     const inTurns = await engine.snapshotInTurns(async () => void pauses++);
     expect(structuredClone(inTurns)).toEqual(structuredClone(engine.snapshot()));
     expect(Object.keys(inTurns)).toEqual(Object.keys(engine.snapshot()));
-    expect(pauses).toBe(13); // one per model
+    expect(pauses).toBe(15); // one per model
   });
 
   test('When an engine holding events for a missing product is snapshotted and restored, then the restored one holds them too and counts them when the product comes', () => {
