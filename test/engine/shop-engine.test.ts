@@ -183,6 +183,24 @@ describe('ShopEngine', () => {
     expect(personal(ask(engine, { strategy: 'personalized', customerId: 'alice' }, T0 + 2))).toEqual(before);
   });
 
+  test('When one session cycles through more products than its pairing window, then its pairs stop growing once each product reached its cap for the day', () => {
+    const products = Array.from({ length: 21 }, (_, i) => `p${i}`);
+    const engine = engineWith(products);
+    const [p0, p1] = [engine.catalog.denseOf('p0')!, engine.catalog.denseOf('p1')!];
+    const round = (r: number) => {
+      for (let i = 0; i < products.length; i++) engine.apply(event('view', products[i]!, T0 + r * 1000 + i, { sessionId: 'cycler' }));
+    };
+    // A view weighs 1 and a shopper counts 16 per product and day: 16 rounds count, later ones not.
+    for (let r = 0; r < 16; r++) round(r);
+    const capped = { coViews: engine.coViews.together(p0, p1), trending: engine.trending.raw(p0), groups: engine.coViews.groupsOf(p0) };
+    expect(capped.coViews).toBeGreaterThan(0);
+    for (let r = 16; r < 40; r++) round(r);
+    expect({ coViews: engine.coViews.together(p0, p1), trending: engine.trending.raw(p0), groups: engine.coViews.groupsOf(p0) }).toEqual(capped);
+    // The next day counts again.
+    engine.apply(event('view', 'p0', T0 + DAY, { sessionId: 'cycler' }));
+    expect(engine.coViews.groupsOf(p0)).toBeGreaterThan(capped.groups);
+  });
+
   test('When a snapshot of version 11 is restored (no sales, tallies or recency; affinities without totals), then it restores with sales taken from what momentum read then', () => {
     const original = engineWith(['a', 'b', 'c']);
     for (let i = 0; i < 4; i++) original.apply(event('purchase', 'a', T0 - i * DAY, { sessionId: `s${i}`, customerId: `k${i}` }));
