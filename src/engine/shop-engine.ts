@@ -2,7 +2,7 @@
 // Pure and synchronous: time comes from the event, never from a clock.
 // Memory is bounded whatever the number of events: products × neighbours kept per model, one
 // table of at most maxCustomers customers and maxSessions sessions (each pool dropping its least
-// recently active first, so sessions never evict customers) holding their affinities, recent views, pairing windows and dismissals, and at most
+// recently active first, so sessions never evict customers) holding their affinities, recent views, pairing windows, tallies and dismissals, and at most
 // maxPendingEvents events naming ids the catalog never had. Only catalog products get dense ids.
 import { Attribution, type AttributionSnapshot } from './attribution/attribution.js';
 import type { EngineConfig, Recency } from './engine-config.js';
