@@ -1,6 +1,6 @@
 // Environment → one frozen, validated Config. Every tunable of the service is read here and nowhere else.
 import path from 'node:path';
-import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine/engine-config.js';
+import { DEFAULT_ENGINE_CONFIG, type EngineConfig, type Recency } from './engine/engine-config.js';
 import { usableCores } from './supervisor/usable-cores.js';
 import { signingSecretId } from './api/customer-token.js';
 import type { EventType } from './engine/event.js';
@@ -179,6 +179,13 @@ function fraction(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   return bounded(env, name, fallback, 0, 1, 'number');
 }
 
+/** PAIRWISE_RECENCY: 'off' turns the time-based priors off for every shop; unset, empty or 'auto': each shop decides. */
+function recency(raw: string | undefined): Recency {
+  if (raw === undefined || raw === '' || raw === 'auto') return 'auto';
+  if (raw === 'off') return 'off';
+  throw new ConfigError(`PAIRWISE_RECENCY must be auto or off, got "${raw.slice(0, 40)}"`);
+}
+
 function replicatedLog(env: NodeJS.ProcessEnv): NatsConfig | undefined {
   try {
     return natsConfig(env);
@@ -341,6 +348,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pairConfidenceBaskets: bounded(env, 'PAIRWISE_BASKET_CONFIDENT_PAIR_BASKETS', DEFAULT_ENGINE_CONFIG.pairConfidenceBaskets, 0, 1000, 'number'),
       cartPairWeight: fraction(env, 'PAIRWISE_CART_PAIR_WEIGHT', DEFAULT_ENGINE_CONFIG.cartPairWeight),
       attributionWindowMs: integer(env, 'PAIRWISE_ATTRIBUTION_WINDOW_DAYS', 7, 1, 90) * DAY_MS,
+      recency: recency(env.PAIRWISE_RECENCY),
     }),
     easeRefit: Object.freeze({
       intervalMs: integer(env, 'PAIRWISE_EASE_REFIT_MINUTES', 60, 0, 7 * 24 * 60) * 60_000,

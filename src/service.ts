@@ -22,6 +22,7 @@ import { LeaseFlag } from './store/lease-flag.js';
 import { EventPipeline } from './ingest/event-pipeline.js';
 import { Experiments } from './app/experiments.js';
 import { WidgetRegistry } from './app/widget-registry.js';
+import { RecencySetting } from './app/shop-recency.js';
 import { LogApplier } from './ingest/log-applier.js';
 import { LogListeners } from './ingest/log-listeners.js';
 import { LogTail } from './ingest/log-tail.js';
@@ -261,6 +262,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const resolveKeyHash = (hash: string) => principalOf(shops, dbs.apiKeys.get(hash));
   const shopRecord = (shopId: string) => shopRecordView(shops, shopId);
   const widgets = new WidgetRegistry(shops);
+  const recency = new RecencySetting(shops);
   const shopErasure = new ShopErasure((shopId) => shopLog.eraseShop(shopId), (shopId) => forgetShop(shopId));
   // Work done once for every process of the data dir (snapshots, EASE refits, the dedup prune): by
   // the holder of this lease, which another process takes over within seconds when its holder dies.
@@ -291,7 +293,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   };
   const disk = () => diskUsage(dbs);
   const logProblems = () => replicated?.problems() ?? [];
-  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, widgets, dashboardSessions, background, disk, logProblems }, stream.routes).catch(async (error: unknown) => {
+  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, widgets, recency, dashboardSessions, background, disk, logProblems }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     await housekeeping.release(); // its renewals would outlive the databases startService closes now
     throw error;

@@ -69,6 +69,20 @@ describe('loadConfig: numeric settings', () => {
   });
 });
 
+describe('loadConfig: recency', () => {
+  test('Given any string for PAIRWISE_RECENCY, then off and auto are taken, unset or empty is auto, and anything else fails naming it', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.constantFrom('off', 'auto', '', 'OFF', 'on', 'false'), fc.string({ maxLength: 12 })), (raw) => {
+        const load = () => loadConfig({ PAIRWISE_RECENCY: raw }).engine.recency;
+        if (raw === 'off') expect(load()).toBe('off');
+        else if (raw === 'auto' || raw === '') expect(load()).toBe('auto');
+        else expect(load).toThrow(/^PAIRWISE_RECENCY must be auto or off/);
+      }),
+    );
+    expect(loadConfig({}).engine.recency).toBe('auto');
+  });
+});
+
 describe('loadConfig: trusted proxies', () => {
   test('When PAIRWISE_TRUSTED_PROXIES is unset or empty, then no proxy is trusted', () => {
     expect(loadConfig({}).trustedProxies).toEqual([]);

@@ -129,6 +129,10 @@ export interface ShopInfo {
     appProxy: boolean;
     /** The registered widget ids (PUT /api/shop/widgets): attribution names these for good. */
     widgets: string[];
+    /** The shop's recency setting (PUT /api/shop/recency). */
+    recency: 'auto' | 'off';
+    /** What its answers apply: `off` when its setting or the service's (PAIRWISE_RECENCY) is off. */
+    effective: 'auto' | 'off';
     eventWeights: Record<string, number>;
     trendingHalfLifeHours: number;
     /** Customers kept in memory, in a pool of their own (PAIRWISE_MAX_CUSTOMERS). */

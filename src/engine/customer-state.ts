@@ -38,7 +38,7 @@ export function customerModelState(engine: ShopEngine, customerId: string): Cust
 
 /**
  * Forgets a customer and the sessions of their events: their affinities, purchases, recent views,
- * dismissals, pairing windows, carts and attribution memory, and whose held events (PendingEvents) were theirs. Aggregates built from many shoppers
+ * dismissals, tallies, pairing windows, carts and attribution memory, and whose held events (PendingEvents) were theirs. Aggregates built from many shoppers
  * (pair counts, trending, popularity, the EASE fit, attribution's day counts) keep what the events
  * added. The slots' keys stay in the tables until reused, but no snapshot names them (ErasedKeys).
  */
@@ -63,6 +63,7 @@ function forgetShopper(engine: ShopEngine, slot: number): void {
   engine.affinities.clear(slot);
   engine.recentViews.clear(slot);
   engine.dismissals.clear(slot);
+  engine.tally.clear(slot);
   engine.shopperItems.groups.clear(slot);
   engine.coViews.groups.clear(slot);
   engine.shopperStamps.mark(slot);

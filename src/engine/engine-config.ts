@@ -5,6 +5,12 @@ import type { EventType } from './event.js';
 
 const DAY_MS = 86_400_000;
 
+/**
+ * Whether time-based priors apply (momentum, decayed basket pair weights, the decay of a shopper's
+ * history): 'auto' lets the engine decide (today: they apply), 'off' turns all of them off.
+ */
+export type Recency = 'auto' | 'off';
+
 export interface EngineConfig {
   /** Weight each event type adds to popularity and affinity; dismiss suppresses instead. */
   eventWeights: Readonly<Record<EventType, number>>;
@@ -92,6 +98,12 @@ export interface EngineConfig {
   gidPlatform: string;
   /** How long after a click on a recommended product an add_to_cart or purchase of it counts for the recommendation, in ms. */
   attributionWindowMs: number;
+  /**
+   * Every shop's recency (PAIRWISE_RECENCY): 'off' turns the time-based priors off for every shop
+   * whatever its own setting; 'auto' leaves each shop's setting (PUT /api/shop/recency) to decide.
+   * Read by answers only: the models are the same either way.
+   */
+  recency: Recency;
 }
 
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
@@ -119,4 +131,5 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   dismissTtlMs: 30 * DAY_MS,
   gidPlatform: 'shopify',
   attributionWindowMs: 7 * DAY_MS,
+  recency: 'auto',
 });

@@ -1,20 +1,85 @@
-// An item's momentum: how fast it sells now against how much it sold over all time, the prior
-// personalized multiplies its candidates by. Recent popularity is the engine's decayed weighted
-// event count (popularityHalfLifeMs, 14 days), in purchases (÷ the purchase weight) plus one; the
-// long run is the number of orders the item was in (every one, undecayed). New arrivals and items
-// in season rise, last year's best-sellers that stopped selling sink: shoppers' next purchases
-// follow what the shop sells now (bench:quality: see docs/models.md).
-// Cost: two array reads per call, and a power unless the exponent is 0 or 1 (the default is 1).
-import type { ShopEngine } from './shop-engine.js';
+// An item's momentum: how fast it sells now against how fast it sold over the long run, the prior
+// personalized multiplies its candidates by. Sales only: a purchase counts 1, an add_to_cart
+// CART_SALE (views and clicks never), each as far as the shopper's tally lets it count
+// (engine/shopper-tally.ts). Three counters per product, each forward-decayed (DecayedScores):
+// recent sales (popularityHalfLifeMs, 14 days), long-run sales (LONG_HALF_LIFE_MS, a year) and
+// sales ever. The lift is the ratio of the two rates, each smoothed by PRIOR_SALES per long
+// half-life:
+//   lift = (recent · h_long / h_recent + PRIOR_SALES) / (long + PRIOR_SALES)
+// so a product selling as steadily now as over the year has a lift of about 1 however old its
+// history (a steady rate fills the short counter first: at most a few % below 1 just before its
+// next sale), one selling faster now rises, one that stopped sinks. momentum = lift^exponent,
+// clipped to [MIN_MOMENTUM, MAX_MOMENTUM] and to at most (sales ever) / SALES_PER_UNIT: what one
+// or two sales say is mostly chance, so a product sold once stays at ½ or below and a steady
+// best-seller (lift about 1, two sales or more) is never pushed below it by momentum alone.
+// Cost: three array reads and a power per candidate (none when the exponent is 0 or 1).
+import { DecayedScores, type DecayedScoresSnapshot } from './decayed-scores.js';
 
-/** What momentum() multiplies an item's raw popularity by at `now` to count its recent purchases (once per answer). */
-export function recentPurchaseScale(engine: ShopEngine, now: number): number {
-  return engine.popularity.scaleAt(now) / (engine.config.eventWeights.purchase || 1);
+const DAY_MS = 86_400_000;
+/** Half-life of the long-run sales rate momentum measures the recent one against. */
+export const LONG_HALF_LIFE_MS = 365 * DAY_MS;
+/** Sales per long half-life both rates start from: a product with no sales has a lift of 1. */
+export const PRIOR_SALES = 1;
+/** What an add_to_cart counts as, next to 1 for a purchase: most carts are abandoned. */
+export const CART_SALE = 0.25;
+/** Momentum never goes below this (a product that stopped selling) nor above MAX_MOMENTUM. */
+export const MIN_MOMENTUM = 1 / 16;
+export const MAX_MOMENTUM = 16;
+/** Sales ever per unit of momentum an item may reach: one sale allows ½, 32 sales the maximum. */
+export const SALES_PER_UNIT = 2;
+
+export interface SalesSnapshot {
+  recent: DecayedScoresSnapshot;
+  long: DecayedScoresSnapshot;
+  ever: DecayedScoresSnapshot;
 }
 
-/** ((recent purchases + 1) / orders ever)^exponent; 1 when the exponent is 0. `recentScale` is recentPurchaseScale(engine, now). */
-export function momentum(engine: ShopEngine, id: number, recentScale: number, exponent: number): number {
-  if (exponent === 0) return 1;
-  const ratio = (engine.popularity.raw(id) * recentScale + 1) / Math.max(1, engine.baskets.groupsOf(id));
-  return exponent === 1 ? ratio : ratio ** exponent;
+/** The scales of one answer (SalesMomentum.scalesAt): valid for that `now` only. */
+export interface MomentumScales {
+  /** recent raw → recent sales · h_long / h_recent (the recent rate in long-run units). */
+  recent: number;
+  /** long raw → long-run sales at now. */
+  long: number;
+}
+
+export class SalesMomentum {
+  readonly recent: DecayedScores;
+  readonly long = new DecayedScores(LONG_HALF_LIFE_MS);
+  /** Never decays: a half-life of Infinity makes every forward-decay exponent 0. */
+  readonly ever = new DecayedScores(Infinity);
+
+  constructor(recentHalfLifeMs: number) {
+    this.recent = new DecayedScores(recentHalfLifeMs);
+  }
+
+  /** Counts `sales` (1 a purchase, CART_SALE a cart, less when capped) of `id` at event time t. */
+  record(id: number, sales: number, t: number): void {
+    if (sales <= 0) return;
+    this.recent.add(id, sales, t);
+    this.long.add(id, sales, t);
+    this.ever.add(id, sales, t);
+  }
+
+  scalesAt(now: number): MomentumScales {
+    return { recent: (this.recent.scaleAt(now) * LONG_HALF_LIFE_MS) / this.recent.halfLifeMs, long: this.long.scaleAt(now) };
+  }
+
+  /** lift^exponent clipped as the header says; exactly 1 when the exponent is 0. */
+  momentum(id: number, scales: MomentumScales, exponent: number): number {
+    if (exponent === 0) return 1;
+    const lift = (this.recent.raw(id) * scales.recent + PRIOR_SALES) / (this.long.raw(id) * scales.long + PRIOR_SALES);
+    const raised = exponent === 1 ? lift : lift ** exponent;
+    const ceiling = Math.min(MAX_MOMENTUM, Math.max(MIN_MOMENTUM, this.ever.raw(id) / SALES_PER_UNIT));
+    return Math.min(ceiling, Math.max(MIN_MOMENTUM, raised));
+  }
+
+  snapshot(): SalesSnapshot {
+    return { recent: this.recent.snapshot(), long: this.long.snapshot(), ever: this.ever.snapshot() };
+  }
+
+  restore(snapshot: SalesSnapshot): void {
+    this.recent.restore(snapshot.recent);
+    this.long.restore(snapshot.long);
+    this.ever.restore(snapshot.ever);
+  }
 }

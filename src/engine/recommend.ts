@@ -116,8 +116,12 @@ export function recommend(engine: ShopEngine, request: RecommendationRequest, no
   }
   const block = (id: number) => blocked.add(id);
   for (const slot of shoppers) engine.dismissals.hiddenFor(slot, now, block);
-  // A personalized answer never offers what the shopper already bought, backfill included.
-  if (strategy === 'personalized') for (const slot of shoppers) engine.boughtBy(slot, block);
+  // A personalized answer never offers what the shopper already bought, nor what they viewed in
+  // this session (recently-viewed shows those), backfill included: it is for discovery.
+  if (strategy === 'personalized') {
+    for (const slot of shoppers) engine.boughtBy(slot, block);
+    if (request.sessionId) engine.viewedBy(shoppers[shoppers.length - 1]!, block);
+  }
 
   const context: StrategyContext = { engine, product, collectionId: request.collectionId, shoppers, now };
   const pick = new PickList(request.limit, engine.catalog, blocked);

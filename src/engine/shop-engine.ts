@@ -2,10 +2,10 @@
 // Pure and synchronous: time comes from the event, never from a clock.
 // Memory is bounded whatever the number of events: products × neighbours kept per model, one
 // table of at most maxCustomers customers and maxSessions sessions (each pool dropping its least
-// recently active first, so sessions never evict customers) holding their affinities, recent views, pairing windows and dismissals, and at most
+// recently active first, so sessions never evict customers) holding their affinities, recent views, pairing windows, tallies and dismissals, and at most
 // maxPendingEvents events naming ids the catalog never had. Only catalog products get dense ids.
 import { Attribution, type AttributionSnapshot } from './attribution/attribution.js';
-import type { EngineConfig } from './engine-config.js';
+import type { EngineConfig, Recency } from './engine-config.js';
 import { Catalog } from './catalog.js';
 import { AnswerReads } from './answer-reads.js';
 import { ChangeClock, Stamps } from './change-stamps.js';
@@ -19,11 +19,13 @@ import { Dismissals, type DismissalsSnapshot } from './dismissals.js';
 import { orderIdOf, type EngineEvent } from './event.js';
 import { GroupTable } from './group-table.js';
 import { LruSlots, type LruSlotsSnapshot } from './lru-slots.js';
+import { CART_SALE, SalesMomentum, type SalesSnapshot } from './momentum.js';
 import { PendingEvents, type PendingEventsSnapshot } from './pending-events.js';
 import type { Product } from './product.js';
 import { RecentViews, type RecentViewsSnapshot } from './recent-views.js';
 import { ScoreBoard } from './score-board.js';
 import { ShopperAffinities, type AffinitySnapshot } from './shopper-affinity.js';
+import { ShopperTally, type ShopperTallySnapshot } from './shopper-tally.js';
 import { CUSTOMER_SPACE, SESSION_SPACE, SHOPPER_PREFIXES } from './shopper-keys.js';
 import { TopK } from './top-k.js';
 import { TopList } from './top-list.js';
@@ -35,7 +37,8 @@ import { TopList } from './top-list.js';
  * loop): copy it before the models change again (SnapshotStore.copy, with the shop held).
  */
 export interface EngineSnapshot {
-  version: 11;
+  /** 12; a snapshot of version 11 (no sales, tally or recency) still restores (ShopEngine.restore). */
+  version: 11 | 12;
   /**
    * JSON of the engine config it was taken with: a snapshot of another config is not used, but for
    * the shopper table's capacities (see sameModels).
@@ -61,6 +64,12 @@ export interface EngineSnapshot {
   ease: EaseSnapshot | null;
   /** What recommendations earned (engine/attribution/attribution.ts). */
   attribution: AttributionSnapshot;
+  /** Sales behind momentum (version 12 on). */
+  sales?: SalesSnapshot;
+  /** Each shopper's tally of what it counted per product (version 12 on). */
+  tally?: ShopperTallySnapshot;
+  /** The shop's recency setting (version 12 on; before: 'auto'). */
+  recency?: Recency;
 }
 
 /** Scratch space of one answer, reused by every answer of the shop (answers are computed one at a time). */
@@ -86,6 +95,8 @@ export const CATALOG_PART = 0;
 export const TRENDING_PART = 1;
 /** The installed EASE fit (each swap changes it). */
 export const EASE_PART = 2;
+/** The shop's settings answers read (its recency). */
+export const SETTINGS_PART = 3;
 
 /** Products of one session that pair with a newly viewed one (the most recent ones). */
 const SESSION_VIEW_WINDOW = 20;
@@ -101,6 +112,11 @@ export class ShopEngine {
   readonly trendingTop: TopList;
   /** Longer-memory popularity, ranked within each collection. */
   readonly popularity: DecayedScores;
+  /** Purchases and carts, recent against long-run: each product's momentum (engine/momentum.ts). */
+  readonly sales: SalesMomentum;
+  /** What each shopper counted per product in the current window: caps its share of every shared count. */
+  readonly tally: ShopperTally;
+  #recency: Recency = 'auto';
   /** Each collection's popular list by collectionPart, and each product's collections as parts (by dense id): what apply() walks. */
   readonly #partTops: (TopList | undefined)[] = [];
   readonly #productParts: (readonly number[] | undefined)[] = [];
@@ -141,6 +157,7 @@ export class ShopEngine {
     this.trending = new DecayedScores(config.trendingHalfLifeMs);
     this.trendingTop = new TopList(this.trending, config.topListSize, this.compareIds);
     this.popularity = new DecayedScores(config.popularityHalfLifeMs);
+    this.sales = new SalesMomentum(config.popularityHalfLifeMs);
     this.storeStamps = new Stamps(this.clock);
     this.collectionStamps = new Stamps(this.clock);
     this.shoppers = new LruSlots(shopperCapacities(config), SHOPPER_PREFIXES);
@@ -149,6 +166,7 @@ export class ShopEngine {
     this.recentViews = new RecentViews(this.shoppers, config.recentViewsPerShopper);
     this.dismissals = new Dismissals(this.shoppers, config.dismissTtlMs);
     this.affinities = new ShopperAffinities(this.shoppers, config.affinityHalfLifeMs, config.historyPerShopper, config.purchasesPerShopper);
+    this.tally = new ShopperTally(this.shoppers, tallyCap(config));
     this.basketSlots = new LruSlots(config.maxBaskets, BASKET_PREFIXES);
     this.erasedBaskets = new ErasedKeys(this.basketSlots);
     this.baskets = new CoOccurrence(this.clock, new GroupTable(this.basketSlots, MAX_BASKET_ITEMS), config.maxNeighbors, false, config.pairHalfLifeMs);
@@ -174,6 +192,28 @@ export class ShopEngine {
     return this.#eventCount;
   }
 
+  /** The shop's own recency setting (a shop change in its log). */
+  get recency(): Recency {
+    return this.#recency;
+  }
+
+  /**
+   * Whether answers apply the time-based priors: momentum, decayed basket pair weights and the
+   * decay of a shopper's history. The one place that decides: false when the shop's recency or
+   * every shop's (PAIRWISE_RECENCY) is 'off'; under 'auto', true.
+   */
+  get timePriors(): boolean {
+    return this.config.recency !== 'off' && this.#recency !== 'off';
+  }
+
+  /** Sets the shop's recency, as one change when it differs: answers computed before are stale. */
+  setRecency(recency: Recency): void {
+    if (recency === this.#recency) return;
+    this.#recency = recency;
+    this.clock.tick();
+    this.storeStamps.mark(SETTINGS_PART);
+  }
+
   snapshot(): EngineSnapshot {
     const snapshot = this.#snapshotHead();
     for (const take of this.#snapshotSteps(snapshot)) take();
@@ -196,11 +236,12 @@ export class ShopEngine {
 
   #snapshotHead(): Partial<EngineSnapshot> {
     return {
-      version: 11,
+      version: 12,
       config: JSON.stringify(this.config),
       ids: this.catalog.internedIds(), // live, like every part: the snapshot store copies it
       eventCount: this.#eventCount,
       changes: this.clock.now,
+      recency: this.#recency,
     };
   }
 
@@ -220,12 +261,14 @@ export class ShopEngine {
       () => (into.pending = this.pending.snapshot()),
       () => (into.ease = this.ease.snapshot()),
       () => (into.attribution = this.attribution.snapshot()),
+      () => (into.sales = this.sales.snapshot()),
+      () => (into.tally = this.tally.snapshot()),
     ];
   }
 
   /** An engine rebuilt from a snapshot, before its catalog is upserted; undefined if the config differs or its shoppers do not fit. */
   static restore(config: EngineConfig, snapshot: EngineSnapshot): ShopEngine | undefined {
-    if (snapshot.version !== 11 || !sameModels(snapshot.config, config)) return undefined;
+    if ((snapshot.version !== 11 && snapshot.version !== 12) || !sameModels(snapshot.config, config)) return undefined;
     const shoppers = 'keys' in snapshot.shoppers ? snapshot.shoppers.keys.length : snapshot.shoppers.ids.length;
     if (shoppers > config.maxCustomers + config.maxSessions) return undefined;
     const engine = new ShopEngine(config);
@@ -247,7 +290,31 @@ export class ShopEngine {
     engine.pending.restore(snapshot.pending);
     engine.ease.restore(snapshot.ease);
     engine.attribution.restore(snapshot.attribution);
+    if (snapshot.sales !== undefined) engine.sales.restore(snapshot.sales);
+    else engine.#salesFromVersion11(snapshot.popularity);
+    if (snapshot.tally !== undefined) engine.tally.restore(snapshot.tally);
+    engine.#recency = snapshot.recency ?? 'auto';
     return engine;
+  }
+
+  /**
+   * Sales of a snapshot taken before they were counted apart (version 11), from what momentum read
+   * then: recent sales are popularity ÷ the purchase weight, and every order ever is taken as made
+   * at popularity's landmark (the shop's first event, as a rule). Answers start where they were and
+   * follow the shop's sales as they come.
+   */
+  #salesFromVersion11(popularity: DecayedScoresSnapshot): void {
+    if (popularity.landmark === null) return;
+    const perPurchase = this.config.eventWeights.purchase || 1;
+    const at = popularity.landmark;
+    for (const id of this.popularity.positive()) this.sales.recent.add(id, this.popularity.raw(id) / perPurchase, at);
+    for (let id = 0; id < this.baskets.groupCounts.length; id++) {
+      const orders = this.baskets.groupsOf(id);
+      if (orders > 0) {
+        this.sales.long.add(id, orders, at);
+        this.sales.ever.add(id, orders, at);
+      }
+    }
   }
 
   apply(event: EngineEvent): void {
@@ -277,26 +344,35 @@ export class ShopEngine {
       if (session >= 0) this.dismissals.record(session, id, t);
       return;
     }
+    // The customer's history when logged in, else the session's: one shopper, one history. Its
+    // tally caps what it adds to every count shared by shoppers (popularity, sales, pairs): past
+    // the cap the event is its own history's only.
+    const shopper = customer >= 0 ? customer : session;
+    const counted = weight > 0 && shopper >= 0 ? this.tally.admit(shopper, id, weight, t) : weight;
+    const counts = counted > 0 || weight <= 0;
     if (viewed) {
       if (customer >= 0) this.recentViews.record(customer, id, t);
       if (session >= 0) {
         this.recentViews.record(session, id, t);
-        this.coViews.add(session, id, t);
+        if (counts) this.coViews.add(session, id, t);
       }
     }
-    if (type === 'purchase') this.baskets.add(this.#orderSlot(event), id, t);
-    else if (type === 'add_to_cart') this.baskets.add(this.#basket(CART_SPACE, event.sessionId), id, t, this.config.cartPairWeight);
+    if (counts) {
+      if (type === 'purchase') this.baskets.add(this.#orderSlot(event), id, t);
+      else if (type === 'add_to_cart') this.baskets.add(this.#basket(CART_SPACE, event.sessionId), id, t, this.config.cartPairWeight);
+    }
     if (weight <= 0) return;
-    // The customer's history when logged in, else the session's: one shopper, one history.
-    const shopper = customer >= 0 ? customer : session;
     if (shopper >= 0) {
       this.affinities.record(shopper, id, weight, t, type === 'purchase');
-      this.shopperItems.add(shopper, id, t);
+      if (counts) this.shopperItems.add(shopper, id, t);
     }
-    this.trending.add(id, weight, t);
+    if (!counts) return;
+    if (type === 'purchase') this.sales.record(id, counted / weight, t);
+    else if (type === 'add_to_cart') this.sales.record(id, (CART_SALE * counted) / weight, t);
+    this.trending.add(id, counted, t);
     this.trendingTop.touch(id);
     this.storeStamps.mark(TRENDING_PART);
-    this.popularity.add(id, weight, t);
+    this.popularity.add(id, counted, t);
     const parts = this.#productParts[id];
     if (parts === undefined) return;
     for (let i = 0; i < parts.length; i++) {
@@ -391,6 +467,13 @@ export class ShopEngine {
     });
   }
 
+  /** Calls `block` with each product in the shopper's recent views (none for slot -1). */
+  viewedBy(slot: number, block: (id: number) => void): void {
+    if (slot < 0) return;
+    const start = this.recentViews.start(slot);
+    for (let k = 0; k < this.recentViews.size(slot); k++) block(this.recentViews.ids[start + k]!);
+  }
+
   /** The shopper's slot (a customer or session id in its key space), created if new, marked most recently active and changed now. */
   touchShopper(space: number, id: string): number {
     const slot = this.shoppers.touchIn(space, id);
@@ -419,6 +502,18 @@ export class ShopEngine {
   }
 }
 
+/**
+ * The weight one shopper adds to a product's shared counts per tally window: one of each kind of
+ * event (with the default weights 1 + 2 + 3 + 4 + 6 = 16), so a shopper's full path from a view
+ * to a purchase counts whole, and 200 views from one session count less than a view from each of
+ * 17 sessions.
+ */
+export function tallyCap(config: EngineConfig): number {
+  let cap = 0;
+  for (const weight of Object.values(config.eventWeights)) cap += Math.max(0, weight);
+  return cap;
+}
+
 /** The shopper table's pools by key space (shopper-keys.ts): customers, then sessions. */
 function shopperCapacities(config: EngineConfig): number[] {
   const capacities: number[] = [];
@@ -427,8 +522,11 @@ function shopperCapacities(config: EngineConfig): number[] {
   return capacities;
 }
 
-/** Capacities of the shopper table, which a snapshot may differ in (its keys keep their slots: LruSlots.restore); maxShoppers was their one shared pool. */
-const SHOPPER_CAPACITIES: ReadonlySet<string> = new Set(['maxShoppers', 'maxCustomers', 'maxSessions']);
+/**
+ * Settings a snapshot may differ in: the shopper table's capacities (its keys keep their slots:
+ * LruSlots.restore; maxShoppers was their one shared pool) and recency, which only answers read.
+ */
+const SHOPPER_CAPACITIES: ReadonlySet<string> = new Set(['maxShoppers', 'maxCustomers', 'maxSessions', 'recency']);
 
 /** Whether a snapshot taken with the config `taken` (JSON) holds the models `config` builds. */
 function sameModels(taken: string, config: EngineConfig): boolean {

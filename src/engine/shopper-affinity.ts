@@ -2,8 +2,9 @@
 // (forward decay against one landmark per shopper, re-based when far), and the products they
 // bought. Per shopper slot: up to `perShopper` (product, value) entries in the order they came,
 // the weakest dropped first when full, in a block sized to the entries held (SlotBlocks), and the
-// last `purchasesPerShopper` distinct purchases (kept only for shoppers who bought). Values are
-// float32 (ample for ranking); memory is 8 bytes per entry held plus 4 bytes per purchase held.
+// last `purchasesPerShopper` distinct purchases (kept only for shoppers who bought). Each entry also
+// keeps its undecayed total, what the shopper's history weighs with recency off. Values are
+// float32 (ample for ranking); memory is 12 bytes per entry held plus 4 bytes per purchase held.
 import type { LruSlots } from './lru-slots.js';
 import { SlotBlocks, type SlotBlocksSnapshot } from './slot-blocks.js';
 import { SlotIdLists, type SlotIdListsSnapshot } from './slot-id-lists.js';
@@ -20,8 +21,8 @@ export interface AffinitySnapshot {
 
 export class ShopperAffinities {
   readonly #perMs: number;
-  /** Per slot: products and their values. */
-  readonly #entries: SlotBlocks<[Int32Array, Float32Array]>;
+  /** Per slot: products, their decayed values and their undecayed totals. */
+  readonly #entries: SlotBlocks<[Int32Array, Float32Array, Float32Array]>;
   /** Per slot: epoch ms the values are relative to (NaN before the first event). */
   #landmarks = new Float64Array(0);
   readonly #purchases: SlotIdLists;
@@ -35,7 +36,7 @@ export class ShopperAffinities {
   ) {
     if (perShopper < 1 || perShopper > 255) throw new RangeError('affinities per shopper must be 1-255');
     this.#perMs = 1 / halfLifeMs;
-    this.#entries = new SlotBlocks(slots, perShopper, [Int32Array, Float32Array]);
+    this.#entries = new SlotBlocks(slots, perShopper, [Int32Array, Float32Array, Float32Array]);
     this.#purchases = new SlotIdLists(slots, purchasesPerShopper);
   }
 
@@ -45,6 +46,7 @@ export class ShopperAffinities {
     let start = entries.start(slot);
     let items = entries.lanes[0];
     let values = entries.lanes[1];
+    let totals = entries.lanes[2];
     let size = entries.size(slot);
     if (size === 0) this.#landmarks[slot] = t;
     let exponent = (t - this.#landmarks[slot]!) * this.#perMs;
@@ -59,6 +61,7 @@ export class ShopperAffinities {
     for (let k = 0; k < size; k++) {
       if (items[start + k] === item) {
         values[start + k] += value;
+        totals[start + k] += weight;
         return;
       }
     }
@@ -74,9 +77,11 @@ export class ShopperAffinities {
       start = entries.start(slot);
       items = entries.lanes[0];
       values = entries.lanes[1];
+      totals = entries.lanes[2];
     }
     items[start + size] = item;
     values[start + size] = value;
+    totals[start + size] = weight;
     entries.setSize(slot, size + 1);
   }
 
@@ -94,8 +99,14 @@ export class ShopperAffinities {
     return this.#entries.lanes[0];
   }
 
+  /** Decayed values: comparable within one slot only (each slot has its own landmark). */
   get values(): Float32Array {
     return this.#entries.lanes[1];
+  }
+
+  /** Undecayed totals of the same entries (the weights of the events behind each, summed). */
+  get totals(): Float32Array {
+    return this.#entries.lanes[2];
   }
 
   /** Calls `into.add` with each product the slot's shopper bought (the most recent purchasesPerShopper). */
@@ -119,7 +130,10 @@ export class ShopperAffinities {
 
   /** Restores a snapshot taken with the same slots (restore the slots first). */
   restore(snapshot: AffinitySnapshot): void {
-    this.#entries.restore(snapshot.entries);
+    // Taken before entries kept their totals: each starts from its stored value (its events at
+    // the shopper's landmark, at least their weights), the nearest the snapshot holds.
+    const lanes = snapshot.entries.lanes;
+    this.#entries.restore(lanes.length === 2 ? { ...snapshot.entries, lanes: [lanes[0]!, lanes[1]!, lanes[1]!.slice()] } : snapshot.entries);
     this.#landmarks = fromBytes(Float64Array, snapshot.landmarks);
     this.#purchases.restore(snapshot.purchases);
   }

@@ -6,6 +6,7 @@ import type { CatalogUpdates } from '../app/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { Experiments } from '../app/experiments.js';
 import type { WidgetRegistry } from '../app/widget-registry.js';
+import type { RecencySetting } from '../app/shop-recency.js';
 import type { LogTail } from '../ingest/log-tail.js';
 import type { PositionWaits } from '../app/position-waits.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
@@ -72,6 +73,8 @@ export interface HttpDeps {
   experiments: Experiments;
   /** The merchant's widget ids (PUT /api/shop/widgets). */
   widgets: WidgetRegistry;
+  /** The shop's recency setting (PUT /api/shop/recency). */
+  recency: RecencySetting;
   /** The demo storefront's pages (/demo), when the demo store is on. */
   demo?: DemoStorefront;
   background: BackgroundMemory;

@@ -18,7 +18,7 @@ import { deleteCustomer, getCustomer } from './routes/customers.js';
 import { getExperiment, listExperiments, MAX_EXPERIMENT_BODY_BYTES, postExperiment, postExperimentAction } from './routes/experiments.js';
 import { getRoot } from './routes/root.js';
 import { getStats } from './routes/stats.js';
-import { deleteShop, getShop, MAX_WIDGETS_BODY_BYTES, putShopWidgets } from './routes/shop.js';
+import { deleteShop, getShop, MAX_RECENCY_BODY_BYTES, MAX_WIDGETS_BODY_BYTES, putShopRecency, putShopWidgets } from './routes/shop.js';
 import { getWidget } from './routes/widget.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
@@ -216,6 +216,23 @@ export const ROUTES: readonly Route[] = [
       body: { schema: 'WireWidgets', maxBytes: MAX_WIDGETS_BODY_BYTES },
       ok: { status: 200, description: 'The registered widgets, as stored.', schema: 'RegisteredWidgets' },
       errors: ['invalid_widgets', 'not_found'],
+    },
+  },
+  {
+    method: 'put',
+    path: '/api/shop/recency',
+    handler: putShopRecency,
+    options: { async: true },
+    access: 'secret',
+    doc: {
+      summary: 'Turn the time-based priors of the shop on or off',
+      description:
+        "`off` turns every time-based prior off at once: personalized's momentum (recent sales against the long-run rate), the decay of basket pair weights (bought-together and personalized count pairs however old) and the decay of a shopper's history (each product weighs its undecayed total). `auto` (the default) lets the service decide; today the priors apply. " +
+        'A shop change in its log: every server process applies it from the same position. `PAIRWISE_RECENCY=off` turns them off for every shop whatever this says (`effective`).',
+      tag: 'recommendations',
+      body: { schema: 'WireRecency', maxBytes: MAX_RECENCY_BODY_BYTES },
+      ok: { status: 200, description: 'The setting, as stored, and what answers apply.', schema: 'ShopRecency' },
+      errors: ['invalid_recency', 'not_found'],
     },
   },
   {

@@ -32,14 +32,17 @@ export interface AppliedListeners {
 
 /**
  * Applies the change at `position` to the shop's models (a shop record's registered widgets go to
- * attribution); changes of other things (keys, experiments) leave them as they are. An EASE fit is
+ * attribution, its recency to the engine); changes of other things (keys, experiments) leave them as they are. An EASE fit is
  * read from its artifact; one no longer kept (this process was more fits behind than are kept)
  * leaves the installed fit in place.
  */
 export function applyChange(engine: ShopEngine, change: ShopChange, position: number, fitAt: (position: number) => EaseArtifact | undefined): void {
   if (change.kind === 'products') for (const product of change.products) engine.upsertProduct(product);
   else if (change.kind === 'product-removed') engine.removeProduct(change.productId);
-  else if (change.kind === 'shop') engine.attribution.widgets.register(change.record.widgets ?? []);
+  else if (change.kind === 'shop') {
+    engine.attribution.widgets.register(change.record.widgets ?? []);
+    engine.setRecency(change.record.recency ?? 'auto');
+  }
   else if (change.kind === 'customer-erased') eraseCustomer(engine, change.customerId, change.sessionIds);
   else if (change.kind === 'ease-fit') {
     const artifact = fitAt(position);

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import type { Recency } from '../engine/engine-config.js';
 import type { Product } from '../engine/product.js';
 import type { WriteOutcome } from './jetstream/log-message.js';
 import type { TrackedEvent } from '../api/event.js';
@@ -28,6 +29,8 @@ export interface ShopRecord {
   appProxySecret?: string;
   /** The merchant's widget ids (PUT /api/shop/widgets): attribution names them for good (engine/attribution/widget-names.ts). */
   widgets?: string[];
+  /** Whether time-based priors shape the shop's answers (PUT /api/shop/recency); absent: 'auto'. */
+  recency?: Recency;
 }
 
 export interface ApiKeyRecord {

@@ -4,6 +4,7 @@
 // transaction, or published to a replicated log and turned into its change by every node as it
 // materializes the log, in log order, with the same result everywhere.
 import type { ExperimentRecord } from '../api/experiment.js';
+import type { Recency } from '../engine/engine-config.js';
 import type { Product } from '../engine/product.js';
 import { eraseCustomerEvents } from './customer-index.js';
 import type { ApiKeyRecord, Databases, ShopRecord } from './database.js';
@@ -16,7 +17,8 @@ export type ShopUpdate =
   | { field: 'signingSecret'; secret: string }
   /** The Shopify app proxy's shared secret; absent: removed. */
   | { field: 'appProxySecret'; secret?: string }
-  | { field: 'widgets'; widgets: readonly string[] };
+  | { field: 'widgets'; widgets: readonly string[] }
+  | { field: 'recency'; recency: Recency };
 
 export type ShopCommand =
   | { kind: 'put-products'; products: readonly Product[] }
@@ -51,6 +53,8 @@ export function updatedRecord(shop: ShopRecord, update: ShopUpdate): ShopRecord 
     }
     case 'widgets':
       return { ...shop, widgets: [...update.widgets] };
+    case 'recency':
+      return (shop.recency ?? 'auto') === update.recency ? undefined : { ...shop, recency: update.recency };
   }
 }
 

@@ -3,6 +3,7 @@
 // so every server process applies it, in order, whoever wrote it.
 import { createHash, randomBytes } from 'node:crypto';
 import { generateSigningSecret, signingSecretId } from '../api/customer-token.js';
+import type { Recency } from '../engine/engine-config.js';
 import type { ApiKeyRecord, Databases, KeyKind, ShopRecord } from './database.js';
 import type { ShopCommand, ShopUpdate } from './shop-command.js';
 import { LmdbShopLog, type ShopLog } from './shop-log.js';
@@ -91,6 +92,12 @@ export class ShopStore {
   async setWidgets(shopId: string, widgets: readonly string[]): Promise<void> {
     if (this.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}"`);
     await this.#update(shopId, { field: 'widgets', widgets });
+  }
+
+  /** Sets the shop's recency setting (nothing when it already has it). */
+  async setRecency(shopId: string, recency: Recency): Promise<void> {
+    if (this.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}"`);
+    await this.#update(shopId, { field: 'recency', recency });
   }
 
   findKey(key: string): ApiKeyRecord | undefined {

@@ -33,8 +33,11 @@ export function product(id: string, overrides: Partial<Product> = {}): Product {
   };
 }
 
+/** Anonymous events each come from a session of their own (one session's counts are capped: engine/shopper-tally.ts). */
+let anonymous = 0;
+
 export function event(type: EventType, productId: string, timestamp: number, shopper: { sessionId?: string; customerId?: string } = {}): EngineEvent {
-  return { type, productId, sessionId: shopper.sessionId ?? 's-anon', timestamp, ...(shopper.customerId ? { customerId: shopper.customerId } : {}) };
+  return { type, productId, sessionId: shopper.sessionId ?? `s-anon-${anonymous++}`, timestamp, ...(shopper.customerId ? { customerId: shopper.customerId } : {}) };
 }
 
 /** An engine holding `products` (ids, or full products) in the given order. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ShopEngine } from '../../src/engine/shop-engine.js';
+import { ShopEngine, type EngineSnapshot } from '../../src/engine/shop-engine.js';
 import { CUSTOMER_SPACE, SESSION_SPACE, customerKey, sessionKey } from '../../src/engine/shopper-keys.js';
 import { expectedTrendingScore, expectedTrendingScoreOf, repeated } from '../support/trending.js';
 import { ask, DAY, engineWith, event, HOUR, idsOf, product, T0 } from './fixtures.js';
@@ -81,7 +81,7 @@ describe('ShopEngine', () => {
     const inTurns = await engine.snapshotInTurns(async () => void pauses++);
     expect(structuredClone(inTurns)).toEqual(structuredClone(engine.snapshot()));
     expect(Object.keys(inTurns)).toEqual(Object.keys(engine.snapshot()));
-    expect(pauses).toBe(13); // one per model
+    expect(pauses).toBe(15); // one per model
   });
 
   test('When an engine holding events for a missing product is snapshotted and restored, then the restored one holds them too and counts them when the product comes', () => {
@@ -181,6 +181,52 @@ describe('ShopEngine', () => {
     expect(engine.shoppers.sizeOf(CUSTOMER_SPACE)).toBe(3);
     expect(viewed(engine, customerKey('alice'))).toEqual(['b']);
     expect(personal(ask(engine, { strategy: 'personalized', customerId: 'alice' }, T0 + 2))).toEqual(before);
+  });
+
+  test('When one session cycles through more products than its pairing window, then its pairs stop growing once each product reached its cap for the day', () => {
+    const products = Array.from({ length: 21 }, (_, i) => `p${i}`);
+    const engine = engineWith(products);
+    const [p0, p1] = [engine.catalog.denseOf('p0')!, engine.catalog.denseOf('p1')!];
+    const round = (r: number) => {
+      for (let i = 0; i < products.length; i++) engine.apply(event('view', products[i]!, T0 + r * 1000 + i, { sessionId: 'cycler' }));
+    };
+    // A view weighs 1 and a shopper counts 16 per product and day: 16 rounds count, later ones not.
+    for (let r = 0; r < 16; r++) round(r);
+    const capped = { coViews: engine.coViews.together(p0, p1), trending: engine.trending.raw(p0), groups: engine.coViews.groupsOf(p0) };
+    expect(capped.coViews).toBeGreaterThan(0);
+    for (let r = 16; r < 40; r++) round(r);
+    expect({ coViews: engine.coViews.together(p0, p1), trending: engine.trending.raw(p0), groups: engine.coViews.groupsOf(p0) }).toEqual(capped);
+    // The next day counts again.
+    engine.apply(event('view', 'p0', T0 + DAY, { sessionId: 'cycler' }));
+    expect(engine.coViews.groupsOf(p0)).toBeGreaterThan(capped.groups);
+  });
+
+  test('When a snapshot of version 11 is restored (no sales, tallies or recency; affinities without totals), then it restores with sales taken from what momentum read then', () => {
+    const original = engineWith(['a', 'b', 'c']);
+    for (let i = 0; i < 4; i++) original.apply(event('purchase', 'a', T0 - i * DAY, { sessionId: `s${i}`, customerId: `k${i}` }));
+    original.apply(event('purchase', 'b', T0, { sessionId: 's0', customerId: 'k0' }));
+    original.apply(event('view', 'c', T0, { sessionId: 's9' }));
+    const snapshot = structuredClone(original.snapshot()) as EngineSnapshot;
+    const { recency: _r, ...config } = JSON.parse(snapshot.config) as Record<string, unknown>;
+    const old = { ...snapshot, version: 11, config: JSON.stringify(config), affinities: { ...snapshot.affinities, entries: { ...snapshot.affinities.entries, lanes: snapshot.affinities.entries.lanes.slice(0, 2) } } } as EngineSnapshot;
+    delete old.sales;
+    delete old.tally;
+    delete old.recency;
+    const restored = ShopEngine.restore(original.config, old)!;
+    expect(restored).toBeDefined();
+    for (const p of ['a', 'b', 'c']) restored.upsertProduct(product(p));
+    const a = restored.catalog.denseOf('a')!;
+    // Recent sales: popularity ÷ the purchase weight (purchases only here); sales ever: orders ever.
+    expect(restored.sales.recent.raw(a) * restored.sales.recent.scaleAt(T0)).toBeCloseTo((original.popularity.raw(a) * original.popularity.scaleAt(T0)) / 6, 9);
+    expect(restored.sales.ever.raw(a)).toBe(4);
+    expect(restored.recency).toBe('auto');
+    // Each affinity's total starts from its stored value; the engine answers and counts on.
+    const slot = restored.shoppers.slotIn(CUSTOMER_SPACE, 'k0');
+    const start = restored.affinities.start(slot);
+    for (let k = 0; k < restored.affinities.size(slot); k++) expect(restored.affinities.totals[start + k]).toBe(restored.affinities.values[start + k]);
+    expect(idsOf(ask(restored, { strategy: 'personalized', customerId: 'k1' }, T0))).toContain('b');
+    restored.apply(event('purchase', 'c', T0, { sessionId: 's1', customerId: 'k1' }));
+    expect(restored.sales.ever.raw(restored.catalog.denseOf('c')!)).toBe(1);
   });
 
   test('When a snapshot was taken with one shared shopper pool (maxShoppers), then it restores into pools of their own and answers as before', () => {

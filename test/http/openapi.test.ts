@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { API_VERSION, openApiDocument } from '../../src/http/openapi/document.js';
 import { MAX_EXPERIMENT_BODY_BYTES } from '../../src/http/routes/experiments.js';
 import { ROUTES } from '../../src/http/route-table.js';
-import { MAX_WIDGETS_BODY_BYTES } from '../../src/http/routes/shop.js';
+import { MAX_RECENCY_BODY_BYTES, MAX_WIDGETS_BODY_BYTES } from '../../src/http/routes/shop.js';
 import { startTestService, testEnv, newShop, tempDataDir, type TestService } from '../support/service.js';
 import { StreamClient } from '../ws/stream-client.js';
 
@@ -99,6 +99,7 @@ describe('the OpenAPI document', () => {
       '/api/products': config.maxCatalogBodyBytes,
       '/api/experiments': MAX_EXPERIMENT_BODY_BYTES,
       '/api/shop/widgets': MAX_WIDGETS_BODY_BYTES,
+      '/api/shop/recency': MAX_RECENCY_BODY_BYTES,
       '/dashboard/data/experiments': MAX_EXPERIMENT_BODY_BYTES,
     });
   });

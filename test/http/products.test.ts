@@ -143,7 +143,7 @@ describe('products', () => {
 
   test('When a deleted product is upserted again, then its earlier events count again', async () => {
     await put([wireProduct('601')]);
-    await postEvents(t, [{ type: 'purchase', productId: '601', sessionId: 'back' }, { type: 'purchase', productId: '601', sessionId: 'back' }, { type: 'purchase', productId: '601', sessionId: 'back' }]);
+    await postEvents(t, [0, 1, 2].map((i) => ({ type: 'purchase', productId: '601', sessionId: `back-${i}` })));
     await del('601');
     await put([wireProduct('601')]);
     const body = await recommendations(t, 'strategy=trending&limit=1');
@@ -163,12 +163,8 @@ describe('products', () => {
   });
 
   test('When events name a product before it is in the catalog, then they count once it appears', async () => {
-    await postEvents(t, [
-      { type: 'purchase', productId: '801', sessionId: 'early' },
-      { type: 'purchase', productId: '801', sessionId: 'early' },
-      { type: 'purchase', productId: '801', sessionId: 'early' },
-      { type: 'purchase', productId: '801', sessionId: 'early' },
-    ]);
+    // Four shoppers: one shopper's purchases of a product count up to 16 a day.
+    await postEvents(t, [0, 1, 2, 3].map((i) => ({ type: 'purchase', productId: '801', sessionId: `early-${i}` })));
     expect(ids(await recommendations(t, 'strategy=trending&limit=24'))).not.toContain('801');
     await put([wireProduct('801', { collections: ['late'] })]);
     const [trending, collection] = await Promise.all([recommendations(t, 'strategy=trending&limit=1'), recommendations(t, 'strategy=collection-popular&collectionId=late')]);

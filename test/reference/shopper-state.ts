@@ -82,6 +82,8 @@ export class ReferencePooledLru<V> {
 
 export interface ReferenceAffinity {
   items: Map<number, number>;
+  /** Each item's undecayed total: the weights recorded, summed. */
+  totals: Map<number, number>;
   purchases: number[];
   landmark: number;
 }
@@ -95,7 +97,7 @@ export class ReferenceAffinities {
     readonly perShopper: number,
     readonly purchasesPerShopper: number,
   ) {
-    this.shoppers = new ReferenceLru(max, () => ({ items: new Map(), purchases: [], landmark: Number.NaN }));
+    this.shoppers = new ReferenceLru(max, () => ({ items: new Map(), totals: new Map(), purchases: [], landmark: Number.NaN }));
   }
 
   record(key: string, item: number, weight: number, t: number, purchase: boolean): void {
@@ -112,11 +114,13 @@ export class ReferenceAffinities {
       if (a.purchases.length > this.purchasesPerShopper) a.purchases.shift();
     }
     a.items.set(item, Math.fround((a.items.get(item) ?? 0) + weight * 2 ** exponent));
+    a.totals.set(item, Math.fround((a.totals.get(item) ?? 0) + weight));
     if (a.items.size > this.perShopper) {
       let weakest = -1;
       let min = Infinity;
       for (const [id, value] of a.items) if (value < min) (min = value), (weakest = id);
       a.items.delete(weakest);
+      a.totals.delete(weakest);
     }
   }
 }

@@ -68,6 +68,29 @@ describe('stream subscriptions', () => {
     expect(withoutRecId({ products: removed.products, meta: removed.meta })).toEqual(await recommendations(t, 'strategy=trending&limit=3'));
   });
 
+  test('When the shop turns recency off, then a bought-together subscriber gets a push ranking pairs however old', async () => {
+    const day = 86_400_000;
+    const at = (ms: number) => new Date(ms).toISOString();
+    // Product 4: bought with 5 in 10 orders 300 days ago, with 6 in 3 orders yesterday.
+    const order = (session: string, partner: string, ms: number) => [
+      { type: 'purchase', productId: '4', sessionId: session, timestamp: at(ms) },
+      { type: 'purchase', productId: partner, sessionId: session, timestamp: at(ms) },
+    ];
+    const events = [];
+    for (let i = 0; i < 10; i++) events.push(...order(`old-${i}`, '5', Date.now() - 300 * day));
+    for (let i = 0; i < 3; i++) events.push(...order(`new-${i}`, '6', Date.now() - day));
+    await postEvents(t, events, t.shop.secretKey);
+    const client = await open();
+    const reply = await client.request({ op: 'subscribe', ref: 1, query: { strategy: 'bought-together', productId: '4', limit: 2 } });
+    expect(productIds(reply)).toEqual(['6', '5']);
+
+    const res = await t.fetch('/api/shop/recency', { method: 'PUT', key: t.shop.secretKey, body: JSON.stringify({ recency: 'off' }) });
+    expect(res.status).toBe(200);
+    const push = await client.next(isPush(reply.sub), 3_000);
+    expect(productIds(push)).toEqual(['5', '6']);
+    expect(withoutRecId({ products: push.products, meta: push.meta })).toEqual(await recommendations(t, 'strategy=bought-together&productId=4&limit=2'));
+  });
+
   test('When an event does not change the list, then no push comes', async () => {
     const client = await open();
     const { sub } = await client.request({ op: 'subscribe', ref: 1, query: { strategy: 'trending', limit: 2 } });

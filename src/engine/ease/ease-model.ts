@@ -43,7 +43,7 @@ export interface EaseBlend {
   historyExponent: number;
   /**
    * Every candidate's score, with or without a fit, × its momentum (engine/momentum.ts) to this
-   * power: recent sales over sales ever. 0: off.
+   * power, clipped: the recent sales rate over the long-run one. 0: off (as with recency off).
    */
   momentumExponent: number;
 }

@@ -18,6 +18,7 @@
 // Work per answer: one pass over the product's neighbour row (≤ 2K entries) and its content
 // neighbours (≤ 50) on the score board, then a top-k heap over the candidates touched.
 import { groupLevel, levelGroups, pairSignificance } from '../co-occurrence.js';
+import { SETTINGS_PART } from '../shop-engine.js';
 import { addContentNeighbors, rankBoard } from './board-candidates.js';
 import type { Producer } from './context.js';
 
@@ -77,13 +78,16 @@ export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
   const reads = engine.scratch.reads;
   reads.read(baskets.stamps, product);
   if (size === 0) return;
+  reads.read(engine.storeStamps, SETTINGS_PART);
   const { board, top } = engine.scratch;
   const start = pairs.start(product);
-  const weightStart = pairs.weightStart(product);
   const totalStart = pairs.totalStart(product);
+  // With the shop's recency off, a pair's decayed count is its undecayed one.
+  const timePriors = engine.timePriors;
+  const weightStart = timePriors ? pairs.weightStart(product) : totalStart;
   const ids = pairs.ids;
   const weights = pairs.weights;
-  const scale = baskets.scaleAt(now);
+  const scale = timePriors ? baskets.scaleAt(now) : 1;
   const floor = engine.config.pairFloor;
   // The board is empty here (every producer clears it): the row's scores go on it as they are,
   // then all of them are taken relative to the best at once (each score computed once).

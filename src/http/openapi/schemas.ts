@@ -7,6 +7,7 @@ import type { RecommendationParams } from '../../api/recommendation-query.js';
 import type { StatsAnswer } from '../../analytics/statistics.js';
 import type { WireExperiment } from '../../api/experiment.js';
 import type { RegisteredWidgets, WireWidgets } from '../../api/widgets.js';
+import type { ShopRecency, WireRecency } from '../../api/recency.js';
 import type {
   CatalogPage,
   CatalogPageParams,
@@ -48,6 +49,8 @@ export const SCHEMAS = typia.json.schemas<
     ShopInfo,
     WireWidgets,
     RegisteredWidgets,
+    WireRecency,
+    ShopRecency,
     StatsParams,
     StatsAnswer,
     WireExperiment,

@@ -1,6 +1,8 @@
 // GET /api/shop (secret key): who the key's shop is, what it holds, and the settings it runs with;
 // PUT /api/shop/widgets (secret key): the widget ids attribution names (docs/analytics.md);
+// PUT /api/shop/recency (secret key): whether time-based priors shape the shop's answers;
 // DELETE /api/shop?confirm=<shopId> (secret key): the shop erased, on every server process.
+import type { ShopRecency } from '../../api/recency.js';
 import type { RegisteredWidgets } from '../../api/widgets.js';
 import { AppError } from '../../errors.js';
 import { checkJsonContentType, parseJson, readBody } from '../body.js';
@@ -14,6 +16,8 @@ const HOUR_MS = 3_600_000;
 
 /** 64 ids of 128 characters, escaped: well under this. */
 export const MAX_WIDGETS_BODY_BYTES = 64 * 1024;
+/** {"recency":"auto"} with room to spare. */
+export const MAX_RECENCY_BODY_BYTES = 1024;
 
 export function getShop(deps: HttpDeps): Handler {
   return (exchange) => {
@@ -45,6 +49,7 @@ export function getShop(deps: HttpDeps): Handler {
           customerTokenSecrets: record.customerTokenSecrets,
           appProxy: record.appProxy,
           widgets: record.widgets,
+          ...recencyOf(deps, shopId),
           eventWeights: models.eventWeights,
           trendingHalfLifeHours: models.trendingHalfLifeMs / HOUR_MS,
           maxCustomers: models.maxCustomers,
@@ -64,6 +69,22 @@ export function putShopWidgets(deps: HttpDeps): Handler {
     const answer: RegisteredWidgets = { widgets: await deps.widgets.register(shopId, input) };
     exchange.json(JSON.stringify(answer));
   };
+}
+
+export function putShopRecency(deps: HttpDeps): Handler {
+  return async (exchange) => {
+    const { shopId } = admit(exchange, deps, 'admin');
+    checkJsonContentType(exchange.request.contentType);
+    const input = parseJson(await readBody(exchange, MAX_RECENCY_BODY_BYTES));
+    await deps.recency.set(shopId, input);
+    exchange.json(JSON.stringify(recencyOf(deps, shopId)));
+  };
+}
+
+/** The shop's recency setting and what its answers apply (the engine decides: ShopEngine.timePriors). */
+function recencyOf(deps: HttpDeps, shopId: string): ShopRecency {
+  const engine = deps.engines.get(shopId);
+  return { recency: engine.recency, effective: engine.timePriors ? 'auto' : 'off' };
 }
 
 export function deleteShop(deps: HttpDeps): Handler {

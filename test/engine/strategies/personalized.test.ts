@@ -12,6 +12,11 @@ function itemsOf(affinities: ShopperAffinities, slot: number): [number, number][
   return Array.from({ length: affinities.size(slot) }, (_, k) => [affinities.items[start + k]!, affinities.values[start + k]!]);
 }
 
+function totalsOf(affinities: ShopperAffinities, slot: number): [number, number][] {
+  const start = affinities.start(slot);
+  return Array.from({ length: affinities.size(slot) }, (_, k) => [affinities.items[start + k]!, affinities.totals[start + k]!]);
+}
+
 function purchasesOf(affinities: ShopperAffinities, slot: number): number[] {
   const out: number[] = [];
   affinities.purchasesOf(slot, (id) => out.push(id));
@@ -132,10 +137,45 @@ describe('personalized', () => {
         for (const [key, expected] of reference.shoppers.entries) {
           const slot = slots.slotOf(key);
           expect(itemsOf(affinities, slot)).toEqual([...expected.items]);
+          expect(totalsOf(affinities, slot)).toEqual([...expected.totals]);
           expect(purchasesOf(affinities, slot)).toEqual(expected.purchases);
         }
         expect(slots.size).toBe(reference.shoppers.entries.size);
       }),
     );
+  });
+
+  test('When the shopper viewed products in this session, then personalized leaves them out (recently-viewed shows them), and another session of theirs still gets them', () => {
+    const engine = engineWith(['a', 'b', 'c', 'd']);
+    for (let i = 0; i < 5; i++) {
+      act(engine, `peer${i}`, 'purchase', 'a');
+      act(engine, `peer${i}`, 'purchase', 'b');
+      act(engine, `peer${i}`, 'purchase', 'c');
+    }
+    act(engine, 'me', 'purchase', 'a');
+    engine.apply({ type: 'view', productId: 'b', sessionId: 'now', customerId: 'me', timestamp: T0 - 60_000 });
+    const here = ask(engine, { strategy: 'personalized', customerId: 'me', sessionId: 'now', limit: 8 }, T0);
+    expect(idsOf(here)).not.toContain('b');
+    expect(idsOf(here)[0]).toBe('c');
+    expect(idsOf(ask(engine, { strategy: 'recently-viewed', customerId: 'me', sessionId: 'now', limit: 1 }, T0))).toEqual(['b']);
+    expect(idsOf(ask(engine, { strategy: 'personalized', customerId: 'me', sessionId: 'later', limit: 8 }, T0))).toContain('b');
+  });
+
+  test('When recency is off, then the history of the shopper weighs each product by its undecayed total: an old strong interest outranks a recent light one', () => {
+    const engine = engineWith(['old', 'new', 'with-old', 'with-new']);
+    for (let i = 0; i < 5; i++) {
+      act(engine, `po${i}`, 'purchase', 'old');
+      act(engine, `po${i}`, 'purchase', 'with-old');
+      act(engine, `pn${i}`, 'purchase', 'new');
+      act(engine, `pn${i}`, 'purchase', 'with-new');
+    }
+    // Carted 'old' three times long ago (weight 12); viewed 'new' once yesterday (weight 1).
+    for (let day = 0; day < 3; day++) act(engine, 'me', 'add_to_cart', 'old', T0 - (200 + day) * DAY);
+    act(engine, 'me', 'view', 'new');
+    engine.ease.blend = { ...engine.ease.blend, momentumExponent: 0 };
+    const first = () => idsOf(ask(engine, { strategy: 'personalized', customerId: 'me', limit: 8 }, T0)).filter((id) => id.startsWith('with-'))[0];
+    expect(first()).toBe('with-new');
+    engine.setRecency('off');
+    expect(first()).toBe('with-old');
   });
 });
