@@ -55,7 +55,7 @@ export interface EngineConfig {
    * A bought-together row's best pair counts as at least a pair seen in this many baskets today
    * (0: the best is the best, however weak). Partners are scored relative to the best; a product
    * whose best pair is weaker than this has partners that are not certain, so they score below 1
-   * and its content neighbours weigh more beside them. Chosen on bench:quality's validation splits.
+   * and its content neighbours weigh more beside them. Chosen on validation splits (docs/models.md).
    */
   pairConfidenceBaskets: number;
   /**
@@ -123,10 +123,10 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = Object.freeze({
   shopperNeighbors: 16,
   pairHalfLifeMs: 30 * DAY_MS,
   pairFloor: 0.1,
-  pairConfidenceBaskets: 3.5,
+  pairConfidenceBaskets: 5,
   cartPairWeight: 0.5,
   pairPopularityExponent: 0.1,
-  pairContentWeight: 0.25,
+  pairContentWeight: 0.2,
   affinityHalfLifeMs: 30 * DAY_MS,
   historyPerShopper: 64,
   purchasesPerShopper: 500,

@@ -9,8 +9,8 @@
 // basket by chance: a strong discount (lift, cosine) loses more than it gains, because a
 // best-seller is also what the next basket most likely holds. Each pair score is taken relative
 // to the row's best, the best counting as at least a pair seen in the config's
-// pairConfidenceBaskets (3.5) baskets today: a product whose strongest pair is weak has uncertain
-// partners, scored below 1. Then pairContentWeight (0.25) × the content cosine of the product's
+// pairConfidenceBaskets (5) baskets today: a product whose strongest pair is weak has uncertain
+// partners, scored below 1. Then pairContentWeight (0.2) × the content cosine of the product's
 // content neighbours is added: among partners of similar strength the one like the context
 // product (same range, same words) comes first, and a weak or sparse row gets like products
 // rather than the next strategy's best-sellers.

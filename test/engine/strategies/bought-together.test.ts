@@ -176,12 +176,12 @@ describe('bought-together', () => {
     const relative = answer({ pairConfidenceBaskets: 0 });
     expect(idsOf(relative)).toEqual(['once', 'cousin']);
     // Each score is the relative pair score plus the same content term (pairContentWeight × cosine):
-    // 1 + content relative to itself, and (1 + f) · (1/4)² / 2^(1/40) ÷ a pair of 3.5 baskets
-    // today, (3.5 + f · 3.5) · (3.5/6.5)², for the confident one (f the pair floor).
-    const floor = DEFAULT_ENGINE_CONFIG.pairFloor;
-    expect(confidentPairScore(3.5, floor)).toBeCloseTo(3.5 * (1 + floor) * (3.5 / 6.5) ** 2, 10);
+    // 1 + content relative to itself, and (1 + f) · (1/4)² / 2^(1/40) ÷ a pair of k baskets
+    // today, (k + f · k) · (k/(k+3))², for the confident one (f the pair floor, k pairConfidenceBaskets).
+    const { pairFloor: floor, pairConfidenceBaskets: k } = DEFAULT_ENGINE_CONFIG;
+    expect(confidentPairScore(k, floor)).toBeCloseTo(k * (1 + floor) * (k / (k + 3)) ** 2, 10);
     const content = relative.items[0]!.score - 1;
-    expect(confident.items[1]!.score - content).toBeCloseTo(pairScore(1, 1, 1, floor) / confidentPairScore(3.5, floor), 4);
+    expect(confident.items[1]!.score - content).toBeCloseTo(pairScore(1, 1, 1, floor) / confidentPairScore(k, floor), 4);
     // With no content weight the one-off pair ranks first, at its pair score alone; the cousin
     // comes after it from the chain's similar.
     const pairsOnly = answer({ pairContentWeight: 0 });
@@ -197,7 +197,7 @@ describe('bought-together', () => {
       order(engine, 'ac', ['a', 'c']);
       return ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0);
     };
-    expect(pairScore(8, 8, 8, 0.03)).toBeGreaterThan(confidentPairScore(3.5, 0.03));
+    expect(pairScore(8, 8, 8, DEFAULT_ENGINE_CONFIG.pairFloor)).toBeGreaterThan(confidentPairScore(DEFAULT_ENGINE_CONFIG.pairConfidenceBaskets, DEFAULT_ENGINE_CONFIG.pairFloor));
     const result = answer({});
     expect(idsOf(result)).toEqual(['b', 'c']);
     expect(result.items).toEqual(answer({ pairConfidenceBaskets: 0 }).items);
