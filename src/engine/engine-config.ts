@@ -69,7 +69,7 @@ export interface EngineConfig {
    * baskets it is in (0: raw pair strength; 1: the pair's share of the candidate's baskets). A
    * best-seller sits in many baskets by chance, but it is also what a basket most often holds: on
    * validation splits of Online Retail (by time and at random) 0 scores 0.001-0.002 more nDCG@10
-   * than 0.1 at 5-6 % less catalog coverage, 0.3 scores 0.01 less (docs/models.md).
+   * than 0.1 at 5-6 % less catalog coverage, 0.3 scores 0.006 less (docs/models.md).
    */
   pairPopularityExponent: number;
   /**
