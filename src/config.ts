@@ -347,6 +347,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pairFloor: fraction(env, 'PAIRWISE_BASKET_PAIR_FLOOR', DEFAULT_ENGINE_CONFIG.pairFloor),
       pairConfidenceBaskets: bounded(env, 'PAIRWISE_BASKET_CONFIDENT_PAIR_BASKETS', DEFAULT_ENGINE_CONFIG.pairConfidenceBaskets, 0, 1000, 'number'),
       cartPairWeight: fraction(env, 'PAIRWISE_CART_PAIR_WEIGHT', DEFAULT_ENGINE_CONFIG.cartPairWeight),
+      pairPopularityExponent: fraction(env, 'PAIRWISE_BASKET_POPULARITY_EXPONENT', DEFAULT_ENGINE_CONFIG.pairPopularityExponent),
+      pairContentWeight: fraction(env, 'PAIRWISE_BASKET_CONTENT_WEIGHT', DEFAULT_ENGINE_CONFIG.pairContentWeight),
       attributionWindowMs: integer(env, 'PAIRWISE_ATTRIBUTION_WINDOW_DAYS', 7, 1, 90) * DAY_MS,
       recency: recency(env.PAIRWISE_RECENCY),
     }),

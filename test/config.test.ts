@@ -11,18 +11,29 @@ describe('loadConfig: bought-together settings', () => {
     expect(engine.cartPairWeight).toBe(DEFAULT_ENGINE_CONFIG.cartPairWeight);
     expect(engine.pairFloor).toBe(DEFAULT_ENGINE_CONFIG.pairFloor);
     expect(engine.pairConfidenceBaskets).toBe(DEFAULT_ENGINE_CONFIG.pairConfidenceBaskets);
+    expect(engine.pairPopularityExponent).toBe(DEFAULT_ENGINE_CONFIG.pairPopularityExponent);
+    expect(engine.pairContentWeight).toBe(DEFAULT_ENGINE_CONFIG.pairContentWeight);
   });
 
-  test('When PAIRWISE_BASKET_HALF_LIFE_DAYS, PAIRWISE_BASKET_PAIR_FLOOR, PAIRWISE_BASKET_CONFIDENT_PAIR_BASKETS and PAIRWISE_CART_PAIR_WEIGHT are set, then the engine gets them', () => {
-    const { engine } = loadConfig({ PAIRWISE_BASKET_HALF_LIFE_DAYS: '30', PAIRWISE_BASKET_PAIR_FLOOR: '0.1', PAIRWISE_BASKET_CONFIDENT_PAIR_BASKETS: '2.5', PAIRWISE_CART_PAIR_WEIGHT: '0.25' });
+  test('When PAIRWISE_BASKET_HALF_LIFE_DAYS, PAIRWISE_BASKET_PAIR_FLOOR, PAIRWISE_BASKET_CONFIDENT_PAIR_BASKETS, PAIRWISE_CART_PAIR_WEIGHT, PAIRWISE_BASKET_POPULARITY_EXPONENT and PAIRWISE_BASKET_CONTENT_WEIGHT are set, then the engine gets them', () => {
+    const { engine } = loadConfig({
+      PAIRWISE_BASKET_HALF_LIFE_DAYS: '45',
+      PAIRWISE_BASKET_PAIR_FLOOR: '0.2',
+      PAIRWISE_BASKET_CONFIDENT_PAIR_BASKETS: '2.5',
+      PAIRWISE_CART_PAIR_WEIGHT: '0.25',
+      PAIRWISE_BASKET_POPULARITY_EXPONENT: '0',
+      PAIRWISE_BASKET_CONTENT_WEIGHT: '0.5',
+    });
     expect(engine.pairConfidenceBaskets).toBe(2.5);
-    expect(engine.pairHalfLifeMs).toBe(30 * DAY);
-    expect(engine.pairFloor).toBe(0.1);
+    expect(engine.pairHalfLifeMs).toBe(45 * DAY);
+    expect(engine.pairFloor).toBe(0.2);
     expect(engine.cartPairWeight).toBe(0.25);
+    expect(engine.pairPopularityExponent).toBe(0);
+    expect(engine.pairContentWeight).toBe(0.5);
   });
 
   test('When either is out of range or not a number, then loading fails with a ConfigError', () => {
-    for (const env of [{ PAIRWISE_BASKET_HALF_LIFE_DAYS: '0' }, { PAIRWISE_BASKET_HALF_LIFE_DAYS: '1.5' }, { PAIRWISE_CART_PAIR_WEIGHT: '2' }, { PAIRWISE_CART_PAIR_WEIGHT: '-0.1' }, { PAIRWISE_CART_PAIR_WEIGHT: 'half' }, { PAIRWISE_BASKET_PAIR_FLOOR: '1.5' }, { PAIRWISE_BASKET_PAIR_FLOOR: 'some' }, { PAIRWISE_BASKET_CONFIDENT_PAIR_BASKETS: '-1' }, { PAIRWISE_BASKET_CONFIDENT_PAIR_BASKETS: '1001' }, { PAIRWISE_BASKET_CONFIDENT_PAIR_BASKETS: 'many' }]) {
+    for (const env of [{ PAIRWISE_BASKET_HALF_LIFE_DAYS: '0' }, { PAIRWISE_BASKET_HALF_LIFE_DAYS: '1.5' }, { PAIRWISE_CART_PAIR_WEIGHT: '2' }, { PAIRWISE_CART_PAIR_WEIGHT: '-0.1' }, { PAIRWISE_CART_PAIR_WEIGHT: 'half' }, { PAIRWISE_BASKET_PAIR_FLOOR: '1.5' }, { PAIRWISE_BASKET_PAIR_FLOOR: 'some' }, { PAIRWISE_BASKET_CONFIDENT_PAIR_BASKETS: '-1' }, { PAIRWISE_BASKET_CONFIDENT_PAIR_BASKETS: '1001' }, { PAIRWISE_BASKET_CONFIDENT_PAIR_BASKETS: 'many' }, { PAIRWISE_BASKET_POPULARITY_EXPONENT: '1.5' }, { PAIRWISE_BASKET_POPULARITY_EXPONENT: '-0.1' }, { PAIRWISE_BASKET_CONTENT_WEIGHT: '2' }, { PAIRWISE_BASKET_CONTENT_WEIGHT: 'some' }]) {
       expect(() => loadConfig(env)).toThrow(ConfigError);
     }
   });

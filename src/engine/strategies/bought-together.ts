@@ -1,47 +1,46 @@
 // bought-together: the products most often in the same basket (order or cart) as the context product,
-// nudged by content similarity. Pair score = (d + f·c)·(c/(c+3))² / n^0.1 for a pair seen in c
-// baskets, d of them once decayed (half-life 20 days by default; a cart counts cartPairWeight of an
-// order), f the config's pairFloor (0.03), the candidate being in n baskets. The decayed count says
-// how strong the pair is now, and the floor keeps a share of last season's pairs however old; the
-// significance (c/(c+3))² says how sure that is, from every basket however old: a pair seen once
-// is mostly noise however recent, one seen often stays credible as it ages. The mild discount is
-// for best-sellers that sit in every basket. Each pair score is taken relative to the row's best,
-// the best counting as at least a pair seen in the config's pairConfidenceBaskets (3.5) baskets
-// today: a product whose strongest pair is weak has uncertain partners, scored below 1. Then
-// CONTENT_WEIGHT × the content cosine of the product's content neighbours is added: among
-// partners of similar strength the one like the context product (same range, same words) comes
-// first, and a weak or sparse row gets like products rather than the next strategy's best-sellers.
+// nudged by content similarity. Pair score = (d + f·c)·(c/(c+3))² / n^β for a pair seen in c
+// baskets, d of them once decayed (half-life 30 days by default; a cart counts cartPairWeight of an
+// order), f the config's pairFloor (0.1), the candidate being in n baskets, β the config's
+// pairPopularityExponent (0.1). The decayed count says how strong the pair is now, and the floor
+// keeps a share of last season's pairs however old; the significance (c/(c+3))² says how sure
+// that is, from every basket however old: a pair seen once is mostly noise however recent, one
+// seen often stays credible as it ages. The mild discount is for best-sellers that sit in every
+// basket by chance: a strong discount (lift, cosine) loses more than it gains, because a
+// best-seller is also what the next basket most likely holds. Each pair score is taken relative
+// to the row's best, the best counting as at least a pair seen in the config's
+// pairConfidenceBaskets (5) baskets today: a product whose strongest pair is weak has uncertain
+// partners, scored below 1. Then pairContentWeight (0.2) × the content cosine of the product's
+// content neighbours is added: among partners of similar strength the one like the context
+// product (same range, same words) comes first, and a weak or sparse row gets like products
+// rather than the next strategy's best-sellers.
 // A candidate that comes by content alone (no basket pair) is labelled `similar` at model level 0,
 // as the similar strategy labels it: each item names the model that really produced it. A product
 // with no basket partner at all answers nothing here: the chain's `similar` follows.
-// On the Online Retail protocol (bench/quality) see docs/models.md for the numbers.
+// On the Online Retail protocol see docs/models.md for the numbers.
 // Work per answer: one pass over the product's neighbour row (≤ 2K entries) and its content
 // neighbours (≤ 50) on the score board, then a top-k heap over the candidates touched.
 import { groupLevel, levelGroups, pairSignificance } from '../co-occurrence.js';
+import { DEFAULT_ENGINE_CONFIG } from '../engine-config.js';
 import { SETTINGS_PART } from '../shop-engine.js';
 import { addContentNeighbors, rankBoard } from './board-candidates.js';
 import type { Producer } from './context.js';
 
-const POPULARITY_DISCOUNT = 0.1;
-/**
- * Weight of content cosine next to the relative pair score (chosen on bench:quality's validation
- * splits: mean nDCG@10 0.2625 at 0, 0.2637 at 0.1, 0.2639 at 0.2, 0.2630 at 0.3, 0.2594 at 0.5).
- */
-export const CONTENT_WEIGHT = 0.2;
 /** Score-board flag of candidates with a basket pair. */
 const PAIRED = 2;
 
 /**
  * A pair's score: its decayed count `decayed` and undecayed count `total`, the candidate in
- * `candidateBaskets` baskets, `floor` the config's pairFloor.
+ * `candidateBaskets` baskets, `floor` the config's pairFloor, `exponent` its pairPopularityExponent.
  */
-export function pairScore(decayed: number, total: number, candidateBaskets: number, floor: number): number {
-  return pairScoreAt(decayed, total, groupLevel(candidateBaskets), floor);
-}
-
-/** pairScore with the candidate's basket-count level known (CoOccurrence keeps it per item). */
-function pairScoreAt(decayed: number, total: number, level: number, floor: number): number {
-  return undiscountedPairScore(decayed, total, floor) / DISCOUNTS[level]!;
+export function pairScore(
+  decayed: number,
+  total: number,
+  candidateBaskets: number,
+  floor: number,
+  exponent = DEFAULT_ENGINE_CONFIG.pairPopularityExponent,
+): number {
+  return undiscountedPairScore(decayed, total, floor) / discountsOf(exponent)[groupLevel(candidateBaskets)]!;
 }
 
 /** A pair's score before the candidate's best-seller discount: (d + f·c)·(c/(c+3))². */
@@ -50,13 +49,14 @@ function undiscountedPairScore(decayed: number, total: number, floor: number): n
 }
 
 /**
- * The best-seller discount n^0.1 of a candidate at its basket count's level (a factor √2 wide: the
- * discount is within 1.8 % of exact). A level, not the count itself: the answer then reads the
- * returned products' level stamps, which most of their sales leave alone, so a busy store's cached
- * answers are not recomputed at every sale of a product they list (validation 0.2656 against 0.2658).
+ * The best-seller discount n^β of a candidate at its basket count's level (a factor √2 wide: at
+ * β = 0.1 the discount is within 1.8 % of exact). A level, not the count itself: the answer then
+ * reads the returned products' level stamps, which most of their sales leave alone, so a busy
+ * store's cached answers are not recomputed at every sale of a product they list (validation
+ * 0.2656 against 0.2658).
  */
-function discountAt(level: number): number {
-  return levelGroups(level) ** POPULARITY_DISCOUNT;
+function discountAt(level: number, exponent: number): number {
+  return levelGroups(level) ** exponent;
 }
 
 /**
@@ -67,8 +67,20 @@ export function confidentPairScore(baskets: number, floor: number): number {
   return undiscountedPairScore(baskets, baskets, floor);
 }
 
-/** discountAt of every level a count can reach (float32 counts stop at 2^24: level 48). */
-const DISCOUNTS = Float64Array.from({ length: 64 }, (_, level) => discountAt(level));
+/**
+ * discountAt of every level a count can reach (float32 counts stop at 2^24: level 48), per exponent.
+ * Exponents come from engine configs (a handful per process), never from a request.
+ */
+const DISCOUNTS = new Map<number, Float64Array>();
+
+function discountsOf(exponent: number): Float64Array {
+  let discounts = DISCOUNTS.get(exponent);
+  if (discounts === undefined) {
+    discounts = Float64Array.from({ length: 64 }, (_, level) => discountAt(level, exponent));
+    DISCOUNTS.set(exponent, discounts);
+  }
+  return discounts;
+}
 
 export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
   if (product === undefined) return;
@@ -88,26 +100,27 @@ export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
   const ids = pairs.ids;
   const weights = pairs.weights;
   const scale = timePriors ? baskets.scaleAt(now) : 1;
-  const floor = engine.config.pairFloor;
+  const { pairFloor: floor, pairConfidenceBaskets, pairContentWeight } = engine.config;
+  const discounts = discountsOf(engine.config.pairPopularityExponent);
   // The board is empty here (every producer clears it): the row's scores go on it as they are,
   // then all of them are taken relative to the best at once (each score computed once).
   let best = 0;
   let bestId = -1;
   for (let k = 0; k < size; k++) {
     const id = ids[start + k]!;
-    const score = pairScoreAt(weights[weightStart + k]! * scale, weights[totalStart + k]!, baskets.levelOf(id), floor);
+    const score = undiscountedPairScore(weights[weightStart + k]! * scale, weights[totalStart + k]!, floor) / discounts[baskets.levelOf(id)]!;
     board.add(id, score, PAIRED);
     if (score > best) {
       best = score;
       bestId = id;
     }
   }
-  board.scale(best > 0 ? 1 / Math.max(best, confidentPairScore(engine.config.pairConfidenceBaskets, floor)) : 0);
+  board.scale(best > 0 ? 1 / Math.max(best, confidentPairScore(pairConfidenceBaskets, floor)) : 0);
   // Every score is relative to the best pair's, returned or not (an excluded product still sets
   // the scale), so its level is read as the returned products' are (when the confident score
   // stands in for the best, the best's level still decides which of the two is larger).
   if (bestId >= 0) reads.read(baskets.levelStamps, bestId);
-  addContentNeighbors(engine, product, board, CONTENT_WEIGHT);
+  addContentNeighbors(engine, product, board, pairContentWeight);
   const count = rankBoard(board, pick, top);
   for (let r = 0; r < count; r++) {
     const id = top.idAt(r);

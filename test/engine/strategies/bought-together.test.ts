@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { CoOccurrence } from '../../../src/engine/co-occurrence.js';
 import type { EngineEvent } from '../../../src/engine/event.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../../src/engine/engine-config.js';
 import type { ShopEngine } from '../../../src/engine/shop-engine.js';
 import { confidentPairScore, pairScore } from '../../../src/engine/strategies/bought-together.js';
 import { ask, engineWith, HOUR, idsOf, keyedModel, product, strategiesOf, T0 } from '../fixtures.js';
@@ -28,6 +29,33 @@ describe('bought-together', () => {
     expect(idsOf(result)).toEqual(['b', 'best']);
     expect(result.modelLevel).toBe(2);
     expect(strategiesOf(result)).toEqual(['bought-together', 'bought-together']);
+  });
+
+  test('When a best-seller shares more baskets with A by chance than a complement does, then the complement ranks first; with no discount (pairPopularityExponent 0) the best-seller would', () => {
+    // The complement is in 30 baskets, all with A; the best-seller in 1,035, 35 of them with A
+    // (the share of A's baskets any product in 1 of 30 baskets would share with it).
+    const answer = (config: { pairPopularityExponent?: number }) => {
+      const engine = engineWith(['a', 'complement', 'best', 'x'], config);
+      for (let i = 0; i < 30; i++) order(engine, `ac${i}`, ['a', 'complement']);
+      for (let i = 0; i < 35; i++) order(engine, `abest${i}`, ['a', 'best']);
+      for (let i = 0; i < 1000; i++) order(engine, `best${i}`, ['best', 'x']);
+      return idsOf(ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0));
+    };
+    expect(answer({})).toEqual(['complement', 'best']);
+    expect(answer({ pairPopularityExponent: 0 })).toEqual(['best', 'complement']);
+  });
+
+  test('When a best-seller is bought with A twice as often as a complement, then it still ranks first: the discount is mild (a share of the candidate\'s baskets, lift, would drop it far below)', () => {
+    const answer = (config: { pairPopularityExponent?: number }) => {
+      const engine = engineWith(['a', 'complement', 'best', 'x'], config);
+      for (let i = 0; i < 30; i++) order(engine, `ac${i}`, ['a', 'complement']);
+      for (let i = 0; i < 60; i++) order(engine, `abest${i}`, ['a', 'best']);
+      for (let i = 0; i < 1000; i++) order(engine, `best${i}`, ['best', 'x']);
+      return idsOf(ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0));
+    };
+    // best: 60 · (60/63)² / 1218^0.1 = 26.7 against complement: 30 · (30/33)² / 27^0.1 = 17.8.
+    expect(answer({})).toEqual(['best', 'complement']);
+    expect(answer({ pairPopularityExponent: 1 })[0]).toBe('complement');
   });
 
   test('When a partner becomes a best-seller after an answer, then the next answer discounts it at its new basket count', () => {
@@ -137,7 +165,7 @@ describe('bought-together', () => {
   });
 
   test("When a product's only pair is from one basket, then that partner scores as a fraction of a confident pair and a close content match ranks above it; relative to the best however weak, the one-off pair would be first", () => {
-    const answer = (config: { pairConfidenceBaskets?: number }) => {
+    const answer = (config: { pairConfidenceBaskets?: number; pairContentWeight?: number }) => {
       const engine = engineWith([product('a', { title: 'Red retrospot lunch bag' }), product('once', { title: 'Wooden owl clock' }), product('cousin', { title: 'Red retrospot lunch box' })], config);
       order(engine, 'o1', ['a', 'once'], T0);
       return ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0);
@@ -147,12 +175,19 @@ describe('bought-together', () => {
     expect(strategiesOf(confident)).toEqual(['similar', 'bought-together']);
     const relative = answer({ pairConfidenceBaskets: 0 });
     expect(idsOf(relative)).toEqual(['once', 'cousin']);
-    // Each score is the relative pair score plus the same content term (0.2 × cosine): 1 + content
-    // relative to itself, and (1 + 0.03) · (1/4)² / 2^(1/40) ÷ a pair of 3.5 baskets today,
-    // (3.5 + 0.03 · 3.5) · (3.5/6.5)², for the confident one.
-    expect(confidentPairScore(3.5, 0.03)).toBeCloseTo(3.605 * (3.5 / 6.5) ** 2, 10);
+    // Each score is the relative pair score plus the same content term (pairContentWeight × cosine):
+    // 1 + content relative to itself, and (1 + f) · (1/4)² / 2^(1/40) ÷ a pair of k baskets
+    // today, (k + f · k) · (k/(k+3))², for the confident one (f the pair floor, k pairConfidenceBaskets).
+    const { pairFloor: floor, pairConfidenceBaskets: k } = DEFAULT_ENGINE_CONFIG;
+    expect(confidentPairScore(k, floor)).toBeCloseTo(k * (1 + floor) * (k / (k + 3)) ** 2, 10);
     const content = relative.items[0]!.score - 1;
-    expect(confident.items[1]!.score - content).toBeCloseTo(pairScore(1, 1, 1, 0.03) / confidentPairScore(3.5, 0.03), 4);
+    expect(confident.items[1]!.score - content).toBeCloseTo(pairScore(1, 1, 1, floor) / confidentPairScore(k, floor), 4);
+    // With no content weight the one-off pair ranks first, at its pair score alone; the cousin
+    // comes after it from the chain's similar.
+    const pairsOnly = answer({ pairContentWeight: 0 });
+    expect(idsOf(pairsOnly)).toEqual(['once', 'cousin']);
+    expect(strategiesOf(pairsOnly)).toEqual(['bought-together', 'similar']);
+    expect(pairsOnly.items[0]!.score).toBeCloseTo(confident.items[1]!.score - content, 10);
   });
 
   test('When a product has a pair stronger than a confident one, then its partners are scored relative to that best as before', () => {
@@ -162,7 +197,7 @@ describe('bought-together', () => {
       order(engine, 'ac', ['a', 'c']);
       return ask(engine, { strategy: 'bought-together', productId: 'a', limit: 2 }, T0);
     };
-    expect(pairScore(8, 8, 8, 0.03)).toBeGreaterThan(confidentPairScore(3.5, 0.03));
+    expect(pairScore(8, 8, 8, DEFAULT_ENGINE_CONFIG.pairFloor)).toBeGreaterThan(confidentPairScore(DEFAULT_ENGINE_CONFIG.pairConfidenceBaskets, DEFAULT_ENGINE_CONFIG.pairFloor));
     const result = answer({});
     expect(idsOf(result)).toEqual(['b', 'c']);
     expect(result.items).toEqual(answer({ pairConfidenceBaskets: 0 }).items);
