@@ -126,7 +126,7 @@ export function recommend(engine: ShopEngine, request: RecommendationRequest, no
   const pick = new PickList(request.limit, engine.catalog, blocked, shape.constraints);
   for (const step of CHAINS[strategy]) {
     if (pick.full) break;
-    PRODUCERS[step]?.(context, pick);
+    (step === 'trending' ? (shape.trending ?? trending) : PRODUCERS[step])?.(context, pick);
   }
 
   const items: RecommendedItem[] = pick.ids.map((id, i) => ({
