@@ -148,6 +148,26 @@ describe('filters', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  test('When it is read, then GET /api/recommendations lists filters and diversity with their 400s, and products their attributes', async () => {
+    const t = await startTestService();
+    try {
+      const doc = (await (await t.fetch('/api/openapi.json', { key: null })).json()) as {
+        paths: Record<string, Record<string, { parameters?: { name: string }[]; responses: Record<string, unknown> }>>;
+        components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+      };
+      const get = doc.paths['/api/recommendations']!.get!;
+      expect(get.parameters!.map((p) => p.name)).toEqual(expect.arrayContaining(['filters', 'diversity']));
+      expect(JSON.stringify(get.responses['400'])).toContain('invalid_filter');
+      expect(JSON.stringify(get.responses['400'])).toContain('invalid_diversity');
+      expect(doc.components.schemas.WireProduct!.properties).toHaveProperty('attributes');
+      expect(doc.components.schemas.CatalogProduct!.properties).toHaveProperty('attributes');
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
+
 describe('custom attributes on the catalog', () => {
   let t: TestService;
   beforeAll(async () => {
