@@ -205,4 +205,20 @@ describe('custom attributes on the catalog', () => {
     const body = await expectProblem(await t.fetch(`/api/recommendations?filters=${encodeURIComponent('material:wool')}`), 400, 'invalid_filter', '/filters');
     expect(body.detail).toContain("unknown attribute 'material'");
   });
+
+  test('When the attribute a live subscription filters on leaves the catalog, then the subscription keeps its last list and the service goes on', async () => {
+    await putProducts(t, [wireProduct('1', { attributes: { material: 'wool' } }), wireProduct('2', { attributes: { material: 'silk' } })]);
+    const client = await StreamClient.open(t.url, t.shop.publicKey, { binary: false });
+    try {
+      const reply = await client.request({ op: 'subscribe', ref: 's1', query: { strategy: 'trending', filters: 'material:wool' } });
+      expect((reply.products as unknown[]).length).toBe(1);
+      await putProducts(t, [wireProduct('1', {}), wireProduct('2', {})]);
+      // The subscription's recompute runs within a second of the catalog change: it must not throw.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(await client.request({ op: 'subscribe', ref: 's2', query: { strategy: 'trending', filters: 'material:wool', limit: 3 } })).toMatchObject({ op: 'error', error: { code: 'invalid_filter' } });
+      expect((await recommendations(t, 'strategy=trending')).meta.count).toBe(3);
+    } finally {
+      client.close();
+    }
+  });
 });
