@@ -1,5 +1,7 @@
 // Collects a response's items in order, skipping what must never be returned (blocked ids,
-// products missing from the catalog or unavailable) and anything already picked.
+// products missing from the catalog or unavailable), anything already picked, and whatever a
+// constraint of the answer's shape refuses (answer-shaping.ts: filters, diversity).
+import type { CandidateConstraint } from './answer-shaping.js';
 import type { Catalog } from './catalog.js';
 import type { DenseSet } from './dense-set.js';
 import { STRATEGY_LEVEL, type ModelLevel, type Strategy } from './strategy.js';
@@ -13,11 +15,13 @@ export class PickList {
 
   /**
    * @param blocked dense ids never to return; picked ids are added to it.
+   * @param constraints asked before each pick and told of it (none: the plain path, no calls)
    */
   constructor(
     readonly limit: number,
     readonly catalog: Catalog,
     readonly blocked: DenseSet,
+    readonly constraints: readonly CandidateConstraint[] = [],
   ) {}
 
   get full(): boolean {
@@ -31,7 +35,14 @@ export class PickList {
 
   /** Whether `id` could still be picked. */
   accepts(id: number): boolean {
-    return !this.blocked.has(id) && this.catalog.isAvailable(id);
+    // Kept this small so that it inlines into the strategies' loops; constraints only when there are some.
+    return !this.blocked.has(id) && this.catalog.isAvailable(id) && (this.constraints.length === 0 || this.#admitted(id));
+  }
+
+  #admitted(id: number): boolean {
+    const constraints = this.constraints;
+    for (let i = 0; i < constraints.length; i++) if (!constraints[i]!.admits(id)) return false;
+    return true;
   }
 
   /**
@@ -41,11 +52,16 @@ export class PickList {
   offer(id: number, score: number, strategy: Strategy, level: ModelLevel = score > 0 ? STRATEGY_LEVEL[strategy] : 0): boolean {
     if (this.ids.length < this.limit && this.accepts(id)) {
       this.blocked.add(id);
+      if (this.constraints.length > 0) this.#picked(id);
       this.ids.push(id);
       this.scores.push(score);
       this.strategies.push(strategy);
       this.levels.push(level);
     }
     return this.ids.length >= this.limit;
+  }
+
+  #picked(id: number): void {
+    for (let i = 0; i < this.constraints.length; i++) this.constraints[i]!.picked(id);
   }
 }

@@ -19,6 +19,11 @@ export interface Product {
   readonly available: boolean;
   /** Bought again and again (consumables): personalized may recommend it after a purchase. */
   readonly repurchasable?: boolean;
+  /**
+   * The merchant's own attributes (material, season, rating …), filterable like the built-in ones
+   * (engine/filters): at most 32, names not those of a built-in attribute (see api/product.ts).
+   */
+  readonly attributes?: Readonly<Record<string, string | number>>;
   /** Epoch ms of the last upsert. */
   readonly updatedAt: number;
 }

@@ -1,6 +1,8 @@
 // One recommendation request: choose the strategy (chooseStrategy: the auto strategy), run its backfill
-// chain into one pick list, label each item with the strategy that produced it.
+// chain into one pick list, label each item with the strategy that produced it. The answer's shape
+// (answer-shaping.ts: the request's filter and diversity) constrains every pick of the chain.
 import type { AnswerReads } from './answer-reads.js';
+import { UNSHAPED, type AnswerShape, type ShapingRequest } from './answer-shaping.js';
 import { PickList } from './pick-list.js';
 import type { Product } from './product.js';
 import { CATALOG_PART, type ShopEngine } from './shop-engine.js';
@@ -14,7 +16,7 @@ import { similar } from './strategies/similar.js';
 import { trending } from './strategies/trending.js';
 import type { ModelLevel, Strategy } from './strategy.js';
 
-export interface RecommendationRequest {
+export interface RecommendationRequest extends ShapingRequest {
   /** Undefined: choose automatically. */
   strategy?: Strategy;
   productId?: string;
@@ -97,10 +99,11 @@ export function chooseStrategy(engine: ShopEngine, request: RecommendationReques
 }
 
 /**
- * The answer to one request at `now`. engine.scratch.reads holds what it read until the next
- * answer: the catalog, the shoppers, and what each strategy of the chain records.
+ * The answer to one request at `now`, within `shape` (shapeFor(engine, request, …): the caller
+ * turns its errors into answers). engine.scratch.reads holds what it read until the next answer:
+ * the catalog, the shoppers, and what each strategy of the chain records.
  */
-export function recommend(engine: ShopEngine, request: RecommendationRequest, now: number): Recommendation {
+export function recommend(engine: ShopEngine, request: RecommendationRequest, now: number, shape: AnswerShape = UNSHAPED): Recommendation {
   engine.scratch.reads.reset();
   engine.scratch.reads.read(engine.storeStamps, CATALOG_PART);
   const shoppers = shopperSlots(engine, request, engine.scratch.reads);
@@ -124,10 +127,10 @@ export function recommend(engine: ShopEngine, request: RecommendationRequest, no
   }
 
   const context: StrategyContext = { engine, product, collectionId: request.collectionId, shoppers, now };
-  const pick = new PickList(request.limit, engine.catalog, blocked);
+  const pick = new PickList(request.limit, engine.catalog, blocked, shape.constraints);
   for (const step of CHAINS[strategy]) {
     if (pick.full) break;
-    PRODUCERS[step]?.(context, pick);
+    (step === 'trending' ? (shape.trending ?? trending) : PRODUCERS[step])?.(context, pick);
   }
 
   const items: RecommendedItem[] = pick.ids.map((id, i) => ({

@@ -11,6 +11,8 @@ import { AnswerReads } from './answer-reads.js';
 import { ChangeClock, Stamps } from './change-stamps.js';
 import { CoOccurrence, type CoOccurrenceSnapshot } from './co-occurrence.js';
 import { ContentIndex } from './content-index.js';
+import { AttributeIndex } from './filters/attribute-index.js';
+import { FilterCache } from './filters/filter-cache.js';
 import { DecayedScores, type DecayedScoresSnapshot } from './decayed-scores.js';
 import { DenseSet } from './dense-set.js';
 import { ErasedKeys } from './erased-keys.js';
@@ -144,6 +146,10 @@ export class ShopEngine {
   /** Products viewed or clicked in the same session: the behaviour behind similar. */
   readonly coViews: CoOccurrence;
   readonly content = new ContentIndex();
+  /** The catalog's filterable attributes (engine/filters), kept with every upsert and removal. */
+  readonly attributes = new AttributeIndex();
+  /** Compiled request filters (bounded; recompiled when the catalog's attribute names change). */
+  readonly filters = new FilterCache(this.attributes);
   /** Events naming ids the catalog never had, until their product is added (bounded: see PendingEvents). */
   readonly pending: PendingEvents;
   /** The latest batch fit behind personalized (none until one is installed). */
@@ -393,6 +399,7 @@ export class ShopEngine {
     const isNew = this.catalog.denseOf(product.id) === undefined;
     const change = this.catalog.upsert(product);
     this.content.index(change.dense, product);
+    this.attributes.index(change.dense, product);
     for (const c of change.removed) this.collectionTop(c)?.remove(change.dense);
     this.#productParts[change.dense] = product.collections.length === 0 ? undefined : product.collections.map((c) => this.#listedPart(c));
     if (this.popularity.raw(change.dense) > 0) {
@@ -407,6 +414,7 @@ export class ShopEngine {
     this.clock.tick();
     this.storeStamps.mark(CATALOG_PART);
     this.content.remove(change.dense);
+    this.attributes.remove(change.dense);
     this.#productParts[change.dense] = undefined;
     for (const c of change.removed) this.collectionTop(c)?.remove(change.dense);
     return true;

@@ -4,6 +4,7 @@
 // events per long window. A steady best-seller keeps lift ≈ 1; a product surging today gets a lift
 // of up to the ratio of the half-lives. The ranking, at the start of each minute, is cached until
 // the next event or minute.
+import type { MatchSet } from '../filters/match-set.js';
 import { TRENDING_PART, type ShopEngine } from '../shop-engine.js';
 import type { Producer } from './context.js';
 
@@ -74,3 +75,35 @@ export const trending: Producer = ({ engine, now }, pick) => {
   // A quiet store: the catalog's unscored products, in product id order (model level 0).
   for (const id of engine.catalog.ordered()) if (engine.trending.raw(id) === 0 && pick.offer(id, 0, 'trending')) return;
 };
+
+/**
+ * trending for an answer that only a filter's few products may enter (answer-shaping.ts: a selective
+ * filter): the same offers in the same order as `trending`, but where that one would rank every
+ * scored product or walk the catalog to find products the answer accepts, this one looks only at
+ * the selection's products. Cost: the cached candidates, then at most the selection.
+ */
+export function trendingWithin(selection: MatchSet): Producer {
+  return ({ engine, now }, pick) => {
+    engine.scratch.reads.read(engine.storeStamps, TRENDING_PART);
+    let ranked: { ids: readonly number[]; scores: readonly number[] } = candidates(engine, now);
+    if (!engine.trendingTop.complete) {
+      const needed = pick.limit - pick.ids.length;
+      let usable = 0;
+      for (const id of ranked.ids) if (pick.accepts(id) && ++usable >= needed) break;
+      if (usable < needed) {
+        const scored: number[] = [];
+        selection.forEach((id) => {
+          if (engine.trending.raw(id) > 0 && pick.accepts(id)) scored.push(id);
+        });
+        ranked = rank(engine, scored, minuteOf(now));
+      }
+    }
+    for (let i = 0; i < ranked.ids.length; i++) if (pick.offer(ranked.ids[i]!, ranked.scores[i]!, 'trending')) return;
+    const unscored: number[] = [];
+    selection.forEach((id) => {
+      if (engine.trending.raw(id) === 0 && pick.accepts(id)) unscored.push(id);
+    });
+    unscored.sort(engine.compareIds);
+    for (const id of unscored) if (pick.offer(id, 0, 'trending')) return;
+  };
+}

@@ -1,0 +1,85 @@
+// The last stage of an answer, between the ranked candidates of the strategy chain and the list
+// returned: the constraints on which candidates it may take. A request brings its filter (only
+// products it selects, backfill included) and its diversity cap; the shop's rules add theirs here.
+// The pick list asks every constraint before it takes a candidate and tells each what it took.
+import type { Catalog } from './catalog.js';
+import { DiversityCap, checkDiversity, type Diversity } from './filters/diversity.js';
+import type { FilterCache, ParsedFilter } from './filters/filter-cache.js';
+import type { AttributeIndex } from './filters/attribute-index.js';
+import type { FilterError } from './filters/filter-syntax.js';
+import type { MatchSet } from './filters/match-set.js';
+import type { Product } from './product.js';
+import type { Producer } from './strategies/context.js';
+import { trendingWithin } from './strategies/trending.js';
+
+/**
+ * A filter selecting at most this many products is selective: the chain's last resort (trending)
+ * ranks its products directly instead of searching the whole catalog's rankings for them.
+ */
+export const SELECTIVE_FILTER_MAX = 2048;
+
+export interface CandidateConstraint {
+  /** Whether the answer may take `id` now (given what it took so far). */
+  admits(id: number): boolean;
+  /** The answer took `id`. */
+  picked(id: number): void;
+}
+
+/** Admits the products a filter selected. */
+export class SelectionConstraint implements CandidateConstraint {
+  constructor(readonly selection: MatchSet) {}
+
+  admits(id: number): boolean {
+    return this.selection.has(id);
+  }
+
+  picked(): void {}
+}
+
+/** What a request asks of its answer beyond the strategy: both optional. */
+export interface ShapingRequest {
+  filter?: ParsedFilter;
+  diversity?: Diversity;
+}
+
+export interface AnswerShape {
+  readonly constraints: readonly CandidateConstraint[];
+  /** The filter's selection, when the request has one. */
+  readonly selection?: MatchSet;
+  /** In place of the chain's trending step (a selective filter's: trendingWithin). */
+  readonly trending?: Producer;
+}
+
+/** No constraints: the answer as the chain ranks it. Shared, never modified. */
+export const UNSHAPED: AnswerShape = { constraints: [] };
+const UNSHAPED_OUTCOME: ShapeOutcome = { ok: true, shape: UNSHAPED };
+
+export type ShapeOutcome = { ok: true; shape: AnswerShape } | { ok: false; parameter: 'filters' | 'diversity'; error: FilterError };
+
+/**
+ * The request's constraints for the shop, or the error of its filter (an attribute the shop does
+ * not have) or diversity. `context`: the request's context product, for relative filter terms.
+ */
+export function shapeFor(
+  parts: { readonly filters: FilterCache; readonly attributes: AttributeIndex; readonly catalog: Catalog },
+  request: ShapingRequest,
+  context: Product | undefined,
+): ShapeOutcome {
+  if (request.filter === undefined && request.diversity === undefined) return UNSHAPED_OUTCOME;
+  const constraints: CandidateConstraint[] = [];
+  let selection: MatchSet | undefined;
+  if (request.filter !== undefined) {
+    const compiled = parts.filters.compile(request.filter);
+    if (!compiled.ok) return { ok: false, parameter: 'filters', error: compiled.error };
+    selection = compiled.filter.select(parts.attributes, context);
+    constraints.push(new SelectionConstraint(selection));
+  }
+  if (request.diversity !== undefined) {
+    const error = checkDiversity(request.diversity, parts.attributes);
+    if (error !== undefined) return { ok: false, parameter: 'diversity', error };
+    constraints.push(new DiversityCap(request.diversity, parts.catalog));
+  }
+  if (selection === undefined) return { ok: true, shape: { constraints } };
+  const trending = selection.count() <= SELECTIVE_FILTER_MAX ? trendingWithin(selection) : undefined;
+  return { ok: true, shape: trending === undefined ? { constraints, selection } : { constraints, selection, trending } };
+}
