@@ -1,0 +1,129 @@
+// The tuner's validation split, as a live shop has it: each sampled shopper's last purchases (by
+// the order they first bought them) are held out and predicted from the rest of their history, the
+// way the shop's next answers predict purchases that come after its data. Shoppers not sampled keep
+// their whole history in the training rows. What the engine's counters learnt from the held-out
+// purchases (an order each, their weight in recent sales) is returned per item, so momentum can be
+// scored without them. Pure: works on the typed arrays fit-input.ts reads from the engine.
+import type { Histories } from '../ease/solver.js';
+
+/** What validation reads of each history entry, aligned with `histories.items`. */
+export interface EntryFacts {
+  /** The shopper's affinity to the item relative to their strongest (0, 1]; bought items no longer among the affinities: the weakest one's. */
+  strengths: Float32Array;
+  /** -1: not bought; else its place in the shopper's purchases, 0 the first bought. */
+  purchaseOrder: Int32Array;
+  /** Bought entries: the purchase's estimated weight in the item's recent sales now (2^(-age / popularity half-life)); 0 otherwise. */
+  recency: Float32Array;
+}
+
+/** Momentum's two counts per fit item, as the engine holds them now. */
+export interface ItemFacts {
+  /** Recent purchases (decayed). */
+  recent: Float32Array;
+  /** Orders the item was ever in. */
+  orders: Float32Array;
+}
+
+/** Everything the tuner reads, beside the fit's input (histories with values 1). */
+export interface TuningInput {
+  entries: EntryFacts;
+  items: ItemFacts;
+}
+
+export interface SplitOptions {
+  /** Shoppers with fewer purchases in the fit than this are not held out. */
+  minPurchases: number;
+  /** Share of a shopper's purchases held out (rounded, at least 1, at most maxHeldOut). */
+  heldOutShare: number;
+  maxHeldOut: number;
+  /** Validation shoppers at most: every k-th eligible one is taken (the work is linear in them). */
+  maxShoppers: number;
+  /**
+   * Every `minStride`-th eligible shopper at most (2: half): the others keep their whole history in
+   * training, so a pair most shoppers buy one after the other is still seen together (holding out
+   * everyone's last purchase would take every such pair out of training).
+   */
+  minStride: number;
+}
+
+export const DEFAULT_SPLIT: Readonly<SplitOptions> = Object.freeze({ minPurchases: 2, heldOutShare: 0.2, maxHeldOut: 3, maxShoppers: 3000, minStride: 2 });
+
+export interface ValidationSplit {
+  /** Every shopper's training row (held-out entries removed), values 1: what EASE is fitted on. */
+  train: Histories;
+  /** Training strengths and whether bought, aligned with train.items. */
+  strengths: Float32Array;
+  bought: Uint8Array;
+  /** The validation shoppers' rows in `train`, and their held-out items: shopper v holds heldItems[heldStarts[v] .. heldStarts[v + 1]). */
+  rows: Int32Array;
+  heldStarts: Int32Array;
+  heldItems: Int32Array;
+  /** Per item: held-out purchases of it, and their estimated weight in its recent sales. */
+  heldOrders: Float32Array;
+  heldRecent: Float32Array;
+}
+
+/** The split; shoppers are taken in row order, so the same input always gives the same split. */
+export function validationSplit(n: number, histories: Histories, input: TuningInput, options: SplitOptions = DEFAULT_SPLIT): ValidationSplit {
+  const { starts, items } = histories;
+  const { strengths, purchaseOrder, recency } = input.entries;
+  const shoppers = starts.length - 1;
+  // Eligible: enough purchases, and something left to predict from.
+  const heldOf = new Int32Array(shoppers);
+  let eligible = 0;
+  for (let s = 0; s < shoppers; s++) {
+    let bought = 0;
+    for (let k = starts[s]!; k < starts[s + 1]!; k++) if (purchaseOrder[k]! >= 0) bought++;
+    const held = Math.min(options.maxHeldOut, Math.max(1, Math.round(bought * options.heldOutShare)));
+    if (bought >= options.minPurchases && starts[s + 1]! - starts[s]! > held) {
+      heldOf[s] = held;
+      eligible++;
+    }
+  }
+  const stride = Math.max(options.minStride, Math.ceil(eligible / options.maxShoppers));
+  const trainStarts = new Int32Array(shoppers + 1);
+  const trainItems: number[] = [];
+  const trainStrengths: number[] = [];
+  const trainBought: number[] = [];
+  const rows: number[] = [];
+  const heldStarts: number[] = [0];
+  const heldItems: number[] = [];
+  const heldOrders = new Float32Array(n);
+  const heldRecent = new Float32Array(n);
+  const orders: number[] = [];
+  let seen = 0;
+  for (let s = 0; s < shoppers; s++) {
+    let cut = Infinity; // purchase orders from this one on are held out
+    if (heldOf[s]! > 0 && seen++ % stride === 0 && rows.length < options.maxShoppers) {
+      orders.length = 0;
+      for (let k = starts[s]!; k < starts[s + 1]!; k++) if (purchaseOrder[k]! >= 0) orders.push(purchaseOrder[k]!);
+      orders.sort((a, b) => a - b);
+      cut = orders[orders.length - heldOf[s]!]!;
+      rows.push(s);
+    }
+    for (let k = starts[s]!; k < starts[s + 1]!; k++) {
+      if (purchaseOrder[k]! >= cut) {
+        heldItems.push(items[k]!);
+        heldOrders[items[k]!]! += 1;
+        heldRecent[items[k]!]! += recency[k]!;
+      } else {
+        trainItems.push(items[k]!);
+        trainStrengths.push(strengths[k]!);
+        trainBought.push(purchaseOrder[k]! >= 0 ? 1 : 0);
+      }
+    }
+    if (cut !== Infinity) heldStarts.push(heldItems.length);
+    trainStarts[s + 1] = trainItems.length;
+  }
+  const train: Histories = { starts: trainStarts, items: Int32Array.from(trainItems), values: new Float32Array(trainItems.length).fill(1) };
+  return {
+    train,
+    strengths: Float32Array.from(trainStrengths),
+    bought: Uint8Array.from(trainBought),
+    rows: Int32Array.from(rows),
+    heldStarts: Int32Array.from(heldStarts),
+    heldItems: Int32Array.from(heldItems),
+    heldOrders,
+    heldRecent,
+  };
+}
