@@ -25,6 +25,7 @@ import type {
   ShopErased,
   ShopErasureParams,
   ShopInfo,
+  ShopModel,
   StatsParams,
 } from '../../api/responses.js';
 import type { ProblemBody } from '../../errors.js';
@@ -46,6 +47,7 @@ export const SCHEMAS = typia.json.schemas<
     CatalogPageParams,
     CatalogPage,
     ShopInfo,
+    ShopModel,
     WireWidgets,
     RegisteredWidgets,
     StatsParams,
