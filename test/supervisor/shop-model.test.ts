@@ -1,12 +1,14 @@
 // The shop tunes itself at its EASE refit, through the real compiled service with two server
 // processes: a shop whose shoppers' last purchases are products momentum pushes down gets a
 // non-default momentum exponent, reported alike by GET /api/shop/model and /metrics on both.
+import typia from 'typia';
 import { Agent, request } from 'node:http';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { killIfRunning, startChildServer, type ChildServer } from '../support/child-server.js';
 import { momentumShopProducts, momentumShopPurchases } from '../support/momentum-shop.js';
 import { newShop, tempDataDir } from '../support/service.js';
+import type { ShopModel } from '../../src/api/responses.js';
 
 const shop = newShop('tuned');
 const dataDir = tempDataDir();
@@ -80,6 +82,7 @@ describe('GET /api/shop/model', () => {
       models = [(await a.call('GET', '/api/shop/model')).json, (await b.call('GET', '/api/shop/model')).json];
     }
     const [x, y] = models;
+    typia.assertEquals<ShopModel>(x);
     expect(x.fitProducts).toBe(momentumShopProducts().length);
     expect(x.tuning.decision).toBe('tuned');
     expect(x.settings.momentumExponent).toBeLessThan(1);
