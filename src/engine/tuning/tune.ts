@@ -43,7 +43,7 @@ export function tuneOptions(defaults: TunedSettings, neighbors: number, budgetMs
     neighbors,
     realTimeNeighbors: 32,
     minShoppers: 50,
-    margin: 2,
+    margin: 3,
     budgetMs,
     split: DEFAULT_SPLIT,
   };

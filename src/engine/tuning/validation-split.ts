@@ -1,9 +1,11 @@
-// The tuner's validation split, as a live shop has it: each sampled shopper's last purchases (by
-// the order they first bought them) are held out and predicted from the rest of their history, the
-// way the shop's next answers predict purchases that come after its data. Shoppers not sampled keep
-// their whole history in the training rows. What the engine's counters learnt from the held-out
-// purchases (an order each, their weight in recent sales) is returned per item, so momentum can be
-// scored without them. Pure: works on the typed arrays fit-input.ts reads from the engine.
+// The tuner's validation split, as a live shop has it: the shop's latest purchases (the newest
+// `recentShare` of them, by their estimated time) are held out for every other shopper who made one,
+// and predicted from the rest of that shopper's history, the way the shop's next answers predict
+// purchases that come after its data: what sells now (momentum) is then judged at about the time it
+// is used. Shoppers not sampled keep their whole history in the training rows. What the engine's
+// counters learnt from the held-out purchases (an order each, their weight in recent sales) is
+// returned per item, so momentum can be scored without them. Pure: works on the typed arrays
+// fit-input.ts reads from the engine.
 import type { Histories } from '../ease/solver.js';
 
 /** What validation reads of each history entry, aligned with `histories.items`. */
@@ -33,9 +35,8 @@ export interface TuningInput {
 export interface SplitOptions {
   /** Shoppers with fewer purchases in the fit than this are not held out. */
   minPurchases: number;
-  /** Share of a shopper's purchases held out (rounded, at least 1, at most maxHeldOut). */
-  heldOutShare: number;
-  maxHeldOut: number;
+  /** The newest share of all purchases in the fit (by recency) that sampled shoppers have held out. */
+  recentShare: number;
   /** Validation shoppers at most: every k-th eligible one is taken (the work is linear in them). */
   maxShoppers: number;
   /**
@@ -46,7 +47,7 @@ export interface SplitOptions {
   minStride: number;
 }
 
-export const DEFAULT_SPLIT: Readonly<SplitOptions> = Object.freeze({ minPurchases: 2, heldOutShare: 0.2, maxHeldOut: 3, maxShoppers: 3000, minStride: 2 });
+export const DEFAULT_SPLIT: Readonly<SplitOptions> = Object.freeze({ minPurchases: 2, recentShare: 0.1, maxShoppers: 3000, minStride: 2 });
 
 export interface ValidationSplit {
   /** Every shopper's training row (held-out entries removed), values 1: what EASE is fitted on. */
@@ -68,15 +69,20 @@ export function validationSplit(n: number, histories: Histories, input: TuningIn
   const { starts, items } = histories;
   const { strengths, purchaseOrder, recency } = input.entries;
   const shoppers = starts.length - 1;
-  // Eligible: enough purchases, and something left to predict from.
+  const threshold = newestRecency(purchaseOrder, recency, options.recentShare);
+  const held = (k: number) => purchaseOrder[k]! >= 0 && recency[k]! >= threshold;
+  // Eligible: enough purchases, one of them among the newest, and something left to predict from.
   const heldOf = new Int32Array(shoppers);
   let eligible = 0;
   for (let s = 0; s < shoppers; s++) {
     let bought = 0;
-    for (let k = starts[s]!; k < starts[s + 1]!; k++) if (purchaseOrder[k]! >= 0) bought++;
-    const held = Math.min(options.maxHeldOut, Math.max(1, Math.round(bought * options.heldOutShare)));
-    if (bought >= options.minPurchases && starts[s + 1]! - starts[s]! > held) {
-      heldOf[s] = held;
+    let newest = 0;
+    for (let k = starts[s]!; k < starts[s + 1]!; k++) {
+      if (purchaseOrder[k]! >= 0) bought++;
+      if (held(k)) newest++;
+    }
+    if (bought >= options.minPurchases && newest > 0 && starts[s + 1]! - starts[s]! > newest) {
+      heldOf[s] = newest;
       eligible++;
     }
   }
@@ -90,19 +96,12 @@ export function validationSplit(n: number, histories: Histories, input: TuningIn
   const heldItems: number[] = [];
   const heldOrders = new Float32Array(n);
   const heldRecent = new Float32Array(n);
-  const orders: number[] = [];
   let seen = 0;
   for (let s = 0; s < shoppers; s++) {
-    let cut = Infinity; // purchase orders from this one on are held out
-    if (heldOf[s]! > 0 && seen++ % stride === 0 && rows.length < options.maxShoppers) {
-      orders.length = 0;
-      for (let k = starts[s]!; k < starts[s + 1]!; k++) if (purchaseOrder[k]! >= 0) orders.push(purchaseOrder[k]!);
-      orders.sort((a, b) => a - b);
-      cut = orders[orders.length - heldOf[s]!]!;
-      rows.push(s);
-    }
+    const sampled = heldOf[s]! > 0 && seen++ % stride === 0 && rows.length < options.maxShoppers;
+    if (sampled) rows.push(s);
     for (let k = starts[s]!; k < starts[s + 1]!; k++) {
-      if (purchaseOrder[k]! >= cut) {
+      if (sampled && held(k)) {
         heldItems.push(items[k]!);
         heldOrders[items[k]!]! += 1;
         heldRecent[items[k]!]! += recency[k]!;
@@ -112,7 +111,7 @@ export function validationSplit(n: number, histories: Histories, input: TuningIn
         trainBought.push(purchaseOrder[k]! >= 0 ? 1 : 0);
       }
     }
-    if (cut !== Infinity) heldStarts.push(heldItems.length);
+    if (sampled) heldStarts.push(heldItems.length);
     trainStarts[s + 1] = trainItems.length;
   }
   const train: Histories = { starts: trainStarts, items: Int32Array.from(trainItems), values: new Float32Array(trainItems.length).fill(1) };
@@ -126,4 +125,16 @@ export function validationSplit(n: number, histories: Histories, input: TuningIn
     heldOrders,
     heldRecent,
   };
+}
+
+/**
+ * The recency at or above which the newest `share` of the purchases lie (at least one purchase:
+ * the newest); Infinity when there is none. O(p log p) over the p purchases.
+ */
+export function newestRecency(purchaseOrder: Int32Array, recency: Float32Array, share: number): number {
+  const values: number[] = [];
+  for (let k = 0; k < purchaseOrder.length; k++) if (purchaseOrder[k]! >= 0 && recency[k]! > 0) values.push(recency[k]!);
+  if (values.length === 0) return Infinity;
+  values.sort((a, b) => b - a);
+  return values[Math.min(values.length - 1, Math.max(0, Math.ceil(values.length * share) - 1))]!;
 }
