@@ -151,14 +151,14 @@ export interface ModelSettings {
   lambda: number;
 }
 
-/** How the shop's settings were chosen: validated on its own held-out purchases, at its latest refit. */
+/** How the shop's settings were chosen: validated on its own newest purchases, held out, at its latest refit. */
 export interface ModelTuning {
   /**
    * tuned: the best setting led the default by more than `margin` standard errors; default-best: none
    * scored above the default; within-noise: one did, by less; too-little-data: too few shoppers to hold out.
    */
   decision: 'tuned' | 'default-best' | 'within-noise' | 'too-little-data';
-  /** Shoppers whose last purchases were held out and predicted from the rest of their history. */
+  /** Shoppers whose purchases among the shop's newest were held out and predicted from the rest of their history. */
   shoppers: number;
   /** nDCG@10 on those purchases (null: not measured). */
   scores: { chosen: number | null; default: number | null; best: number | null; popularity: number | null };

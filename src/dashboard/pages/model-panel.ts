@@ -37,7 +37,7 @@ export function modelPanel(model: ShopModel): Html {
   return html`<section id="model">
       <h2>Why these recommendations</h2>
       <div class="panel">
-        <p>Personalized recommendations blend an EASE model, refitted in the background, with live shopper similarity. At each refit the shop checks its settings on its own data: every other shopper\u2019s last purchases are hidden and predicted from the rest of their history.</p>
+        <p>Personalized recommendations blend an EASE model, refitted in the background, with live shopper similarity. At each refit the shop checks its settings on its own data: its newest purchases are hidden and predicted from the rest of those shoppers\u2019 histories.</p>
         ${summary}
         <table>
           <thead><tr><th scope="col">Setting</th><th scope="col">In use</th><th scope="col">Default</th><th scope="col">What it does</th></tr></thead>

@@ -41,7 +41,7 @@ export interface TuningReport {
   standardError: number;
   /** The margin: best − default must exceed margin × standardError to be installed. */
   margin: number;
-  /** Shoppers whose last purchases were held out and predicted. */
+  /** Shoppers whose purchases among the shop's newest were held out and predicted. */
   shoppers: number;
   /** Settings scored (blends × λs), and the λs fitted within the budget. */
   settingsTried: number;

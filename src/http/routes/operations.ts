@@ -23,7 +23,7 @@ function tuningLines({ settings, tuning }: ShopModel, shop: string): string[] {
   if (tuning === null) return lines;
   return [
     ...lines,
-    "# HELP pairwise_model_validation_ndcg nDCG@10 on the shop's held-out last purchases at its latest refit: the installed settings, the default, the best tried, and products by popularity (NaN: too little data).",
+    "# HELP pairwise_model_validation_ndcg nDCG@10 on the shop's newest purchases, held out, at its latest refit: the installed settings, the default, the best tried, and products by popularity (NaN: too little data).",
     '# TYPE pairwise_model_validation_ndcg gauge',
     `pairwise_model_validation_ndcg{${shop},model="chosen"} ${score(tuning.scores.chosen)}`,
     `pairwise_model_validation_ndcg{${shop},model="default"} ${score(tuning.scores.default)}`,
@@ -32,7 +32,7 @@ function tuningLines({ settings, tuning }: ShopModel, shop: string): string[] {
     '# HELP pairwise_model_validation_standard_error Standard error of the per-shopper nDCG@10 difference best − default.',
     '# TYPE pairwise_model_validation_standard_error gauge',
     `pairwise_model_validation_standard_error{${shop}} ${tuning.standardError}`,
-    '# HELP pairwise_model_validation_shoppers Shoppers whose last purchases were held out at the latest refit.',
+    '# HELP pairwise_model_validation_shoppers Shoppers whose newest purchases were held out at the latest refit.',
     '# TYPE pairwise_model_validation_shoppers gauge',
     `pairwise_model_validation_shoppers{${shop}} ${tuning.shoppers}`,
     "# HELP pairwise_model_tuning_seconds Time the latest refit's tuning took in its thread (it runs on that one thread).",
