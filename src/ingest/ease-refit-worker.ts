@@ -7,7 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import { fitEase, type EaseRows, type Histories } from '../engine/ease/solver.js';
 import type { TunedSettings, TuningReport } from '../engine/tuning/tuned-settings.js';
-import { tune, tuneOptions } from '../engine/tuning/tune.js';
+import { tune, tuneOptions, type Recency } from '../engine/tuning/tune.js';
 import type { TuningInput } from '../engine/tuning/validation-split.js';
 import { lowerThreadPriority } from '../thread-priority.js';
 
@@ -17,7 +17,7 @@ export interface RefitRequest {
   lambda: number;
   neighbors: number;
   /** Tune first (the defaults, and at most this many ms of validation); absent: fit at `lambda`. */
-  tuning?: { input: TuningInput; defaults: TunedSettings; budgetMs: number };
+  tuning?: { input: TuningInput; defaults: TunedSettings; budgetMs: number; recency?: Recency };
 }
 
 export type RefitReply = { rows: EaseRows; ms: number; tuning?: TuningReport } | { error: string };
@@ -27,7 +27,7 @@ const port = parentPort!;
 port.once('message', ({ n, histories, lambda, neighbors, tuning }: RefitRequest) => {
   const started = performance.now();
   try {
-    const report = tuning === undefined ? undefined : tune(n, histories, tuning.input, tuneOptions(tuning.defaults, neighbors, tuning.budgetMs), () => performance.now());
+    const report = tuning === undefined ? undefined : tune(n, histories, tuning.input, tuneOptions(tuning.defaults, neighbors, tuning.budgetMs, tuning.recency), () => performance.now());
     const chosen = report?.settings.lambda ?? lambda;
     const rows = fitEase(n, histories, chosen, neighbors);
     if (rows === undefined) port.postMessage({ error: `G + ${chosen}·I is not positive definite` } satisfies RefitReply);

@@ -34,18 +34,26 @@ export const DEFAULT_GRID: Readonly<BlendGrid> = Object.freeze({
   historyExponents: [0, 0.5, 1],
 });
 
-export function tuneOptions(defaults: TunedSettings, neighbors: number, budgetMs: number): TuneOptions {
+/**
+ * A shop's recency setting: auto, the tuner decides how much time counts (momentum, history
+ * exponent) on the shop's newest purchases; off, nothing time-based is used (the defaults' momentum
+ * and history exponent must be 0 then) and the rest is tuned on purchases spread over each history.
+ */
+export type Recency = 'auto' | 'off';
+
+export function tuneOptions(defaults: TunedSettings, neighbors: number, budgetMs: number, recency: Recency = 'auto'): TuneOptions {
   const { lambda } = defaults;
+  const timeless = recency === 'off';
   return {
     defaults,
     lambdas: [lambda / 4, lambda * 4],
-    grid: DEFAULT_GRID,
+    grid: timeless ? { ...DEFAULT_GRID, momentumExponents: [0], historyExponents: [0] } : DEFAULT_GRID,
     neighbors,
     realTimeNeighbors: 32,
     minShoppers: 50,
     margin: 3,
     budgetMs,
-    split: DEFAULT_SPLIT,
+    split: timeless ? { ...DEFAULT_SPLIT, recentShare: 0.2, held: 'spread' } : DEFAULT_SPLIT,
   };
 }
 

@@ -37,6 +37,12 @@ export interface SplitOptions {
   minPurchases: number;
   /** The newest share of all purchases in the fit (by recency) that sampled shoppers have held out. */
   recentShare: number;
+  /**
+   * newest: the shop's newest purchases are held out (time matters: what a live shop predicts);
+   * spread: that share of each shopper's purchases, spread over their history by purchase order
+   * (time plays no part: for a shop whose recency is off).
+   */
+  held: 'newest' | 'spread';
   /** Validation shoppers at most: every k-th eligible one is taken (the work is linear in them). */
   maxShoppers: number;
   /**
@@ -47,7 +53,7 @@ export interface SplitOptions {
   minStride: number;
 }
 
-export const DEFAULT_SPLIT: Readonly<SplitOptions> = Object.freeze({ minPurchases: 2, recentShare: 0.1, maxShoppers: 3000, minStride: 2 });
+export const DEFAULT_SPLIT: Readonly<SplitOptions> = Object.freeze({ minPurchases: 2, recentShare: 0.1, held: 'newest', maxShoppers: 3000, minStride: 2 });
 
 export interface ValidationSplit {
   /** Every shopper's training row (held-out entries removed), values 1: what EASE is fitted on. */
@@ -70,11 +76,18 @@ export function validationSplit(n: number, histories: Histories, input: TuningIn
   const { strengths, purchaseOrder, recency } = input.entries;
   const shoppers = starts.length - 1;
   const threshold = newestRecency(purchaseOrder, recency, options.recentShare);
-  const held = (k: number) => purchaseOrder[k]! >= 0 && recency[k]! >= threshold;
+  // spread: every period-th purchase of each shopper, from an offset that turns with the shopper
+  const period = Math.max(1, Math.round(1 / options.recentShare));
+  let shopper = 0;
+  const held =
+    options.held === 'newest'
+      ? (k: number) => purchaseOrder[k]! >= 0 && recency[k]! >= threshold
+      : (k: number) => purchaseOrder[k]! >= 0 && (purchaseOrder[k]! + shopper) % period === 0;
   // Eligible: enough purchases, one of them among the newest, and something left to predict from.
   const heldOf = new Int32Array(shoppers);
   let eligible = 0;
   for (let s = 0; s < shoppers; s++) {
+    shopper = s;
     let bought = 0;
     let newest = 0;
     for (let k = starts[s]!; k < starts[s + 1]!; k++) {
@@ -98,6 +111,7 @@ export function validationSplit(n: number, histories: Histories, input: TuningIn
   const heldRecent = new Float32Array(n);
   let seen = 0;
   for (let s = 0; s < shoppers; s++) {
+    shopper = s;
     const sampled = heldOf[s]! > 0 && seen++ % stride === 0 && rows.length < options.maxShoppers;
     if (sampled) rows.push(s);
     for (let k = starts[s]!; k < starts[s + 1]!; k++) {

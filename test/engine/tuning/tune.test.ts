@@ -43,6 +43,17 @@ describe('tune', () => {
     expect(report.scores.chosen).toBe(report.scores.default);
   });
 
+  test('When recency is off, then only timeless settings are tried (no momentum, every history item alike), on purchases spread over histories', () => {
+    const engine = shop(MISLEADS);
+    const input = fitInput(engine, 100, T0)!;
+    const defaults = { ...DEFAULTS, momentumExponent: 0 };
+    const report = tune(input.items.length, input.histories, input.tuning!, tuneOptions(defaults, 20, 60_000, 'off'), () => performance.now());
+    expect(report.settingsTried).toBe(3 * 4); // λs × real-time weights
+    expect(report.settings.momentumExponent).toBe(0);
+    expect(report.settings.historyExponent).toBe(0);
+    expect(report.shoppers).toBeGreaterThan((8 * 20) / 2); // archive shoppers too: their purchases are spread, not newest
+  });
+
   test('When too few shoppers can be held out, then the defaults stay, untried', () => {
     const report = tuned(shop({ archive: 40, returning: 4, fad: 0 }));
     expect(report.decision).toBe('too-little-data');

@@ -26,7 +26,7 @@ function input(rows: [number, number, number][][]): [Histories, TuningInput] {
   ];
 }
 
-const options = { minPurchases: 2, recentShare: 0.25, maxShoppers: 100, minStride: 1 };
+const options = { minPurchases: 2, recentShare: 0.25, held: 'newest', maxShoppers: 100, minStride: 1 } as const;
 
 describe('validationSplit', () => {
   test("When a shopper's newest purchase is among the shop's newest, then it is held out and the rest trains, views included", () => {
@@ -78,6 +78,15 @@ describe('validationSplit', () => {
         });
       }),
     );
+  });
+});
+
+describe('validationSplit, spread (recency off)', () => {
+  test("When purchases are held out spread over histories, then every 5th purchase of each shopper is, from an offset turning with the shopper, whatever its time", () => {
+    const bought = (first: number): [number, number, number][] => Array.from({ length: 10 }, (_, k) => [first + k, k, k === 9 ? 1 : 0.01]);
+    const split = validationSplit(30, ...input([bought(0), bought(10)]), { ...options, recentShare: 0.2, held: 'spread' });
+    expect(Array.from(split.rows)).toEqual([0, 1]);
+    expect(Array.from(split.heldItems)).toEqual([0, 5, 14, 19]); // orders 0, 5; then (order + 1) % 5 = 0: orders 4, 9
   });
 });
 
