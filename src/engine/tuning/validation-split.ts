@@ -1,5 +1,6 @@
 // The tuner's validation split, as a live shop has it: the shop's latest purchases (the newest
-// `recentShare` of them, by their estimated time) are held out for every other shopper who made one,
+// `recentShare` of them, by their estimated time) of products first bought then are held out for
+// every other shopper who made one,
 // and predicted from the rest of that shopper's history, the way the shop's next answers predict
 // purchases that come after its data: what sells now (momentum) is then judged at about the time it
 // is used. Shoppers not sampled keep their whole history in the training rows. What the engine's
@@ -79,15 +80,27 @@ export function validationSplit(n: number, histories: Histories, input: TuningIn
   // spread: every period-th purchase of each shopper, from an offset that turns with the shopper
   const period = Math.max(1, Math.round(1 / options.recentShare));
   let shopper = 0;
+  /**
+   * newest: only products the shopper first bought among the newest purchases, as the shop's next
+   * answers (which never recommend a product back) are judged: a product bought before and again
+   * now reads as new by its time, but something the shopper first bought later reads as old.
+   */
+  let firstBoughtAfter = -1;
+  const newestFirstBought = (s: number) => {
+    let last = -1;
+    for (let k = starts[s]!; k < starts[s + 1]!; k++) if (purchaseOrder[k]! >= 0 && recency[k]! < threshold) last = Math.max(last, purchaseOrder[k]!);
+    return last;
+  };
   const held =
     options.held === 'newest'
-      ? (k: number) => purchaseOrder[k]! >= 0 && recency[k]! >= threshold
+      ? (k: number) => purchaseOrder[k]! > firstBoughtAfter && recency[k]! >= threshold
       : (k: number) => purchaseOrder[k]! >= 0 && (purchaseOrder[k]! + shopper) % period === 0;
   // Eligible: enough purchases, one of them among the newest, and something left to predict from.
   const heldOf = new Int32Array(shoppers);
   let eligible = 0;
   for (let s = 0; s < shoppers; s++) {
     shopper = s;
+    firstBoughtAfter = newestFirstBought(s);
     let bought = 0;
     let newest = 0;
     for (let k = starts[s]!; k < starts[s + 1]!; k++) {
@@ -112,6 +125,7 @@ export function validationSplit(n: number, histories: Histories, input: TuningIn
   let seen = 0;
   for (let s = 0; s < shoppers; s++) {
     shopper = s;
+    firstBoughtAfter = newestFirstBought(s);
     const sampled = heldOf[s]! > 0 && seen++ % stride === 0 && rows.length < options.maxShoppers;
     if (sampled) rows.push(s);
     for (let k = starts[s]!; k < starts[s + 1]!; k++) {

@@ -41,6 +41,13 @@ describe('validationSplit', () => {
     expect(split.heldOrders[1]).toBe(0);
   });
 
+  test('When a shopper bought again among the newest a product first bought before a later one, then it is not held out: only products first bought among the newest are', () => {
+    // item 9 first bought (order 0), then 8 (order 1, long ago), then 9 again lately; item 7 first bought lately (order 2)
+    const split = validationSplit(10, ...input([[[9, 0, 0.95], [8, 1, 0.1], [7, 2, 0.9]], [[5, 0, 0.01], [6, 1, 0.02]]]), { ...options, recentShare: 0.4 });
+    expect(Array.from(split.heldItems)).toEqual([7]);
+    expect(Array.from(split.train.items)).toEqual([9, 8, 5, 6]);
+  });
+
   test('When a shopper bought once, or has nothing left to predict from, then they are not held out and keep their whole row', () => {
     const rows = input([[[1, 0, 0.9], [2, -1, 0]], [[5, 0, 0.9], [6, 1, 0.95]], [[7, 0, 0.5], [8, 1, 0.5]]]);
     const split = validationSplit(10, ...rows, { ...options, recentShare: 0.5 });
