@@ -16,10 +16,10 @@ import { prng } from './support/prng.js';
 const PRODUCTS = Number(process.env.BENCH_EASE_PRODUCTS ?? 5000);
 const SHOPPERS = Number(process.env.BENCH_EASE_SHOPPERS ?? 20_000);
 const PER_SHOPPER = 20;
-const STEP_MS = (365 * 86_400_000) / PER_SHOPPER;
-const NOW = T0 + PER_SHOPPER * STEP_MS;
 const TUNING_MS = Number(process.env.BENCH_EASE_TUNING_SECONDS ?? 120) * 1000;
 const T0 = Date.UTC(2024, 0, 1);
+const STEP_MS = (365 * 86_400_000) / PER_SHOPPER;
+const NOW = T0 + PER_SHOPPER * STEP_MS;
 
 function shop(): ShopEngine {
   const engine = new ShopEngine(DEFAULT_ENGINE_CONFIG);
