@@ -6,6 +6,7 @@ import { fitInput } from '../../../src/engine/ease/fit-input.js';
 import { fromPortable, toPortable } from '../../../src/engine/ease/portable-fit.js';
 import { fitEase } from '../../../src/engine/ease/solver.js';
 import { ShopEngine } from '../../../src/engine/shop-engine.js';
+import { decodeArtifact, encodeArtifact } from '../../../src/store/jetstream/log-message.js';
 import { tune, tuneOptions } from '../../../src/engine/tuning/tune.js';
 import { momentumShopProducts, momentumShopPurchases } from '../../support/momentum-shop.js';
 import type { Recommendation } from '../../../src/engine/recommend.js';
@@ -48,6 +49,13 @@ describe('tuned settings installed with their fit', () => {
     expect(other.ease.tuning).toEqual(tuning);
     const { lambda: _lambda, ...blend } = tuning.settings;
     expect(other.ease.blend).toEqual(blend);
+  });
+
+  test("When the fit is stored as a cluster's artifact (msgpack), then its settings come back with it", () => {
+    const { engine, fit, tuning } = tunedFit();
+    const other = engineWith(momentumShopProducts());
+    other.installEase(fromPortable(other.catalog, decodeArtifact(encodeArtifact(toPortable(engine.catalog, { ...fit, tuning })))));
+    expect(other.ease.tuning).toEqual(tuning);
   });
 
   test('When the engine is snapshotted and restored, then the settings and their report are restored', () => {
