@@ -27,9 +27,11 @@ const port = parentPort!;
 port.once('message', ({ n, histories, lambda, neighbors, tuning }: RefitRequest) => {
   const started = performance.now();
   try {
-    const report = tuning === undefined ? undefined : tune(n, histories, tuning.input, tuneOptions(tuning.defaults, neighbors, tuning.budgetMs, tuning.recency), () => performance.now());
+    // One n×n matrix for the tuning's fits and the fit itself.
+    const matrix = new Float32Array(n * n);
+    const report = tuning === undefined ? undefined : tune(n, histories, tuning.input, tuneOptions(tuning.defaults, neighbors, tuning.budgetMs, tuning.recency), () => performance.now(), matrix);
     const chosen = report?.settings.lambda ?? lambda;
-    const rows = fitEase(n, histories, chosen, neighbors);
+    const rows = fitEase(n, histories, chosen, neighbors, true, matrix);
     if (rows === undefined) port.postMessage({ error: `G + ${chosen}·I is not positive definite` } satisfies RefitReply);
     else port.postMessage({ rows, ms: performance.now() - started, ...(report === undefined ? {} : { tuning: report }) } satisfies RefitReply, [rows.sizes.buffer, rows.ids.buffer, rows.weights.buffer]);
   } catch (error) {

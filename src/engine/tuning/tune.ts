@@ -3,7 +3,7 @@
 // allows (the default λ first, each further λ only when another fit still fits in the budget),
 // and chooses with the noise rule (decision.ts). Runs in the refit's worker thread: one Gram
 // matrix (4n² bytes) at a time, as the fit itself. `clock` is the thread's ms clock (the budget).
-import { easeWeights, gramMatrix, topRows, type Histories } from '../ease/solver.js';
+import { easeWeights, gramMatrix, topRows, type Histories, type Matrix } from '../ease/solver.js';
 import { chooseSetting } from './decision.js';
 import type { TunedSettings, TuningReport } from './tuned-settings.js';
 import { blendsOf, jaccardRows, momentumRatios, scoreBlends, scorePopularity, type BlendGrid } from './validation-scores.js';
@@ -67,19 +67,23 @@ function gridWithDefault(grid: BlendGrid, d: TunedSettings): BlendGrid {
   };
 }
 
-/** EASE rows over `histories` at λ (undefined: not positive definite), and the Gram matrix's bytes. */
-function easeRows(n: number, histories: Histories, lambda: number, neighbors: number) {
-  const g = gramMatrix(n, histories);
+/** EASE rows over `histories` at λ (undefined: not positive definite), computed in `matrix`. */
+function easeRows(n: number, histories: Histories, lambda: number, neighbors: number, matrix: Matrix) {
+  const g = gramMatrix(n, histories, 'single', matrix);
   return easeWeights(g, n, lambda) ? topRows(g, n, neighbors, true) : undefined;
 }
 
 /** Chooses the shop's settings; `n` items, `histories` the fit's input (values 1). */
-export function tune(n: number, histories: Histories, input: TuningInput, options: TuneOptions, clock: () => number): TuningReport {
+/**
+ * `matrix`: an n×n single-precision buffer every fit of the tuning reuses (the refit then solves
+ * its own fit in it too), so one 4n²-byte matrix serves the whole refit.
+ */
+export function tune(n: number, histories: Histories, input: TuningInput, options: TuneOptions, clock: () => number, matrix: Matrix = new Float32Array(n * n)): TuningReport {
   const started = clock();
   const { defaults } = options;
   const split = validationSplit(n, histories, input, options.split);
   const shoppers = split.rows.length;
-  const peakBytes = 4 * n * n;
+  const peakBytes = matrix.byteLength;
   const untried = (): TuningReport => ({
     decision: 'too-little-data',
     settings: defaults,
@@ -98,7 +102,7 @@ export function tune(n: number, histories: Histories, input: TuningInput, option
 
   const grid = gridWithDefault(options.grid, defaults);
   const blends = blendsOf(grid);
-  const realTime = jaccardRows(gramMatrix(n, split.train), n, options.realTimeNeighbors);
+  const realTime = jaccardRows(gramMatrix(n, split.train, 'single', matrix), n, options.realTimeNeighbors);
   const ratios = momentumRatios(input.items, split);
   const settings: TunedSettings[] = [];
   const scores: Float32Array[] = [];
@@ -107,7 +111,7 @@ export function tune(n: number, histories: Histories, input: TuningInput, option
   for (const lambda of [defaults.lambda, ...options.lambdas.filter((l) => l !== defaults.lambda)]) {
     if (lambdasTried.length > 0 && clock() - started + slowest > options.budgetMs) break;
     const fitStarted = clock();
-    const ease = easeRows(n, split.train, lambda, options.neighbors);
+    const ease = easeRows(n, split.train, lambda, options.neighbors, matrix);
     if (ease === undefined) continue;
     const perBlend = scoreBlends(n, split, ease, realTime, ratios, grid);
     for (let b = 0; b < blends.length; b++) {
