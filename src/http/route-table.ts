@@ -194,7 +194,7 @@ export const ROUTES: readonly Route[] = [
     doc: {
       summary: 'Why these recommendations: the settings personalized runs with, and how the shop chose them',
       description:
-        "At each EASE refit the shop validates personalized's settings (momentum exponent, real-time weight, history exponent, EASE's λ) on its own data: the shop's newest purchases are held out (for every other shopper who made one) and predicted from the rest of those shoppers' histories. " +
+        "At each EASE refit the shop validates personalized's settings (momentum exponent, real-time weight, EASE's λ) on its own data: the shop's newest purchases are held out (for every other shopper who made one) and predicted from the rest of those shoppers' histories. " +
         'The best setting is installed only when its nDCG@10 beats the default by more than `margin` standard errors of the per-shopper difference; otherwise, and for a shop with too little data, the defaults stay. ' +
         'The choice travels with the fit, so every server process and cluster node runs the same settings.',
       tag: 'catalog',

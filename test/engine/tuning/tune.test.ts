@@ -33,7 +33,7 @@ describe('tune', () => {
     expect(report.scores.chosen! - report.scores.default!).toBeGreaterThan(report.margin * report.standardError);
     expect(report.scores.popularity).not.toBeNull();
     expect(report.lambdasTried).toEqual([10, 2.5, 40]);
-    expect(report.settingsTried).toBe(3 * 36);
+    expect(report.settingsTried).toBe(3 * 12); // λs × momentum exponents × real-time weights
   });
 
   test("When the shop's newest purchases are what sells now, then no setting beats the default and the defaults stay", () => {
