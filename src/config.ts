@@ -36,6 +36,11 @@ export interface EaseRefitConfig {
    * CPU holds 4n² bytes for nothing and would install a fit of old data.
    */
   timeoutMs: number;
+  /**
+   * Wall ms each refit may spend tuning the shop's settings on its own held-out purchases before it
+   * fits (engine/tuning/tune.ts; at least the default λ is scored); 0: no tuning, the defaults.
+   */
+  tuningBudgetMs: number;
 }
 
 /** Limits of the WebSocket channel (GET /api/stream, docs/api.md): a slow or abusive client is closed without hurting others. */
@@ -359,6 +364,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       neighbors: integer(env, 'PAIRWISE_EASE_NEIGHBORS', 100, 1, 255),
       lambda: integer(env, 'PAIRWISE_EASE_LAMBDA', 500, 1, 1_000_000),
       timeoutMs: integer(env, 'PAIRWISE_EASE_REFIT_TIMEOUT_MINUTES', 10, 0, 24 * 60) * 60_000,
+      tuningBudgetMs: integer(env, 'PAIRWISE_TUNING_BUDGET_SECONDS', 120, 0, 3600) * 1000,
     }),
     ws: wsConfig(env),
     rateLimits: rateLimits(env, serverCount),

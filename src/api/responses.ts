@@ -145,6 +145,54 @@ export interface ShopInfo {
   };
 }
 
+/** Settings personalized runs with (the blend each answer reads, and the λ of the EASE fit it reads). */
+export interface ModelSettings {
+  /** Each candidate × its momentum (recent purchases over orders ever) to this power; 0: off. */
+  momentumExponent: number;
+  /** Weight of the real-time (shopper and basket similarity) score next to EASE's. */
+  realTimeWeight: number;
+  /** A history item's weight through EASE: the shopper's relative affinity to it to this power. */
+  historyExponent: number;
+  /** EASE's L2 weight. */
+  lambda: number;
+}
+
+/** How the shop's settings were chosen: validated on its own newest purchases, held out, at its latest refit. */
+export interface ModelTuning {
+  /**
+   * tuned: the best setting led the default by more than `margin` standard errors; default-best: none
+   * scored above the default; within-noise: one did, by less; too-little-data: too few shoppers to hold out.
+   */
+  decision: 'tuned' | 'default-best' | 'within-noise' | 'too-little-data';
+  /** Shoppers whose purchases among the shop's newest were held out and predicted from the rest of their history. */
+  shoppers: number;
+  /** nDCG@10 on those purchases (null: not measured). */
+  scores: { chosen: number | null; default: number | null; best: number | null; popularity: number | null };
+  /** The best setting tried (installed only when it beat the default by the margin). */
+  best: ModelSettings;
+  /** Standard error of the per-shopper difference best − default. */
+  standardError: number;
+  margin: number;
+  settingsTried: number;
+  lambdasTried: number[];
+  /** Time the validation took in the refit's thread, and its largest allocation (the n×n Gram matrix). */
+  seconds: number;
+  peakBytes: number;
+}
+
+/** GET /api/shop/model: what personalized runs with and why. */
+export interface ShopModel {
+  shopId: string;
+  /** Products in the installed EASE fit (0: none yet; personalized then uses the real-time model alone). */
+  fitProducts: number;
+  /** What personalized uses now. */
+  settings: ModelSettings;
+  /** The service's defaults (what a shop runs with before, or without, tuning). */
+  defaults: ModelSettings;
+  /** Null until a refit tuned the shop (or when tuning is off: PAIRWISE_TUNING_BUDGET_SECONDS=0). */
+  tuning: ModelTuning | null;
+}
+
 /** GET /api/stats query parameters. */
 export interface StatsParams {
   /** First UTC day, inclusive (default: 29 days before `to`). */

@@ -28,6 +28,19 @@ export const MAX_MOMENTUM = 16;
 /** Sales ever per unit of momentum an item may reach: one sale allows ½, 32 sales the maximum. */
 export const SALES_PER_UNIT = 2;
 
+/**
+ * Momentum from a product's sales at one moment: `recent` in long-run units (recent sales ·
+ * h_long / h_recent), `long` the long-run sales, `ever` all of them; the rule the header states,
+ * for the engine and for the shop's tuning (which takes its held-out sales out first).
+ */
+export function momentumOf(recent: number, long: number, ever: number, exponent: number): number {
+  if (exponent === 0) return 1;
+  const lift = (recent + PRIOR_SALES) / (long + PRIOR_SALES);
+  const raised = exponent === 1 ? lift : lift ** exponent;
+  const ceiling = Math.min(MAX_MOMENTUM, Math.max(MIN_MOMENTUM, ever / SALES_PER_UNIT));
+  return Math.min(ceiling, Math.max(MIN_MOMENTUM, raised));
+}
+
 export interface SalesSnapshot {
   recent: DecayedScoresSnapshot;
   long: DecayedScoresSnapshot;
@@ -67,10 +80,7 @@ export class SalesMomentum {
   /** lift^exponent clipped as the header says; exactly 1 when the exponent is 0. */
   momentum(id: number, scales: MomentumScales, exponent: number): number {
     if (exponent === 0) return 1;
-    const lift = (this.recent.raw(id) * scales.recent + PRIOR_SALES) / (this.long.raw(id) * scales.long + PRIOR_SALES);
-    const raised = exponent === 1 ? lift : lift ** exponent;
-    const ceiling = Math.min(MAX_MOMENTUM, Math.max(MIN_MOMENTUM, this.ever.raw(id) / SALES_PER_UNIT));
-    return Math.min(ceiling, Math.max(MIN_MOMENTUM, raised));
+    return momentumOf(this.recent.raw(id) * scales.recent, this.long.raw(id) * scales.long, this.ever.raw(id), exponent);
   }
 
   snapshot(): SalesSnapshot {

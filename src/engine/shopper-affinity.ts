@@ -109,6 +109,11 @@ export class ShopperAffinities {
     return this.#entries.lanes[2];
   }
 
+  /** Epoch ms the slot's values are relative to: a value v of weight w was recorded at landmark + halfLife × log2(v / w), less its decay since. */
+  landmark(slot: number): number {
+    return slot < this.#landmarks.length ? this.#landmarks[slot]! : NaN;
+  }
+
   /** Calls `into.add` with each product the slot's shopper bought (the most recent purchasesPerShopper). */
   purchasesOf(slot: number, into: (item: number) => void): void {
     this.#purchases.forEach(slot, into);

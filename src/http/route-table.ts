@@ -19,6 +19,7 @@ import { getExperiment, listExperiments, MAX_EXPERIMENT_BODY_BYTES, postExperime
 import { getRoot } from './routes/root.js';
 import { getStats } from './routes/stats.js';
 import { deleteShop, getShop, MAX_RECENCY_BODY_BYTES, MAX_WIDGETS_BODY_BYTES, putShopRecency, putShopWidgets } from './routes/shop.js';
+import { getShopModel } from './routes/shop-model.js';
 import { getWidget } from './routes/widget.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
@@ -184,6 +185,21 @@ export const ROUTES: readonly Route[] = [
       tag: 'catalog',
       ok: { status: 200, description: 'The shop (no secrets).', schema: 'ShopInfo' },
       errors: ['not_found'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/shop/model',
+    handler: getShopModel,
+    access: 'secret',
+    doc: {
+      summary: 'Why these recommendations: the settings personalized runs with, and how the shop chose them',
+      description:
+        "At each EASE refit the shop validates personalized's settings (momentum exponent, real-time weight, EASE's λ) on its own data: the shop's newest purchases are held out (for every other shopper who made one) and predicted from the rest of those shoppers' histories. " +
+        'The best setting is installed only when its nDCG@10 beats the default by more than `margin` standard errors of the per-shopper difference; otherwise, and for a shop with too little data, the defaults stay. ' +
+        'The choice travels with the fit, so every server process and cluster node runs the same settings.',
+      tag: 'catalog',
+      ok: { status: 200, description: "The shop's model settings and their validation.", schema: 'ShopModel' },
     },
   },
   {

@@ -9,10 +9,12 @@ import { fitInputInTurns } from '../engine/ease/fit-input.js';
 import type { EaseRefitConfig } from '../config.js';
 import type { EaseFit } from '../engine/ease/ease-model.js';
 import type { ShopEngine } from '../engine/shop-engine.js';
+import { DEFAULT_EASE_BLEND } from '../engine/ease/ease-model.js';
+import type { TuningReport } from '../engine/tuning/tuned-settings.js';
 import type { RefitReply, RefitRequest } from './ease-refit-worker.js';
 
-/** What one fit needs of the refit configuration. */
-export type FitConfig = Pick<EaseRefitConfig, 'maxItems' | 'neighbors' | 'lambda'>;
+/** What one fit needs of the refit configuration (no tuningBudgetMs, or 0: fit at `lambda` with the default blend, untuned). */
+export type FitConfig = Pick<EaseRefitConfig, 'maxItems' | 'neighbors' | 'lambda'> & Partial<Pick<EaseRefitConfig, 'tuningBudgetMs'>>;
 
 /** Lets the event loop serve requests between steps of reading the input. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -27,6 +29,8 @@ export interface RefitResult {
   totalMs: number;
   /** Bytes of the worker's dense matrix (4n²: single precision): the refit's peak beyond its input and output. */
   matrixBytes: number;
+  /** How the shop's settings were chosen (tuned refits). */
+  tuning?: TuningReport;
 }
 
 /**
@@ -40,9 +44,12 @@ export async function refitEase(
   signal?: AbortSignal,
   /** Takes the finished fit, in the turn it arrives: by default installs it in `engine` (one synchronous swap). */
   install: (fit: EaseFit) => void = (fit) => engine.installEase(fit),
+  /** The shop's clock (epoch ms): what "recent" means to the tuner. */
+  now: number = Date.now(),
 ): Promise<RefitResult | undefined> {
   const started = performance.now();
-  const input = signal?.aborted ? undefined : await fitInputInTurns(engine, config.maxItems, nextTurn);
+  const budgetMs = config.tuningBudgetMs ?? 0;
+  const input = signal?.aborted ? undefined : await fitInputInTurns(engine, config.maxItems, nextTurn, undefined, budgetMs > 0 ? now : undefined);
   if (input === undefined || signal?.aborted) return undefined;
   const n = input.items.length;
   const shoppers = input.histories.starts.length - 1;
@@ -61,13 +68,23 @@ export async function refitEase(
     worker.once('message', (reply: RefitReply) => {
       if ('error' in reply) return finish(new Error(`EASE refit failed: ${reply.error}`));
       if (signal?.aborted) return finish(undefined, undefined);
-      install({ items: input.items, rows: reply.rows });
-      finish(undefined, { items: n, shoppers, solveMs: reply.ms, totalMs: performance.now() - started, matrixBytes: Float32Array.BYTES_PER_ELEMENT * n * n });
+      const tuning = reply.tuning;
+      install(tuning === undefined ? { items: input.items, rows: reply.rows } : { items: input.items, rows: reply.rows, tuning });
+      const result: RefitResult = { items: n, shoppers, solveMs: reply.ms, totalMs: performance.now() - started, matrixBytes: Float32Array.BYTES_PER_ELEMENT * n * n };
+      finish(undefined, tuning === undefined ? result : { ...result, tuning });
     });
     worker.once('error', finish);
     signal?.addEventListener('abort', onAbort, { once: true });
     worker.once('exit', (code) => finish(new Error(`the EASE refit thread exited (code ${code})`)));
-    const { histories } = input;
-    worker.postMessage({ n, histories, lambda: config.lambda, neighbors: config.neighbors } satisfies RefitRequest, [histories.starts.buffer, histories.items.buffer, histories.values.buffer]);
+    const { histories, tuning } = input;
+    const request: RefitRequest = { n, histories, lambda: config.lambda, neighbors: config.neighbors };
+    const transfer: ArrayBuffer[] = [histories.starts.buffer, histories.items.buffer, histories.values.buffer] as ArrayBuffer[];
+    if (tuning !== undefined) {
+      // The shop's recency off: answers apply no time-based prior, and the tuner tries none.
+      request.tuning = { input: tuning, defaults: { ...DEFAULT_EASE_BLEND, lambda: config.lambda }, budgetMs, recency: engine.timePriors ? 'auto' : 'off' };
+      const { entries, items } = tuning;
+      transfer.push(...([entries.strengths.buffer, entries.purchaseOrder.buffer, entries.recency.buffer, items.recent.buffer, items.long.buffer, items.ever.buffer] as ArrayBuffer[]));
+    }
+    worker.postMessage(request, transfer);
   });
 }

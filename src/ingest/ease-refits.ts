@@ -12,6 +12,7 @@ import { availableParallelism } from 'node:os';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { EaseRefitConfig } from '../config.js';
 import type { EaseFit } from '../engine/ease/ease-model.js';
+import type { TuningReport } from '../engine/tuning/tuned-settings.js';
 import { refitEase } from './ease-refit.js';
 import type { ShopEngines } from './shop-engines.js';
 
@@ -82,6 +83,14 @@ interface Last {
  * models stood for when the fit's input was read.
  */
 export type PublishFit = (shopId: string, fit: EaseFit, fittedThrough: number) => Promise<void>;
+
+/** The refit's log line's account of its tuning. */
+function tuningLine(report: TuningReport | undefined): string {
+  if (report === undefined) return '';
+  const { settings: s, scores } = report;
+  const score = (x: number | null) => (x === null ? '-' : x.toFixed(4));
+  return `; tuning ${report.decision} on ${report.shoppers} shoppers in ${(report.ms / 1000).toFixed(1)} s: momentum ${s.momentumExponent}, real-time weight ${s.realTimeWeight}, history exponent ${s.historyExponent}, λ ${s.lambda} (nDCG@10 ${score(scores.chosen)}, default ${score(scores.default)}, popularity ${score(scores.popularity)}; best tried ${score(scores.best)} ± ${report.standardError.toFixed(4)}: momentum ${report.best.momentumExponent}, real-time weight ${report.best.realTimeWeight}, history exponent ${report.best.historyExponent}, λ ${report.best.lambda})`;
+}
 
 export class EaseRefits {
   readonly #last = new Map<string, Last>();
@@ -219,7 +228,7 @@ export class EaseRefits {
         const fittedThrough = this.engines.position(shopId);
         let fit: EaseFit | undefined;
         const install = this.publish === undefined ? undefined : (finished: EaseFit) => void (fit = finished);
-        const result = await refitEase(engine, this.config, signal, install)
+        const result = await refitEase(engine, this.config, signal, install, this.clock())
           .then(async (done) => {
             if (done !== undefined && fit !== undefined) await this.publish!(shopId, fit, fittedThrough);
             return done;
@@ -237,7 +246,7 @@ export class EaseRefits {
           continue;
         }
         installed++;
-        this.log(`EASE refit of shop "${shopId}": ${result.items} products, ${result.shoppers} shoppers, solved in ${(result.solveMs / 1000).toFixed(1)} s (${(result.matrixBytes / 2 ** 20).toFixed(0)} MiB matrix)`);
+        this.log(`EASE refit of shop "${shopId}": ${result.items} products, ${result.shoppers} shoppers, solved in ${(result.solveMs / 1000).toFixed(1)} s (${(result.matrixBytes / 2 ** 20).toFixed(0)} MiB matrix)${tuningLine(result.tuning)}`);
       } catch (error) {
         this.log(`EASE refit of shop "${shopId}" failed: ${(error as Error).message}`);
       }

@@ -3,7 +3,7 @@
 // from what is sent: the recommendation body is assembled as text, the others typed.
 import typia from 'typia';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { CatalogPage, CatalogProduct, Health, ProductDeleted, ProductsUpserted, RecommendationResponse, ShopInfo } from '../../src/api/responses.js';
+import type { CatalogPage, CatalogProduct, Health, ProductDeleted, ProductsUpserted, RecommendationResponse, ShopInfo, ShopModel } from '../../src/api/responses.js';
 import { STRATEGIES } from '../../src/engine/strategy.js';
 import type { ProblemBody } from '../../src/errors.js';
 import type { BatchResponse, EventAck } from '../../src/app/track-events.js';
@@ -36,6 +36,7 @@ describe('answers match their documented types', () => {
     const last = await body(await t.fetch(`/api/products?cursor=${page.nextCursor}`, { key: t.shop.secretKey }), 200, typia.createAssertEquals<CatalogPage>());
     expect(last.nextCursor).toBeNull();
     await body(await t.fetch('/api/shop', { key: t.shop.secretKey }), 200, typia.createAssertEquals<ShopInfo>());
+    await body(await t.fetch('/api/shop/model', { key: t.shop.secretKey }), 200, typia.createAssertEquals<ShopModel>());
   });
 
   test('When events are sent, then the acks and the batch report are their types', async () => {

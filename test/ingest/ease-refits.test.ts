@@ -23,7 +23,7 @@ function buy(engines: ShopEngines, shoppers: number, from = 0): void {
 /** A process with cores to spare: refits never wait for room (the default measures this process). */
 const roomy = (): Room => ({ busy: 0, cores: 4 });
 
-const config = (overrides: Partial<EaseRefitConfig> = {}): EaseRefitConfig => ({ intervalMs: 0, afterEvents: 10, maxItems: 100, neighbors: 8, lambda: 1, timeoutMs: 0, ...overrides });
+const config = (overrides: Partial<EaseRefitConfig> = {}): EaseRefitConfig => ({ intervalMs: 0, afterEvents: 10, maxItems: 100, neighbors: 8, lambda: 1, timeoutMs: 0, tuningBudgetMs: 0, ...overrides });
 
 describe('EASE refit schedule', () => {
   test('When enough events arrived since the last refit, then the shop is refitted, and not again until more arrive', async () => {

@@ -1,15 +1,20 @@
 // The signed-in dashboard: the page's frame, filled by its script (/dashboard/app.js) from the
 // cookie-authenticated data routes: totals, charts over a 7/30/90-day range, tables per strategy
-// and widget, the top recommended products and the experiments. The page's only secret is the
+// and widget, the top recommended products and the experiments; and, drawn here, why personalized
+// recommends what it does (model-panel.ts). The page's only secret is the
 // session's CSRF token (in a meta tag, for the requests that change state); the key never reaches it.
 import { html, type Html } from '../../demo/pages/html.js';
+import type { ShopModel } from '../../api/responses.js';
 import { dashboardLayout } from './layout.js';
+import { modelPanel } from './model-panel.js';
 
 export interface ShopGlance {
   shopId: string;
   products: number;
   eventsApplied: number;
   shoppersTracked: number;
+  /** What personalized runs with and why. */
+  model: ShopModel;
 }
 
 const count = new Intl.NumberFormat('en');
@@ -73,6 +78,7 @@ export function homePage(glance: ShopGlance, csrf: string): Html {
           <h2>Top recommended products</h2>
           <div class="panel" id="top-products"></div>
         </section>
+        ${modelPanel(glance.model)}
         <section>
           <h2>Experiments</h2>
           <p class="form-status" id="experiment-status" role="status"></p>

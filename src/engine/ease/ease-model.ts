@@ -4,6 +4,7 @@
 // its result and spreads a shopper's history through it. Memory: n × K × 8 bytes of rows plus
 // 4 bytes per engine dense id for the index (n ≤ a few thousand items, K ≤ 255).
 import type { ScoreBoard } from '../score-board.js';
+import { blendOf, type TuningReport } from '../tuning/tuned-settings.js';
 import { bytesOf, fromBytes } from '../typed-arrays.js';
 import type { EaseRows } from './solver.js';
 
@@ -11,6 +12,8 @@ import type { EaseRows } from './solver.js';
 export interface EaseFit {
   items: Int32Array;
   rows: EaseRows;
+  /** How the shop's settings were chosen with this fit (its λ among them); absent: the defaults, untuned. */
+  tuning?: TuningReport;
 }
 
 /** The installed fit as bytes (views: a fit is never changed once installed, only replaced). */
@@ -20,6 +23,8 @@ export interface EaseSnapshot {
   sizes: Uint8Array;
   ids: Uint8Array;
   weights: Uint8Array;
+  /** Absent in snapshots of untuned fits (and of versions before tuning). */
+  tuning?: TuningReport | null;
 }
 
 interface Installed {
@@ -52,8 +57,16 @@ export const DEFAULT_EASE_BLEND: Readonly<EaseBlend> = Object.freeze({ realTimeW
 
 export class EaseModel {
   #installed: Installed | undefined;
-  /** Only offline evaluation changes it (to tune the defaults). */
+  /**
+   * What personalized reads: the installed fit's tuned settings, else the defaults. Set by swap() (the
+   * one place a shop's tuned settings enter the engine); offline evaluation also sets it directly.
+   */
   blend: Readonly<EaseBlend> = DEFAULT_EASE_BLEND;
+
+  /** How the installed fit's settings were chosen; undefined with no fit or an untuned one. */
+  get tuning(): TuningReport | undefined {
+    return this.#installed?.fit.tuning;
+  }
 
   /** Whether a fit is installed. */
   get ready(): boolean {
@@ -78,13 +91,14 @@ export class EaseModel {
     const indexOf = new Int32Array(max + 1);
     for (let e = 0; e < fit.items.length; e++) indexOf[fit.items[e]!] = e + 1;
     this.#installed = { fit, indexOf };
+    this.blend = fit.tuning === undefined ? DEFAULT_EASE_BLEND : Object.freeze(blendOf(fit.tuning.settings));
   }
 
   snapshot(): EaseSnapshot | null {
     const fit = this.#installed?.fit;
     if (fit === undefined) return null;
     const { rows } = fit;
-    return { k: rows.k, items: bytesOf(fit.items), sizes: rows.sizes, ids: bytesOf(rows.ids), weights: bytesOf(rows.weights) };
+    return { k: rows.k, items: bytesOf(fit.items), sizes: rows.sizes, ids: bytesOf(rows.ids), weights: bytesOf(rows.weights), tuning: fit.tuning ?? null };
   }
 
   /** Installs a snapshot's fit (none: keeps the model empty). */
@@ -92,7 +106,8 @@ export class EaseModel {
     if (snapshot === null) return;
     const items = fromBytes(Int32Array, snapshot.items);
     const sizes = fromBytes(Uint8Array, snapshot.sizes);
-    this.swap({ items, rows: { n: items.length, k: snapshot.k, sizes, ids: fromBytes(Int32Array, snapshot.ids), weights: fromBytes(Float32Array, snapshot.weights) } });
+    const rows = { n: items.length, k: snapshot.k, sizes, ids: fromBytes(Int32Array, snapshot.ids), weights: fromBytes(Float32Array, snapshot.weights) };
+    this.swap(snapshot.tuning == null ? { items, rows } : { items, rows, tuning: snapshot.tuning });
   }
 
   /** Whether the dense id is one of the fit's items. */

@@ -26,6 +26,7 @@ import type {
   ShopErased,
   ShopErasureParams,
   ShopInfo,
+  ShopModel,
   StatsParams,
 } from '../../api/responses.js';
 import type { ProblemBody } from '../../errors.js';
@@ -47,6 +48,7 @@ export const SCHEMAS = typia.json.schemas<
     CatalogPageParams,
     CatalogPage,
     ShopInfo,
+    ShopModel,
     WireWidgets,
     RegisteredWidgets,
     WireRecency,

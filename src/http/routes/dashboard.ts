@@ -8,6 +8,7 @@ import { readBody } from '../body.js';
 import { checkCsrf, checkSameOrigin, cookieToken, csrfHeader, DASHBOARD_COOKIE, DASHBOARD_HEADERS, signedIn } from '../dashboard-auth.js';
 import type { HttpDeps } from '../deps.js';
 import type { Exchange } from '../../transport/exchange.js';
+import { shopModel } from '../../app/shop-model.js';
 import type { Handler } from '../../transport/route.js';
 
 const HTML = 'text/html; charset=utf-8';
@@ -51,6 +52,7 @@ export function getDashboard(deps: HttpDeps): Handler {
       products: engine.catalog.productCount,
       eventsApplied: engine.eventCount,
       shoppersTracked: engine.shoppers.size,
+      model: shopModel(current.shopId, engine, deps.config.easeRefit.lambda),
     };
     exchange.send(200, HTML, homePage(glance, current.session.csrf).text, PAGE_HEADERS);
   };

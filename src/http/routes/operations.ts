@@ -3,6 +3,43 @@ import type { Health } from '../../api/responses.js';
 import type { HttpDeps } from '../deps.js';
 import { admit } from '../../transport/rate-limits.js';
 import type { Handler } from '../../transport/route.js';
+import type { ShopModel } from '../../api/responses.js';
+import { shopModel } from '../../app/shop-model.js';
+
+/** The settings personalized runs with and their validation at the latest refit (GET /api/shop/model has the whole report). */
+function tuningLines({ settings, tuning }: ShopModel, shop: string): string[] {
+  const score = (x: number | null | undefined) => (x === null || x === undefined ? 'NaN' : String(x));
+  const lines = [
+    "# HELP pairwise_model_setting A setting personalized runs with in the shop: tuned on the shop's held-out purchases at its latest refit, or the default.",
+    '# TYPE pairwise_model_setting gauge',
+    `pairwise_model_setting{${shop},setting="momentum_exponent"} ${settings.momentumExponent}`,
+    `pairwise_model_setting{${shop},setting="realtime_weight"} ${settings.realTimeWeight}`,
+    `pairwise_model_setting{${shop},setting="history_exponent"} ${settings.historyExponent}`,
+    `pairwise_model_setting{${shop},setting="ease_lambda"} ${settings.lambda}`,
+    '# HELP pairwise_model_tuned 1 when the installed settings beat the default on validation by more than its noise margin, else 0 (the defaults).',
+    '# TYPE pairwise_model_tuned gauge',
+    `pairwise_model_tuned{${shop}} ${tuning?.decision === 'tuned' ? 1 : 0}`,
+  ];
+  if (tuning === null) return lines;
+  return [
+    ...lines,
+    "# HELP pairwise_model_validation_ndcg nDCG@10 on the shop's newest purchases, held out, at its latest refit: the installed settings, the default, the best tried, and products by popularity (NaN: too little data).",
+    '# TYPE pairwise_model_validation_ndcg gauge',
+    `pairwise_model_validation_ndcg{${shop},model="chosen"} ${score(tuning.scores.chosen)}`,
+    `pairwise_model_validation_ndcg{${shop},model="default"} ${score(tuning.scores.default)}`,
+    `pairwise_model_validation_ndcg{${shop},model="best"} ${score(tuning.scores.best)}`,
+    `pairwise_model_validation_ndcg{${shop},model="popularity"} ${score(tuning.scores.popularity)}`,
+    '# HELP pairwise_model_validation_standard_error Standard error of the per-shopper nDCG@10 difference best − default.',
+    '# TYPE pairwise_model_validation_standard_error gauge',
+    `pairwise_model_validation_standard_error{${shop}} ${tuning.standardError}`,
+    '# HELP pairwise_model_validation_shoppers Shoppers whose newest purchases were held out at the latest refit.',
+    '# TYPE pairwise_model_validation_shoppers gauge',
+    `pairwise_model_validation_shoppers{${shop}} ${tuning.shoppers}`,
+    "# HELP pairwise_model_tuning_seconds Time the latest refit's tuning took in its thread (it runs on that one thread).",
+    '# TYPE pairwise_model_tuning_seconds gauge',
+    `pairwise_model_tuning_seconds{${shop}} ${tuning.seconds}`,
+  ];
+}
 
 /**
  * Which process answered and how far it is behind the log. Per-shop positions are in /metrics
@@ -87,6 +124,7 @@ export function getMetrics(deps: HttpDeps): Handler {
       '# HELP pairwise_ease_fit_products Products in the shop\'s installed EASE fit (a refit\'s matrix is 4 × this² bytes; 0: none yet).',
       '# TYPE pairwise_ease_fit_products gauge',
       `pairwise_ease_fit_products{${shop}} ${engine.ease.size}`,
+      ...tuningLines(shopModel(shopId, engine, deps.config.easeRefit.lambda), shop),
       '# HELP pairwise_ease_refit_running 1 while an EASE refit (any shop, in any server process) is under way and holds its matrix.',
       '# TYPE pairwise_ease_refit_running gauge',
       `pairwise_ease_refit_running ${deps.background.refitRunning ? 1 : 0}`,

@@ -1,0 +1,38 @@
+// What personalized runs with in a shop and why (GET /api/shop/model, /metrics, the dashboard):
+// the installed fit's tuned settings and their validation, or the defaults.
+import type { ModelSettings, ModelTuning, ShopModel } from '../api/responses.js';
+import { DEFAULT_EASE_BLEND } from '../engine/ease/ease-model.js';
+import type { ShopEngine } from '../engine/shop-engine.js';
+import type { TunedSettings } from '../engine/tuning/tuned-settings.js';
+
+function settingsOf(s: TunedSettings): ModelSettings {
+  return { momentumExponent: s.momentumExponent, realTimeWeight: s.realTimeWeight, historyExponent: s.historyExponent, lambda: s.lambda };
+}
+
+/** `lambda`: the configured λ (PAIRWISE_EASE_LAMBDA), the default's. */
+export function shopModel(shopId: string, engine: ShopEngine, lambda: number): ShopModel {
+  const report = engine.ease.tuning;
+  const defaults: ModelSettings = settingsOf({ ...DEFAULT_EASE_BLEND, lambda });
+  const tuning: ModelTuning | null =
+    report === undefined
+      ? null
+      : {
+          decision: report.decision,
+          shoppers: report.shoppers,
+          scores: { ...report.scores },
+          best: settingsOf(report.best),
+          standardError: report.standardError,
+          margin: report.margin,
+          settingsTried: report.settingsTried,
+          lambdasTried: [...report.lambdasTried],
+          seconds: report.ms / 1000,
+          peakBytes: report.peakBytes,
+        };
+  return {
+    shopId,
+    fitProducts: engine.ease.size,
+    settings: report === undefined ? settingsOf({ ...engine.ease.blend, lambda }) : settingsOf(report.settings),
+    defaults: report === undefined ? defaults : settingsOf(report.defaults),
+    tuning,
+  };
+}

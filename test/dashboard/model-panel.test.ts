@@ -1,0 +1,50 @@
+import { describe, expect, test } from 'vitest';
+import type { ShopModel } from '../../src/api/responses.js';
+import { modelPanel } from '../../src/dashboard/pages/model-panel.js';
+
+const defaults = { momentumExponent: 1, realTimeWeight: 0.1, historyExponent: 0, lambda: 500 };
+const tuned: ShopModel = {
+  shopId: 's',
+  fitProducts: 48,
+  settings: { momentumExponent: 0, realTimeWeight: 0.3, historyExponent: 0.5, lambda: 2000 },
+  defaults,
+  tuning: {
+    decision: 'tuned',
+    shoppers: 144,
+    scores: { chosen: 0.93848, default: 0.41667, best: 0.93848, popularity: 0.10123 },
+    best: { momentumExponent: 0, realTimeWeight: 0.3, historyExponent: 0.5, lambda: 2000 },
+    standardError: 0.0123,
+    margin: 2,
+    settingsTried: 108,
+    lambdasTried: [500, 125, 2000],
+    seconds: 0.07,
+    peakBytes: 9216,
+  },
+};
+
+describe('the "Why these recommendations" panel', () => {
+  test('When the shop tuned itself, then the panel says why, with the validation scores and each setting beside its default', () => {
+    const text = modelPanel(tuned).text;
+    expect(text).toContain('data-decision="tuned"');
+    expect(text).toContain('better than the defaults, by more than the validation noise');
+    expect(text).toMatch(/data-metric="validation-chosen">0.9385</);
+    expect(text).toMatch(/data-metric="validation-default">0.4167</);
+    expect(text).toMatch(/data-metric="validation-popularity">0.1012</);
+    expect(text).toMatch(/<tr data-setting="momentumExponent"><th scope="row">Momentum exponent<\/th><td>0<\/td><td>1<\/td>/);
+    expect(text).toMatch(/<tr data-setting="lambda"><th scope="row">EASE λ<\/th><td>2000<\/td><td>500<\/td>/);
+  });
+
+  test('When the best setting was within the noise, then the panel says the defaults stay', () => {
+    const text = modelPanel({ ...tuned, settings: defaults, tuning: { ...tuned.tuning!, decision: 'within-noise', scores: { ...tuned.tuning!.scores, chosen: 0.41667 } } }).text;
+    expect(text).toContain('data-decision="within-noise"');
+    expect(text).toContain('the defaults stay');
+    expect(text).toMatch(/<tr data-setting="momentumExponent"><th scope="row">Momentum exponent<\/th><td>1<\/td><td>1<\/td>/);
+  });
+
+  test('When too little data was there, then the scores show as not measured', () => {
+    const none = { chosen: null, default: null, best: null, popularity: null };
+    const text = modelPanel({ ...tuned, settings: defaults, tuning: { ...tuned.tuning!, decision: 'too-little-data', scores: none } }).text;
+    expect(text).toContain('Too few shoppers');
+    expect(text).toMatch(/data-metric="validation-chosen">–</);
+  });
+});

@@ -1,0 +1,78 @@
+import { describe, expect, test } from 'vitest';
+import { DEFAULT_EASE_BLEND } from '../../../src/engine/ease/ease-model.js';
+import { fitInput } from '../../../src/engine/ease/fit-input.js';
+import type { ShopEngine } from '../../../src/engine/shop-engine.js';
+import { tune, tuneOptions } from '../../../src/engine/tuning/tune.js';
+import { momentumShopProducts, momentumShopPurchases, type ShopShape } from '../../support/momentum-shop.js';
+import { engineWith, T0 } from '../fixtures.js';
+
+const DEFAULTS = { ...DEFAULT_EASE_BLEND, lambda: 10 };
+/** Returning shoppers' newest purchases are steady products; with none, the newest are the fads. */
+const MISLEADS: ShopShape = { archive: 40, returning: 20, fad: 6 };
+const HELPS: ShopShape = { archive: 40, returning: 0, fad: 30 };
+
+function shop(shape: ShopShape): ShopEngine {
+  const engine = engineWith(momentumShopProducts());
+  for (const p of momentumShopPurchases(T0, shape)) {
+    engine.apply({ type: 'purchase', productId: p.productId, sessionId: `s-${p.customerId}`, customerId: p.customerId, timestamp: p.timestamp, metadata: { orderId: p.orderId } });
+  }
+  return engine;
+}
+
+function tuned(engine: ShopEngine) {
+  const input = fitInput(engine, 100, T0)!;
+  return tune(input.items.length, input.histories, input.tuning!, tuneOptions(DEFAULTS, 20, 60_000), () => performance.now());
+}
+
+describe('tune', () => {
+  test("When the shop's newest purchases are products momentum pushes down, then a lower momentum exponent is installed, beating the default by more than the margin", () => {
+    const report = tuned(shop(MISLEADS));
+    expect(report.decision).toBe('tuned');
+    expect(report.settings.momentumExponent).toBeLessThan(1);
+    expect(report.shoppers).toBe((8 * 20) / 2); // every other returning shopper: their last purchase is among the newest
+    expect(report.scores.chosen! - report.scores.default!).toBeGreaterThan(report.margin * report.standardError);
+    expect(report.scores.popularity).not.toBeNull();
+    expect(report.lambdasTried).toEqual([10, 2.5, 40]);
+    expect(report.settingsTried).toBe(3 * 12); // λs × momentum exponents × real-time weights
+  });
+
+  test("When the shop's newest purchases are what sells now, then no setting beats the default and the defaults stay", () => {
+    const report = tuned(shop(HELPS));
+    expect(report.decision).toBe('default-best');
+    expect(report.settings).toEqual(DEFAULTS);
+    expect(report.scores.chosen).toBe(report.scores.default);
+  });
+
+  test('When recency is off, then only timeless settings are tried (no momentum, every history item alike), on purchases spread over histories', () => {
+    const engine = shop(MISLEADS);
+    const input = fitInput(engine, 100, T0)!;
+    const defaults = { ...DEFAULTS, momentumExponent: 0 };
+    const report = tune(input.items.length, input.histories, input.tuning!, tuneOptions(defaults, 20, 60_000, 'off'), () => performance.now());
+    expect(report.settingsTried).toBe(3 * 4); // λs × real-time weights
+    expect(report.settings.momentumExponent).toBe(0);
+    expect(report.settings.historyExponent).toBe(0);
+    expect(report.shoppers).toBeGreaterThan((8 * 20) / 2); // archive shoppers too: their purchases are spread, not newest
+  });
+
+  test('When too few shoppers can be held out, then the defaults stay, untried', () => {
+    const report = tuned(shop({ archive: 40, returning: 4, fad: 0 }));
+    expect(report.decision).toBe('too-little-data');
+    expect(report.settings).toEqual(DEFAULTS);
+    expect(report.settingsTried).toBe(0);
+    expect(report.scores).toEqual({ chosen: null, default: null, best: null, popularity: null });
+  });
+
+  test('When the budget is spent on the default λ, then no other λ is fitted', () => {
+    const engine = shop(MISLEADS);
+    const input = fitInput(engine, 100, T0)!;
+    let t = 0;
+    const report = tune(input.items.length, input.histories, input.tuning!, tuneOptions(DEFAULTS, 20, 1), () => (t += 10));
+    expect(report.lambdasTried).toEqual([10]);
+  });
+
+  test('When the same input is tuned twice, then the same settings and scores come out', () => {
+    const a = tuned(shop(MISLEADS));
+    const b = tuned(shop(MISLEADS));
+    expect({ ...a, ms: 0 }).toEqual({ ...b, ms: 0 });
+  });
+});
