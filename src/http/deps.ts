@@ -5,6 +5,7 @@ import type { DemoStorefront } from '../demo/demo-storefront.js';
 import type { CatalogUpdates } from '../app/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { Experiments } from '../app/experiments.js';
+import type { Rules } from '../app/rules.js';
 import type { WidgetRegistry } from '../app/widget-registry.js';
 import type { LogTail } from '../ingest/log-tail.js';
 import type { PositionWaits } from '../app/position-waits.js';
@@ -70,6 +71,8 @@ export interface HttpDeps {
   shopErasure: ShopErasure;
   /** A/B experiments on placements (the /api/experiments routes). */
   experiments: Experiments;
+  /** The merchant's rules (the /api/rules routes). */
+  rules: Rules;
   /** The merchant's widget ids (PUT /api/shop/widgets). */
   widgets: WidgetRegistry;
   /** The demo storefront's pages (/demo), when the demo store is on. */

@@ -17,6 +17,7 @@ import { getRecommendations } from './routes/recommendations.js';
 import { deleteCustomer, getCustomer } from './routes/customers.js';
 import { getExperiment, listExperiments, MAX_EXPERIMENT_BODY_BYTES, postExperiment, postExperimentAction } from './routes/experiments.js';
 import { getRoot } from './routes/root.js';
+import { deleteRule, getRule, listRules, MAX_RULE_BYTES, putRule } from './routes/rules.js';
 import { getStats } from './routes/stats.js';
 import { deleteShop, getShop, MAX_WIDGETS_BODY_BYTES, putShopWidgets } from './routes/shop.js';
 import { getWidget } from './routes/widget.js';
@@ -26,7 +27,7 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 /** Who may call: anyone, a public key (a secret one too), a secret key only, or a signed-in dashboard session (its cookie). */
 export type Access = 'none' | 'public' | 'secret' | 'session';
 
-export type Tag = 'recommendations' | 'events' | 'catalog' | 'customers' | 'analytics' | 'stream' | 'operations' | 'dashboard' | 'demo';
+export type Tag = 'recommendations' | 'events' | 'catalog' | 'rules' | 'customers' | 'analytics' | 'stream' | 'operations' | 'dashboard' | 'demo';
 
 export interface OperationDoc {
   summary: string;
@@ -257,6 +258,61 @@ export const ROUTES: readonly Route[] = [
       tag: 'catalog',
       params: { id: 'Product id, bare (123) or gid://shopify/Product/123.' },
       ok: { status: 200, description: 'The product is gone.', schema: 'ProductDeleted' },
+      errors: ['not_found'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/rules',
+    handler: listRules,
+    access: 'secret',
+    doc: {
+      summary: "The shop's merchandising rules, in id order (the order they compose in)",
+      tag: 'rules',
+      ok: { status: 200, description: 'Every rule.', schema: 'RuleList' },
+    },
+  },
+  {
+    method: 'put',
+    path: '/api/rules/{id}',
+    handler: putRule,
+    options: { async: true },
+    access: 'secret',
+    doc: {
+      summary: 'Add or replace a rule: when it applies (validity window, strategies, widgets, collections, context product) and what it does (filter, hide, boost, diversity, pins)',
+      description:
+        'Takes effect on the next request. A shop holds at most 100 rules; a rule at most 24 pins and 8 boosts; its body at most 8 KiB. A malformed filter, or one naming an attribute the catalog lacks, is a 400 invalid_rule whose errors name the field (JSON pointer), the position and the token expected there. See docs/api.md for the order rules apply and compose in.',
+      tag: 'rules',
+      params: { id: 'The rule id: 1-64 letters, digits, dots, dashes and underscores.' },
+      body: { schema: 'WireRule', maxBytes: MAX_RULE_BYTES },
+      ok: { status: 200, description: 'The rule as stored (201 when it is new).', schema: 'RuleStored' },
+      errors: ['invalid_rule', 'too_many_rules'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/rules/{id}',
+    handler: getRule,
+    access: 'secret',
+    doc: {
+      summary: 'One rule',
+      tag: 'rules',
+      params: { id: 'The rule id.' },
+      ok: { status: 200, description: 'The rule as stored.', schema: 'RuleView' },
+      errors: ['not_found'],
+    },
+  },
+  {
+    method: 'delete',
+    path: '/api/rules/{id}',
+    handler: deleteRule,
+    options: { async: true },
+    access: 'secret',
+    doc: {
+      summary: 'Remove a rule (takes effect on the next request)',
+      tag: 'rules',
+      params: { id: 'The rule id.' },
+      ok: { status: 200, description: 'The rule is gone.', schema: 'RuleDeleted' },
       errors: ['not_found'],
     },
   },

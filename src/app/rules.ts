@@ -1,0 +1,69 @@
+// Rules' use cases (PUT, GET, list, DELETE /api/rules): a rule is validated against the wire type
+// and against the shop's catalog (its filters may name only attributes the catalog has), then
+// appended to the shop's log; reads come from the shop's rule book, as applied.
+import { parseRule, ruleFilters, MAX_RULES_PER_SHOP } from '../api/rule.js';
+import { checkDiversity } from '../engine/filters/diversity.js';
+import { compileFilter } from '../engine/filters/compiled-filter.js';
+import { parseFilter } from '../engine/filters/filter-syntax.js';
+import type { Rule } from '../engine/rules/rule.js';
+import { AppError, type FieldError } from '../errors.js';
+import type { ShopEngines } from '../ingest/shop-engines.js';
+import type { RuleStore } from '../store/rule-store.js';
+
+export class Rules {
+  constructor(
+    readonly store: RuleStore,
+    readonly engines: ShopEngines,
+  ) {}
+
+  list(shopId: string): Rule[] {
+    return this.engines.get(shopId).rules.list();
+  }
+
+  /** Throws not_found. */
+  get(shopId: string, id: string): Rule {
+    const rule = this.engines.get(shopId).rules.get(id);
+    if (rule === undefined) throw new AppError('not_found', `no rule "${id.slice(0, 80)}"`);
+    return rule;
+  }
+
+  /**
+   * Validates and stores the rule of `id` (added or replaced); resolves with it and whether it is
+   * new. Throws invalid_rule with every field error, too_many_rules past the shop's bound.
+   */
+  async put(shopId: string, id: string, input: unknown, now: number): Promise<{ rule: Rule; created: boolean; position: number }> {
+    const parsed = parseRule(id, input);
+    if (!parsed.ok) throw invalid(parsed.errors);
+    const engine = this.engines.get(shopId);
+    const errors: FieldError[] = [];
+    for (const { pointer, text } of ruleFilters(parsed.rule)) {
+      const expression = parseFilter(text);
+      if (!expression.ok) continue; // parseRule reported it
+      const compiled = compileFilter(expression.expression, engine.attributes);
+      if (!compiled.ok) errors.push({ pointer, detail: `position ${compiled.error.position}: expected ${compiled.error.expected} (${compiled.error.detail})` });
+    }
+    const diversity = parsed.rule.then.diversity;
+    if (diversity !== undefined) {
+      const error = checkDiversity({ attribute: diversity.by, max: diversity.max }, engine.attributes);
+      if (error !== undefined) errors.push({ pointer: '/then/diversity/by', detail: `expected ${error.expected} (${error.detail})` });
+    }
+    if (errors.length > 0) throw invalid(errors);
+    const rule: Rule = { ...parsed.rule, updatedAt: now };
+    const created = engine.rules.get(id) === undefined;
+    const position = await this.store.put(shopId, rule, now);
+    if (position === undefined) throw new AppError('too_many_rules', `a shop holds at most ${MAX_RULES_PER_SHOP} rules: delete one first`);
+    return { rule, created, position };
+  }
+
+  /** Resolves with the removal's log position; throws not_found when the shop has no such rule. */
+  async remove(shopId: string, id: string, now: number): Promise<number> {
+    const position = await this.store.remove(shopId, id, now);
+    if (position === undefined) throw new AppError('not_found', `no rule "${id.slice(0, 80)}"`);
+    return position;
+  }
+}
+
+function invalid(errors: FieldError[]): AppError {
+  const first = errors[0]!;
+  return new AppError('invalid_rule', `${first.pointer || 'rule'}: ${first.detail}`, errors);
+}
