@@ -13,6 +13,10 @@ export const ERROR_CODES = {
   invalid_batch: 400,
   batch_too_large: 400,
   invalid_product: 400,
+  /** `filters=`: a malformed filter, an unknown attribute or a value of the wrong kind (the error names the position and what was expected there). */
+  invalid_filter: 400,
+  /** `diversity=`: not attribute:count, a count past the largest limit, or an attribute the catalog cannot diversify by. */
+  invalid_diversity: 400,
   /** GET /api/products: a cursor this service did not hand out (or mangled). */
   invalid_cursor: 400,
   /** POST /api/experiments: a body that is not a valid experiment (every field error listed). */
@@ -60,6 +64,10 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export interface FieldError {
   pointer: string;
   detail: string;
+  /** In a parameter written in a small language (filters=): the offset where it goes wrong… */
+  position?: number;
+  /** …and what was expected there. */
+  expected?: string;
 }
 
 export class AppError extends Error {

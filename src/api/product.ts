@@ -4,6 +4,7 @@ import type { FieldError } from '../errors.js';
 import type { Product } from '../engine/product.js';
 import { typiaPathToPointer } from './json-pointer.js';
 import { parseId } from './product-id.js';
+import { isReservedAttributeName } from '../engine/filters/attributes.js';
 
 type Text<N extends number> = string & tags.MaxLength<N>;
 type Amount = (string & tags.Pattern<'^[0-9]{1,12}(\\.[0-9]{1,4})?$'>) | (number & tags.Minimum<0>);
@@ -25,6 +26,12 @@ export interface WireProduct {
   available?: boolean | null;
   /** Bought again and again (consumables): personalized may offer it after a purchase. */
   repurchasable?: boolean | null;
+  /**
+   * The merchant's own attributes, filterable by name (`material:wool`, `rating >= 4`): at most
+   * 32, each name a letter then letters, digits or _ (at most 64, not a built-in attribute's name),
+   * each value a string of at most 255 characters or a finite number.
+   */
+  attributes?: Record<string, Text<255> | number> | null;
 }
 
 export interface WireCatalog {
@@ -32,6 +39,8 @@ export interface WireCatalog {
 }
 
 export const MAX_PRODUCTS_PER_PUT = 1000;
+export const MAX_CUSTOM_ATTRIBUTES = 32;
+const ATTRIBUTE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
 const validateCatalog = typia.createValidate<WireCatalog>();
 
@@ -81,6 +90,17 @@ export function parseCatalog(input: unknown, defaultPlatform: string, now: numbe
       if (collection === undefined) errors.push({ pointer: `/products/${index}/collections/${c}`, detail: 'must be a collection id such as 42 or gid://shopify/Collection/42' });
       else if (!collections.includes(collection.id)) collections.push(collection.id);
     });
+    const attributes = wire.attributes ?? undefined;
+    if (attributes !== undefined) {
+      const names = Object.keys(attributes);
+      if (names.length > MAX_CUSTOM_ATTRIBUTES) errors.push({ pointer: `/products/${index}/attributes`, detail: `holds at most ${MAX_CUSTOM_ATTRIBUTES} attributes` });
+      for (const name of names.slice(0, MAX_CUSTOM_ATTRIBUTES + 1)) {
+        const pointer = `/products/${index}/attributes/${name.replace(/~/g, '~0').replace(/\//g, '~1').slice(0, 80)}`;
+        if (!ATTRIBUTE_NAME.test(name)) errors.push({ pointer, detail: 'must be named by a letter, then at most 63 letters, digits or _' });
+        else if (isReservedAttributeName(name)) errors.push({ pointer, detail: `'${name}' is a built-in attribute: choose another name` });
+        else if (typeof attributes[name] === 'number' && !Number.isFinite(attributes[name])) errors.push({ pointer, detail: 'must be a finite number' });
+      }
+    }
     if (id === undefined) return;
     products.push({
       id: id.id,
@@ -96,6 +116,7 @@ export function parseCatalog(input: unknown, defaultPlatform: string, now: numbe
       collections,
       available: wire.available ?? true,
       ...(wire.repurchasable ? { repurchasable: true } : {}),
+      ...(attributes !== undefined && Object.keys(attributes).length > 0 ? { attributes: { ...attributes } } : {}),
       updatedAt: now,
     });
   });

@@ -4,6 +4,8 @@ import { AppError, type FieldError } from '../errors.js';
 import type { RecommendationRequest } from '../engine/recommend.js';
 import { isStrategy, STRATEGIES, type Strategy } from '../engine/strategy.js';
 import { normalizeCollectionId, normalizeProductId } from './product-id.js';
+import { formatFilter, MAX_FILTER_LENGTH, parseFilter, type FilterError } from '../engine/filters/filter-syntax.js';
+import { parseDiversity } from '../engine/filters/diversity.js';
 
 /**
  * The validated query is the engine's request (bare ids, a limit in range, context present), plus
@@ -37,6 +39,15 @@ export interface RecommendationParams {
   exclude?: string;
   /** The placement asking (at most 64 characters): an experiment running on it picks this shopper's variant. */
   widgetId?: string & tags.MaxLength<64>;
+  /**
+   * Only products this filter selects, backfill included (at most 512 characters), e.g.
+   * `vendor:"Acme" AND price < 50 AND NOT tag:clearance AND (collection:summer OR collection:beach)`;
+   * relative to the context product: `same:vendor`, `different:productType`, `price:0.5x..2x`. The
+   * answer may then hold fewer than `limit` items (meta.count).
+   */
+  filters?: string & tags.MaxLength<512>;
+  /** At most this many items share a value of the attribute: `vendor:2` (vendor, productType or a custom attribute). */
+  diversity?: string & tags.Pattern<'^[A-Za-z][A-Za-z0-9_]{0,63}:[1-9][0-9]?$'>;
   /** The `position` of a write acknowledgement: the answer waits (bounded) until the server answering has applied it (also as the Pairwise-After header). */
   after?: string & tags.MaxLength<32>;
 }
@@ -44,6 +55,7 @@ export interface RecommendationParams {
 export const DEFAULT_LIMIT = 8;
 export const MAX_LIMIT = 24;
 export const MAX_EXCLUDE = 100;
+export { MAX_FILTER_LENGTH };
 const MAX_SHOPPER_ID = 128;
 const MAX_CUSTOMER_TOKEN = 400;
 /** As an event's widgetId (and an experiment's): the placement asking. */
@@ -64,6 +76,12 @@ const REQUIRED_CONTEXT: Readonly<Record<Strategy, 'productId' | 'collectionId' |
 function fail(code: 'invalid_strategy' | 'invalid_limit' | 'missing_context' | 'invalid_query', detail: string, pointer: string): QueryParse {
   const errors: FieldError[] = [{ pointer, detail }];
   return { ok: false, error: new AppError(code, detail, errors) };
+}
+
+/** The 400 of a filters= or diversity= parameter, naming where it goes wrong and what was expected. */
+export function filterError(parameter: 'filters' | 'diversity', error: FilterError): AppError {
+  const detail = `${parameter}: ${error.detail}`;
+  return new AppError(parameter === 'filters' ? 'invalid_filter' : 'invalid_diversity', detail, [{ pointer: `/${parameter}`, detail: error.detail, position: error.position, expected: error.expected }]);
 }
 
 /** First non-empty value of each parameter; the raw query string as uWS gives it (no leading '?'). */
@@ -133,6 +151,18 @@ export function parseRecommendationQuery(raw: string): QueryParse {
       query.exclude.push(bare);
     }
   }
+  const filterRaw = params.get('filters');
+  if (filterRaw !== undefined) {
+    const filter = parseFilter(filterRaw);
+    if (!filter.ok) return { ok: false, error: filterError('filters', filter.error) };
+    query.filter = { text: formatFilter(filter.expression), expression: filter.expression };
+  }
+  const diversityRaw = params.get('diversity');
+  if (diversityRaw !== undefined) {
+    const diversity = parseDiversity(diversityRaw, MAX_LIMIT);
+    if (!diversity.ok) return { ok: false, error: filterError('diversity', diversity.error) };
+    query.diversity = diversity.diversity;
+  }
   if (strategy !== undefined) {
     const needs = REQUIRED_CONTEXT[strategy];
     if (needs === 'shopper' && query.customerId === undefined && query.sessionId === undefined && query.customerToken === undefined && !params.has('logged_in_customer_id')) {
@@ -158,5 +188,7 @@ export function queryKey(query: RecommendationQuery): string {
     query.sessionId ?? '',
     query.limit,
     [...new Set(query.exclude)].sort(),
+    query.filter?.text ?? '',
+    query.diversity === undefined ? '' : `${query.diversity.attribute}:${query.diversity.max}`,
   ]);
 }

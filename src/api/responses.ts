@@ -60,6 +60,8 @@ export interface CatalogProduct extends ProductCard {
   collections: readonly string[];
   available: boolean;
   repurchasable: boolean;
+  /** The merchant's own attributes (empty when none). */
+  attributes: Record<string, string | number>;
   updatedAt: string & tags.Format<'date-time'>;
 }
 

@@ -2,7 +2,8 @@
 // from the answer cache while nothing the answer read has changed (engine/answer-cache.ts).
 // Every delivery of an answer gets its own meta.recId (engine/attribution/rec-id.ts), spliced in after the
 // cached body's bytes rather than rendered again: a cache hit stays a lookup and one write.
-import { parseRecommendationQuery, queryKey, type RecommendationQuery } from '../api/recommendation-query.js';
+import { filterError, parseRecommendationQuery, queryKey, type RecommendationQuery } from '../api/recommendation-query.js';
+import { shapeFor } from '../engine/answer-shaping.js';
 import type { AnswerCacheConfig } from '../config.js';
 import { AnswerCache } from '../engine/answer-cache.js';
 import { recIdPrefix } from '../engine/attribution/rec-id.js';
@@ -152,7 +153,9 @@ export class Answers {
     if (query.widgetId !== undefined && engine.rules.byWidget) key += '\u0000w' + query.widgetId;
     const cached = this.cache.get(engine, key, now);
     if (cached !== undefined) return cached;
-    const result = recommend(engine, query, now);
+    const shaped = shapeFor(engine, query, query.productId === undefined ? undefined : engine.catalog.get(query.productId));
+    if (!shaped.ok) throw filterError(shaped.parameter, shaped.error);
+    const result = recommend(engine, query, now, shaped.shape);
     const answer = render(result, arm);
     this.cache.set(engine, key, now, answer, engine.scratch.reads);
     return answer;

@@ -87,6 +87,7 @@ export function productJson(product: Product): string {
     collections: product.collections,
     available: product.available,
     repurchasable: product.repurchasable === true,
+    attributes: product.attributes ?? {},
     updatedAt: new Date(product.updatedAt).toISOString(),
   };
   return JSON.stringify(body);

@@ -9,6 +9,14 @@ import type { AttributeIndex } from './filters/attribute-index.js';
 import type { FilterError } from './filters/filter-syntax.js';
 import type { MatchSet } from './filters/match-set.js';
 import type { Product } from './product.js';
+import type { Producer } from './strategies/context.js';
+import { trendingWithin } from './strategies/trending.js';
+
+/**
+ * A filter selecting at most this many products is selective: the chain's last resort (trending)
+ * ranks its products directly instead of searching the whole catalog's rankings for them.
+ */
+export const SELECTIVE_FILTER_MAX = 2048;
 
 export interface CandidateConstraint {
   /** Whether the answer may take `id` now (given what it took so far). */
@@ -38,10 +46,13 @@ export interface AnswerShape {
   readonly constraints: readonly CandidateConstraint[];
   /** The filter's selection, when the request has one. */
   readonly selection?: MatchSet;
+  /** In place of the chain's trending step (a selective filter's: trendingWithin). */
+  readonly trending?: Producer;
 }
 
 /** No constraints: the answer as the chain ranks it. Shared, never modified. */
 export const UNSHAPED: AnswerShape = { constraints: [] };
+const UNSHAPED_OUTCOME: ShapeOutcome = { ok: true, shape: UNSHAPED };
 
 export type ShapeOutcome = { ok: true; shape: AnswerShape } | { ok: false; parameter: 'filters' | 'diversity'; error: FilterError };
 
@@ -54,7 +65,7 @@ export function shapeFor(
   request: ShapingRequest,
   context: Product | undefined,
 ): ShapeOutcome {
-  if (request.filter === undefined && request.diversity === undefined) return { ok: true, shape: UNSHAPED };
+  if (request.filter === undefined && request.diversity === undefined) return UNSHAPED_OUTCOME;
   const constraints: CandidateConstraint[] = [];
   let selection: MatchSet | undefined;
   if (request.filter !== undefined) {
@@ -68,5 +79,7 @@ export function shapeFor(
     if (error !== undefined) return { ok: false, parameter: 'diversity', error };
     constraints.push(new DiversityCap(request.diversity, parts.catalog));
   }
-  return { ok: true, shape: selection === undefined ? { constraints } : { constraints, selection } };
+  if (selection === undefined) return { ok: true, shape: { constraints } };
+  const trending = selection.count() <= SELECTIVE_FILTER_MAX ? trendingWithin(selection) : undefined;
+  return { ok: true, shape: trending === undefined ? { constraints, selection } : { constraints, selection, trending } };
 }

@@ -141,7 +141,7 @@ export function recommend(engine: ShopEngine, request: RecommendationRequest, no
   const pick = new PickList(plan?.window ?? request.limit, engine.catalog, blocked, plan?.constraints ?? shape.constraints);
   for (const step of CHAINS[strategy]) {
     if (pick.full) break;
-    PRODUCERS[step]?.(context, pick);
+    (step === 'trending' ? (shape.trending ?? trending) : PRODUCERS[step])?.(context, pick);
   }
 
   let items: RecommendedItem[];

@@ -121,11 +121,12 @@ export const ROUTES: readonly Route[] = [
       summary: 'Recommended products for a context',
       description:
         'When the strategy has fewer than `limit` items, the rest come from its backfill chain; each item names the strategy that produced it. ' +
-        'Never returned: the context product, `exclude`d ids, unavailable products, products this shopper dismissed in the last 30 days.',
+        'Never returned: the context product, `exclude`d ids, unavailable products, products this shopper dismissed in the last 30 days. ' +
+        '`filters` restricts the whole answer (backfill included) to the products an expression selects, so it may hold fewer than `limit` (meta.count); `diversity` caps the items sharing an attribute value.',
       tag: 'recommendations',
       query: 'RecommendationParams',
       ok: { status: 200, description: 'The recommended products and how they were chosen.', schema: 'RecommendationResponse' },
-      errors: ['invalid_strategy', 'invalid_limit', 'missing_context', 'invalid_query', 'invalid_position', 'invalid_customer_token'],
+      errors: ['invalid_strategy', 'invalid_limit', 'missing_context', 'invalid_query', 'invalid_filter', 'invalid_diversity', 'invalid_position', 'invalid_customer_token'],
     },
   },
   {

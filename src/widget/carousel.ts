@@ -3,7 +3,7 @@
 // A new list is applied in place (cards kept, moved, added, removed) and waits while the pointer or
 // the keyboard focus is inside, so nothing moves under the shopper's hand.
 import { cardSignature, renderCard, setSaved } from './card.js';
-import type { WidgetConfig } from './config.js';
+import { combinedFilters, type WidgetConfig } from './config.js';
 import { hiddenProducts, savedProducts } from './storage.js';
 import type { EventContext, Tracker } from './tracker.js';
 import type { Subscription, Transport } from './transport.js';
@@ -115,6 +115,9 @@ export class Carousel {
     if (data.productId) query.productId = data.productId;
     if (data.collectionId) query.collectionId = data.collectionId;
     if (data.exclude) query.exclude = data.exclude;
+    const filters = combinedFilters(this.#config.filters, data.filters || undefined);
+    if (filters !== undefined) query.filters = filters;
+    if (data.diversity) query.diversity = data.diversity;
     if (this.#tracker.customerId !== undefined) query.customerId = this.#tracker.customerId;
     if (this.#tracker.customerToken !== undefined) query.customerToken = this.#tracker.customerToken;
     return query;

@@ -1,7 +1,8 @@
 // The widget's settings, read once from its own script tag:
 //   <script src="https://recs.example/widget.js" data-key="pk_…" async></script>
 // plus the optional data-customer-id with its data-customer-token (minted by the merchant's server:
-// without it the service ignores the customerId), data-api, data-link-base, data-currency and data-locale.
+// without it the service ignores the customerId), data-api, data-link-base, data-currency, data-locale,
+// and data-filters: a filter every carousel of the page applies (ANDed with a carousel's own).
 
 export interface WidgetConfig {
   /** The shop's public key (pk_…). */
@@ -17,6 +18,14 @@ export interface WidgetConfig {
   /** ISO 4217 code for price formatting; undefined: prices are shown as the API gives them. */
   currency: string | undefined;
   locale: string | undefined;
+  /** A filter for every carousel (`filters=`), e.g. `available:true AND NOT tag:clearance`. */
+  filters: string | undefined;
+}
+
+/** The filters= of a carousel: the page's and its own, both when both are given. */
+export function combinedFilters(page: string | undefined, own: string | undefined): string | undefined {
+  if (page === undefined || own === undefined) return page ?? own;
+  return `(${page}) AND (${own})`;
 }
 
 function findScript(): HTMLScriptElement | undefined {
@@ -43,5 +52,6 @@ export function readConfig(): WidgetConfig | undefined {
     linkBase: data.linkBase ?? '/products/',
     currency: data.currency || undefined,
     locale: data.locale || undefined,
+    filters: data.filters || undefined,
   };
 }

@@ -161,7 +161,15 @@ export class SubscriptionRegistry {
   #refresh(topic: Topic): void {
     if (topic.members.size === 0) return;
     topic.lastRunAt = performance.now();
-    const answer = this.#compute(topic.shopId, topic.query);
+    let answer: Answer;
+    try {
+      answer = this.#compute(topic.shopId, topic.query);
+    } catch (error) {
+      // The catalog no longer has an attribute the subscription's filter names: its members keep
+      // the last list (a new subscribe gets the 400); anything else is a bug and surfaces.
+      if (error instanceof AppError && (error.code === 'invalid_filter' || error.code === 'invalid_diversity')) return;
+      throw error;
+    }
     const signature = listSignature(answer.result);
     if (signature === topic.signature) return;
     topic.signature = signature;

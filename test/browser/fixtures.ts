@@ -33,7 +33,8 @@ export interface Shop {
 
 /**
  * Pages: /trending (a widget at the top), /below-fold (the widget under a tall block),
- * /as/<customerId>/<customerToken> (/trending for a signed-in customer), /products/<handle> (no widget), /img/<id>.svg.
+ * /as/<customerId>/<customerToken> (/trending for a signed-in customer), /filtered (a page-wide filter on the script tag, one
+ * carousel with its own filter and one with diversity), /products/<handle> (no widget), /img/<id>.svg.
  */
 export function storefrontFor(shop: Shop): Promise<Storefront> {
   const page = (body: string, attributes = '') => {
@@ -47,6 +48,13 @@ export function storefrontFor(shop: Shop): Promise<Storefront> {
     if (pathname === '/trending') return page('<div data-pairwise="trending" data-limit="6" data-widget-id="top-trending"></div>');
     const as = /^\/as\/([^/]+)\/([^/]+)$/.exec(pathname);
     if (as) return page('<div data-pairwise="trending" data-limit="6" data-widget-id="top-trending"></div>', ` data-customer-id="${as[1]}" data-customer-token="${as[2]}"`);
+    if (pathname === '/filtered') {
+      return page(
+        '<div id="acme" data-pairwise="trending" data-limit="6" data-widget-id="acme" data-filters="vendor:Acme"></div>' +
+          '<div id="mixed" data-pairwise="trending" data-limit="6" data-widget-id="mixed" data-diversity="vendor:1"></div>',
+        ' data-filters="price &lt; 20"',
+      );
+    }
     if (pathname === '/below-fold') return page('<div style="height:1800px">Scroll down</div><div data-pairwise="trending" data-limit="6" data-widget-id="below-trending"></div>');
     const image = /^\/img\/(\d+)\.svg$/.exec(pathname);
     if (image) return { type: 'image/svg+xml', body: svg(image[1]!) };

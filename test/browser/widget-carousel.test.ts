@@ -68,6 +68,20 @@ describe('storefront widget: carousel and impressions', () => {
     await screenshot(page, 'widget-carousel.png');
   });
 
+  test('When the script tag and a carousel carry filters and another carousel diversity, then each shows the API’s answer to them', async () => {
+    const t = shop.current!;
+    await page.goto(`${storefront.url}/filtered`);
+    // Acme is every odd id, priced 10 + (id − 1): below 20 means ids 1–10. Trending: 1 > 2 > 3, then by id.
+    await expect.poll(() => page.locator('#acme .pw-card').count()).toBe(5);
+    await expect.poll(() => page.locator('#mixed .pw-card').count()).toBe(2);
+    const cards = (id: string) => page.locator(`#${id} .pw-card`).evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-product-id')));
+    expect(await cards('acme')).toEqual(['1', '3', '5', '7', '9']);
+    expect(await cards('mixed')).toEqual(['1', '2']);
+    const session = await sessionIdOf(page);
+    const api = await recommendations(t, `strategy=trending&limit=6&sessionId=${session}&filters=${encodeURIComponent('(price < 20) AND (vendor:Acme)')}`);
+    expect(ids(api)).toEqual(await cards('acme'));
+  });
+
   test('When the widget is scrolled into view, then each visible card sends one impression with widgetId and position', async () => {
     const t = shop.current!;
     const before = await eventsApplied(t);

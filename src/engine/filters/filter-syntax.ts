@@ -245,7 +245,7 @@ class Parser {
 /** Parses a filter; never throws (a longer string than MAX_FILTER_LENGTH is an error at that position). */
 export function parseFilter(text: string): FilterParse {
   if (text.length > MAX_FILTER_LENGTH) {
-    return { ok: false, error: { position: MAX_FILTER_LENGTH, expected: `at most ${MAX_FILTER_LENGTH} characters`, detail: `a filter holds at most ${MAX_FILTER_LENGTH} characters` } };
+    return { ok: false, error: { position: MAX_FILTER_LENGTH, expected: `at most ${MAX_FILTER_LENGTH} characters`, detail: `a filter holds at most ${MAX_FILTER_LENGTH} characters: expected its end at position ${MAX_FILTER_LENGTH}` } };
   }
   try {
     return { ok: true, expression: new Parser(tokenize(text)).parse() };

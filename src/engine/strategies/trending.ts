@@ -3,6 +3,7 @@
 // ratio of its recent rate to its long-term rate (14-day half-life), smoothed by a prior of a few
 // events per long window. A steady best-seller keeps lift ≈ 1; a product surging today gets a lift
 // of up to the ratio of the half-lives. The ranking is cached until the next event or minute.
+import type { MatchSet } from '../filters/match-set.js';
 import { TRENDING_PART, type ShopEngine } from '../shop-engine.js';
 import type { Producer } from './context.js';
 
@@ -64,3 +65,21 @@ export const trending: Producer = ({ engine, now }, pick) => {
   // A quiet store: the catalog's unscored products, in product id order (model level 0).
   for (const id of engine.catalog.ordered()) if (engine.trending.raw(id) === 0 && pick.offer(id, 0, 'trending')) return;
 };
+
+/**
+ * trending among a filter's few products (answer-shaping.ts: a selective filter): its products
+ * ranked by the same velocity, unscored ones last in product id order, as `trending` would offer
+ * them, at a cost that follows the selection, not the catalog (no scan of every scored product or
+ * of the catalog when the top candidates hold too few matches).
+ */
+export function trendingWithin(selection: MatchSet): Producer {
+  return ({ engine, now }, pick) => {
+    engine.scratch.reads.read(engine.storeStamps, TRENDING_PART);
+    const ids: number[] = [];
+    selection.forEach((id) => {
+      if (pick.accepts(id)) ids.push(id);
+    });
+    const ranked = rank(engine, ids, now);
+    for (let i = 0; i < ranked.ids.length; i++) if (pick.offer(ranked.ids[i]!, ranked.scores[i]!, 'trending')) return;
+  };
+}
