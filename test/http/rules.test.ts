@@ -141,6 +141,10 @@ describe('rules', () => {
     expect(ids(await recommendations(t, TRENDING))).toEqual(['1', '2', '6', '3', '4', '5', '7']);
     // A pin past the answer's limit is not placed.
     expect(ids(await recommendations(t, 'strategy=trending&limit=2'))).toEqual(['1', '2']);
+    // Outside the request's own filter: not pinned (6 is Bolt). Within it, pinned at 3, or last of a shorter list.
+    expect(ids(await recommendations(t, `${TRENDING}&filters=${encodeURIComponent('vendor:Acme')}`))).toEqual(['1', '3', '5', '7']);
+    expect(ids(await recommendations(t, `${TRENDING}&filters=${encodeURIComponent('vendor:Bolt')}`))).toEqual(['2', '4', '6']);
+    expect(ids(await recommendations(t, `${TRENDING}&filters=${encodeURIComponent('NOT tag:none')}`))).toEqual(['1', '2', '6', '3', '4', '5', '7']);
   });
 
   test('When several rules match, then they compose in id order: filters and hides all apply, the first pin of a position wins', async () => {
