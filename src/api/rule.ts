@@ -76,7 +76,7 @@ function filterError(text: string | undefined, pointer: string): FieldError | un
   const parsed = parseFilter(text);
   if (parsed.ok) return undefined;
   const { position, expected, detail } = parsed.error;
-  return { pointer, detail: `position ${position}: expected ${expected} (${detail})` };
+  return { pointer, detail, position, expected };
 }
 
 /** Never throws: every problem becomes a field error with its JSON pointer. */

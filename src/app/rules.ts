@@ -40,12 +40,12 @@ export class Rules {
       const expression = parseFilter(text);
       if (!expression.ok) continue; // parseRule reported it
       const compiled = compileFilter(expression.expression, engine.attributes);
-      if (!compiled.ok) errors.push({ pointer, detail: `position ${compiled.error.position}: expected ${compiled.error.expected} (${compiled.error.detail})` });
+      if (!compiled.ok) errors.push({ pointer, detail: compiled.error.detail, position: compiled.error.position, expected: compiled.error.expected });
     }
     const diversity = parsed.rule.then.diversity;
     if (diversity !== undefined) {
       const error = checkDiversity({ attribute: diversity.by, max: diversity.max }, engine.attributes);
-      if (error !== undefined) errors.push({ pointer: '/then/diversity/by', detail: `expected ${error.expected} (${error.detail})` });
+      if (error !== undefined) errors.push({ pointer: '/then/diversity/by', detail: error.detail, expected: error.expected });
     }
     if (errors.length > 0) throw invalid(errors);
     const rule: Rule = { ...parsed.rule, updatedAt: now };

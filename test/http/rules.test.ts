@@ -76,9 +76,9 @@ describe('rules', () => {
 
   test('When a rule is malformed, then it is a 400 invalid_rule naming the field, and for a filter the position and the expected token', async () => {
     const syntax = await expectProblem(await admin(t, 'PUT', '/api/rules/r1', { then: { hide: 'tag:clearance AND (vendor:Acme' } }), 400, 'invalid_rule', '/then/hide');
-    expect(syntax.errors![0]!.detail).toMatch(/^position 30: expected '\)'/);
+    expect(syntax.errors![0]).toMatchObject({ position: 30, expected: "')'" });
     const unknown = await expectProblem(await admin(t, 'PUT', '/api/rules/r1', { when: { context: 'colour:red' } }), 400, 'invalid_rule', '/when/context');
-    expect(unknown.errors![0]!.detail).toMatch(/^position 0: expected an attribute/);
+    expect(unknown.errors![0]).toMatchObject({ position: 0, expected: expect.stringMatching(/^an attribute/), detail: expect.stringContaining("unknown attribute 'colour'") });
     await expectProblem(await admin(t, 'PUT', '/api/rules/r1', { then: { boost: [{ filter: 'vendor:Acme', factor: 0 }] } }), 400, 'invalid_rule', '/then/boost/0/factor');
     await expectProblem(await admin(t, 'PUT', '/api/rules/r1', { then: { boost: [{ filter: 'price >', factor: 2 }] } }), 400, 'invalid_rule', '/then/boost/0/filter');
     await expectProblem(await admin(t, 'PUT', '/api/rules/r1', { then: { pin: [{ productId: '1', position: 25 }] } }), 400, 'invalid_rule', '/then/pin/0/position');
