@@ -6,6 +6,7 @@ import { parseFilter } from '../engine/filters/filter-syntax.js';
 import { MAX_RULES_PER_SHOP, type Rule, type RuleThen, type RuleWhen } from '../engine/rules/rule.js';
 import type { Strategy } from '../engine/strategy.js';
 import type { FieldError } from '../errors.js';
+import type { RecommendationResponse } from './responses.js';
 import { typiaPathToPointer } from './json-pointer.js';
 import { normalizeCollectionId, normalizeProductId, productGid } from './product-id.js';
 
@@ -171,6 +172,19 @@ export interface RuleList {
 export interface RuleStored {
   rule: RuleView;
   position: string;
+}
+
+/** POST /dashboard/data/rules/preview. */
+export interface RulePreviewRequest {
+  id: string;
+  rule: WireRule;
+  /** A GET /api/recommendations query string, e.g. `strategy=trending&limit=8`. */
+  query: string & tags.MaxLength<2048>;
+}
+
+export interface RulePreview {
+  before: RecommendationResponse;
+  after: RecommendationResponse;
 }
 
 /** DELETE /api/rules/{id}. */

@@ -6,6 +6,7 @@ import { UNSHAPED, type AnswerShape, type ShapingRequest } from './answer-shapin
 import { PickList } from './pick-list.js';
 import { finishAnswer } from './rules/apply-rules.js';
 import { planRules, type RulePlan } from './rules/rule-plan.js';
+import type { RuleBook } from './rules/rule-book.js';
 import type { Product } from './product.js';
 import { CATALOG_PART, type ShopEngine } from './shop-engine.js';
 import { CUSTOMER_SPACE, SESSION_SPACE } from './shopper-keys.js';
@@ -107,9 +108,10 @@ export function chooseStrategy(engine: ShopEngine, request: RecommendationReques
 /**
  * The answer to one request at `now`, within `shape` (shapeFor(engine, request, …): the caller
  * turns its errors into answers). engine.scratch.reads holds what it read until the next answer:
- * the catalog, the shoppers, and what each strategy of the chain records.
+ * the catalog, the shoppers, and what each strategy of the chain records. `book`: the rules to
+ * apply (the shop's; a preview passes a draft copy).
  */
-export function recommend(engine: ShopEngine, request: RecommendationRequest, now: number, shape: AnswerShape = UNSHAPED): Recommendation {
+export function recommend(engine: ShopEngine, request: RecommendationRequest, now: number, shape: AnswerShape = UNSHAPED, book: RuleBook = engine.rules): Recommendation {
   engine.scratch.reads.reset();
   engine.scratch.reads.read(engine.storeStamps, CATALOG_PART);
   const shoppers = shopperSlots(engine, request, engine.scratch.reads);
@@ -131,10 +133,10 @@ export function recommend(engine: ShopEngine, request: RecommendationRequest, no
   // The shop's rules: a rule change stales this strategy's answers, and what is in force may change at a window's edge.
   engine.scratch.reads.read(engine.ruleStamps, STRATEGIES.indexOf(strategy));
   let plan: RulePlan | undefined;
-  if (engine.rules.size > 0) {
-    engine.scratch.reads.expiresAt = engine.rules.nextEdge(now);
+  if (book.size > 0) {
+    engine.scratch.reads.expiresAt = book.nextEdge(now);
     const contextProduct = product === undefined ? undefined : engine.catalog.product(product);
-    plan = planRules({ book: engine.rules, index: engine.attributes, catalog: engine.catalog, strategy, request, context: contextProduct, contextDense: product, now, shape, blocked });
+    plan = planRules({ book, index: engine.attributes, catalog: engine.catalog, strategy, request, context: contextProduct, contextDense: product, now, shape, blocked });
   }
 
   const context: StrategyContext = { engine, product, collectionId: request.collectionId, shoppers, now };

@@ -6,7 +6,16 @@ import type { HttpDeps } from './deps.js';
 import type { Handler, RouteOptions } from '../transport/route.js';
 import { DASHBOARD_FORM_OPTIONS, DASHBOARD_OPTIONS, getDashboard, postDashboardSignIn, postDashboardSignOut } from './routes/dashboard.js';
 import { DASHBOARD_ASSET_OPTIONS, getDashboardScript, getDashboardStyles } from './routes/dashboard-assets.js';
-import { getDashboardExperiments, getDashboardStats, postDashboardExperiment, postDashboardExperimentAction } from './routes/dashboard-data.js';
+import {
+  deleteDashboardRule,
+  getDashboardExperiments,
+  getDashboardRules,
+  getDashboardStats,
+  postDashboardExperiment,
+  postDashboardExperimentAction,
+  postDashboardRulePreview,
+  putDashboardRule,
+} from './routes/dashboard-data.js';
 import { getDemoImage } from './routes/demo-images.js';
 import { DEMO_PAGE_OPTIONS, getDemoCollection, getDemoHome, getDemoNotFound, getDemoProduct, getDemoSignIn } from './routes/demo-pages.js';
 import { postEvent, postEventBatch } from './routes/events.js';
@@ -587,6 +596,64 @@ export const ROUTES: readonly Route[] = [
   dashboardExperimentAction('start', 'Start an experiment from the dashboard (as POST /api/experiments/{id}/start)'),
   dashboardExperimentAction('stop', 'Stop an experiment from the dashboard'),
   dashboardExperimentAction('conclude', 'Conclude an experiment from the dashboard'),
+  {
+    method: 'get',
+    path: '/dashboard/data/rules',
+    handler: getDashboardRules,
+    options: DASHBOARD_OPTIONS,
+    access: 'session',
+    doc: {
+      summary: "The signed-in session's shop's rules (as GET /api/rules)",
+      tag: 'dashboard',
+      ok: { status: 200, description: 'Every rule, in id order.', schema: 'RuleList' },
+    },
+  },
+  {
+    method: 'put',
+    path: '/dashboard/data/rules/{id}',
+    handler: putDashboardRule,
+    options: DASHBOARD_FORM_OPTIONS,
+    access: 'session',
+    doc: {
+      summary: 'Add or replace a rule from the dashboard (as PUT /api/rules/{id})',
+      description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
+      tag: 'dashboard',
+      params: { id: 'The rule id.' },
+      body: { schema: 'WireRule', maxBytes: MAX_RULE_BYTES },
+      ok: { status: 200, description: 'The rule as stored (201 when it is new).', schema: 'RuleStored' },
+      errors: ['forbidden', 'invalid_rule', 'too_many_rules'],
+    },
+  },
+  {
+    method: 'delete',
+    path: '/dashboard/data/rules/{id}',
+    handler: deleteDashboardRule,
+    options: DASHBOARD_FORM_OPTIONS,
+    access: 'session',
+    doc: {
+      summary: 'Remove a rule from the dashboard',
+      description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
+      tag: 'dashboard',
+      params: { id: 'The rule id.' },
+      ok: { status: 200, description: 'The rule is gone.', schema: 'RuleDeleted' },
+      errors: ['forbidden', 'not_found'],
+    },
+  },
+  {
+    method: 'post',
+    path: '/dashboard/data/rules/preview',
+    handler: postDashboardRulePreview,
+    options: DASHBOARD_FORM_OPTIONS,
+    access: 'session',
+    doc: {
+      summary: 'Preview a rule: the answer to a query before and after it (nothing is stored)',
+      description: "Body `{\"id\", \"rule\", \"query\"}`: `rule` as PUT /api/rules/{id} takes it, `query` a GET /api/recommendations query string. Same origin only, with the session's CSRF token in `x-csrf-token`.",
+      tag: 'dashboard',
+      body: { schema: 'RulePreviewRequest', maxBytes: MAX_RULE_BYTES + 1024 },
+      ok: { status: 200, description: 'The answer with the shop\'s rules (`before`) and with the draft in place (`after`).', schema: 'RulePreview' },
+      errors: ['forbidden', 'invalid_rule', 'invalid_query', 'invalid_filter'],
+    },
+  },
   {
     method: 'get',
     path: '/demo/images/{file}',

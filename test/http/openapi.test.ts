@@ -102,6 +102,8 @@ describe('the OpenAPI document', () => {
       '/api/shop/widgets': MAX_WIDGETS_BODY_BYTES,
       '/api/rules/{id}': MAX_RULE_BYTES,
       '/dashboard/data/experiments': MAX_EXPERIMENT_BODY_BYTES,
+      '/dashboard/data/rules/{id}': MAX_RULE_BYTES,
+      '/dashboard/data/rules/preview': MAX_RULE_BYTES + 1024,
     });
   });
 });

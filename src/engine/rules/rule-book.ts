@@ -111,6 +111,13 @@ export class RuleBook {
     return installed?.rule.id === id ? installed.rule : undefined;
   }
 
+  /** A copy holding the same rules (a preview changes the copy, not the shop's book). */
+  copy(): RuleBook {
+    const book = new RuleBook();
+    for (const installed of this.#rules) book.put(installed.rule);
+    return book;
+  }
+
   /** Every rule, in id order. */
   list(): Rule[] {
     return this.#rules.map((installed) => installed.rule);

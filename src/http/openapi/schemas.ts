@@ -6,7 +6,7 @@ import type { WireCatalog } from '../../api/product.js';
 import type { RecommendationParams } from '../../api/recommendation-query.js';
 import type { StatsAnswer } from '../../analytics/statistics.js';
 import type { WireExperiment } from '../../api/experiment.js';
-import type { RuleDeleted, RuleList, RuleStored, RuleView, WireRule } from '../../api/rule.js';
+import type { RuleDeleted, RuleList, RulePreview, RulePreviewRequest, RuleStored, RuleView, WireRule } from '../../api/rule.js';
 import type { RegisteredWidgets, WireWidgets } from '../../api/widgets.js';
 import type {
   CatalogPage,
@@ -61,6 +61,8 @@ export const SCHEMAS = typia.json.schemas<
     RuleList,
     RuleStored,
     RuleDeleted,
+    RulePreviewRequest,
+    RulePreview,
     ProductDeleted,
     CustomerEventsParams,
     CustomerExport,
