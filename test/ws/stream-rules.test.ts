@@ -27,12 +27,12 @@ describe('stream subscriptions and rules', () => {
     const put = await t.fetch('/api/rules/campaign', { method: 'PUT', key: t.shop.secretKey, body: JSON.stringify({ then: { pin: [{ productId: '6', position: 1 }] } }) });
     expect(put.status).toBe(201);
     const push = await client.next(isPush(sub), 3_000);
-    expect(productIds(push)[0]).toBe('6');
+    expect(productIds(push as { products: { id: string }[] })[0]).toBe('6');
     expect(push.products[0]).toMatchObject({ strategy: 'trending', ruleId: 'campaign' });
     expect(withoutRecId({ products: push.products, meta: push.meta })).toEqual(await recommendations(t, 'strategy=trending&limit=3'));
 
     expect((await t.fetch('/api/rules/campaign', { method: 'DELETE', key: t.shop.secretKey })).status).toBe(200);
     const after = await client.next(isPush(sub), 3_000);
-    expect(productIds(after)).not.toContain('6');
+    expect(productIds(after as { products: { id: string }[] })).not.toContain('6');
   });
 });
