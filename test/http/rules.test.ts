@@ -195,18 +195,27 @@ describe('rules', () => {
     expect(ids(await recommendations(t, TRENDING))).toContain('2');
   });
 
-  test('When the service restarts, then its rules still apply and are listed', async () => {
+  test('When the service restarts, from its snapshot or from the whole log, then its rules still apply and are listed', async () => {
     await putRule(t, 'campaign', { then: { hide: 'tag:clearance', pin: [{ productId: '8', position: 1 }] } });
     await putRule(t, 'gone', { then: { hide: 'vendor:Acme' } });
     expect((await admin(t, 'DELETE', '/api/rules/gone')).status).toBe(200);
     const before = await recommendations(t, TRENDING);
     expect(ids(before)).toEqual(['8', '1', '2', '4', '5', '7']);
     await t.stop();
+    // Rules are not in the snapshot: the rules table brings them back.
     const again = await startTestService({ dataDir: t.dataDir, shop: t.shop, clock: () => now });
     started.push(again);
+    expect(again.service.replayed).toMatchObject({ snapshots: 1 });
     expect(await recommendations(again, TRENDING)).toEqual(before);
     const list = (await (await again.fetch('/api/rules', { key: again.shop.secretKey })).json()) as { rules: { id: string }[] };
     expect(list.rules.map((r) => r.id)).toEqual(['campaign']);
+    await again.stop();
+    // Another engine config makes the snapshot unusable: the whole log is replayed, rule changes included.
+    const fromLog = await startTestService({ dataDir: t.dataDir, shop: t.shop, clock: () => now, env: { PAIRWISE_TRENDING_HALF_LIFE_HOURS: '47' } });
+    started.push(fromLog);
+    expect(fromLog.service.replayed).toMatchObject({ snapshots: 0 });
+    expect(ids(await recommendations(fromLog, TRENDING))).toEqual(ids(before));
+    expect(((await (await fromLog.fetch('/api/rules', { key: fromLog.shop.secretKey })).json()) as { rules: { id: string }[] }).rules.map((r) => r.id)).toEqual(['campaign']);
   });
 });
 
