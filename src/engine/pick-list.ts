@@ -35,7 +35,11 @@ export class PickList {
 
   /** Whether `id` could still be picked. */
   accepts(id: number): boolean {
-    if (this.blocked.has(id) || !this.catalog.isAvailable(id)) return false;
+    // Kept this small so that it inlines into the strategies' loops; constraints only when there are some.
+    return !this.blocked.has(id) && this.catalog.isAvailable(id) && (this.constraints.length === 0 || this.#admitted(id));
+  }
+
+  #admitted(id: number): boolean {
     const constraints = this.constraints;
     for (let i = 0; i < constraints.length; i++) if (!constraints[i]!.admits(id)) return false;
     return true;
@@ -48,12 +52,16 @@ export class PickList {
   offer(id: number, score: number, strategy: Strategy, level: ModelLevel = score > 0 ? STRATEGY_LEVEL[strategy] : 0): boolean {
     if (this.ids.length < this.limit && this.accepts(id)) {
       this.blocked.add(id);
-      for (let i = 0; i < this.constraints.length; i++) this.constraints[i]!.picked(id);
+      if (this.constraints.length > 0) this.#picked(id);
       this.ids.push(id);
       this.scores.push(score);
       this.strategies.push(strategy);
       this.levels.push(level);
     }
     return this.ids.length >= this.limit;
+  }
+
+  #picked(id: number): void {
+    for (let i = 0; i < this.constraints.length; i++) this.constraints[i]!.picked(id);
   }
 }

@@ -67,19 +67,33 @@ export const trending: Producer = ({ engine, now }, pick) => {
 };
 
 /**
- * trending among a filter's few products (answer-shaping.ts: a selective filter): its products
- * ranked by the same velocity, unscored ones last in product id order, as `trending` would offer
- * them, at a cost that follows the selection, not the catalog (no scan of every scored product or
- * of the catalog when the top candidates hold too few matches).
+ * trending for an answer that only a filter's few products may enter (answer-shaping.ts: a selective
+ * filter): the same offers in the same order as `trending`, but where that one would rank every
+ * scored product or walk the catalog to find products the answer accepts, this one looks only at
+ * the selection's products. Cost: the cached candidates, then at most the selection.
  */
 export function trendingWithin(selection: MatchSet): Producer {
   return ({ engine, now }, pick) => {
     engine.scratch.reads.read(engine.storeStamps, TRENDING_PART);
-    const ids: number[] = [];
-    selection.forEach((id) => {
-      if (pick.accepts(id)) ids.push(id);
-    });
-    const ranked = rank(engine, ids, now);
+    let ranked: { ids: readonly number[]; scores: readonly number[] } = candidates(engine, now);
+    if (!engine.trendingTop.complete) {
+      const needed = pick.limit - pick.ids.length;
+      let usable = 0;
+      for (const id of ranked.ids) if (pick.accepts(id) && ++usable >= needed) break;
+      if (usable < needed) {
+        const scored: number[] = [];
+        selection.forEach((id) => {
+          if (engine.trending.raw(id) > 0 && pick.accepts(id)) scored.push(id);
+        });
+        ranked = rank(engine, scored, now);
+      }
+    }
     for (let i = 0; i < ranked.ids.length; i++) if (pick.offer(ranked.ids[i]!, ranked.scores[i]!, 'trending')) return;
+    const unscored: number[] = [];
+    selection.forEach((id) => {
+      if (engine.trending.raw(id) === 0 && pick.accepts(id)) unscored.push(id);
+    });
+    unscored.sort(engine.compareIds);
+    for (const id of unscored) if (pick.offer(id, 0, 'trending')) return;
   };
 }
