@@ -35,4 +35,23 @@ describe('stream subscriptions and rules', () => {
     const after = await client.next(isPush(sub), 3_000);
     expect(productIds(after as { products: { id: string }[] })).not.toContain('6');
   });
+
+  test('When a rule starts a moment later, then the subscriber gets a push at that instant with nothing else changing, and another when it ends', async () => {
+    client = await StreamClient.open(t.url, t.shop.publicKey, { binary: false });
+    const { sub, products } = await client.request({ op: 'subscribe', ref: 1, query: { strategy: 'trending', limit: 3 } });
+    const first = productIds({ products } as { products: { id: string }[] })[0]!;
+    const from = Date.now() + 1_500;
+    const put = await t.fetch('/api/rules/soon', {
+      method: 'PUT',
+      key: t.shop.secretKey,
+      body: JSON.stringify({ from: new Date(from).toISOString(), until: new Date(from + 1_500).toISOString(), then: { pin: [{ productId: '6', position: 1 }] } }),
+    });
+    expect(put.status).toBe(201);
+    const started = await client.next(isPush(sub), 4_000);
+    expect(Date.now()).toBeGreaterThanOrEqual(from);
+    expect(productIds(started as { products: { id: string }[] })[0]).toBe('6');
+    const ended = await client.next(isPush(sub), 4_000);
+    expect(Date.now()).toBeGreaterThanOrEqual(from + 1_500);
+    expect(productIds(ended as { products: { id: string }[] })[0]).toBe(first);
+  });
 });
