@@ -148,7 +148,8 @@ export class Answers {
     }
     if (query.customerId !== undefined) this.refill?.(shopId, query.customerId);
     const engine = this.engines.get(shopId);
-    now = this.#answerTime(now, engine);
+    const clock = now;
+    now = this.#answerTime(clock, engine);
     // Rules may match on the placement: then its answers are cached apart.
     if (query.widgetId !== undefined && engine.rules.byWidget) key += '\u0000w' + query.widgetId;
     const cached = this.cache.get(engine, key, now);
@@ -157,7 +158,11 @@ export class Answers {
     if (!shaped.ok) throw filterError(shaped.parameter, shaped.error);
     const result = recommend(engine, query, now, shaped.shape);
     const answer = render(result, arm);
-    this.cache.set(engine, key, now, answer, engine.scratch.reads);
+    // One computed after a rule's edge holds only to its window's end, as one computed at the window's start.
+    const window = this.cache.maxAgeMs;
+    const reads = engine.scratch.reads;
+    if (window > 0) reads.expiresAt = Math.min(reads.expiresAt, clock - (clock % window) + window);
+    this.cache.set(engine, key, now, answer, reads);
     return answer;
   }
 }

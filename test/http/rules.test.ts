@@ -195,6 +195,20 @@ describe('rules', () => {
     expect(ids(await recommendations(t, TRENDING))).toContain('2');
   });
 
+  test('When an answer is computed after a rule window’s edge, then it is not served past the end of its cache window (every process computes the next window’s answer at its start)', async () => {
+    await putRule(t, 'later', { from: new Date(NOW + 5_000).toISOString(), then: { hide: 'tag:clearance' } });
+    const hits = async () => Number(/^pairwise_answer_cache_hits_total (\d+)$/m.exec(await (await t.fetch('/metrics', { key: t.shop.secretKey })).text())![1]);
+    now = NOW + 5_000;
+    await recommendations(t, TRENDING); // computed at the edge, cached
+    now = NOW + 29_999;
+    const before = await hits();
+    await recommendations(t, TRENDING);
+    expect(await hits()).toBe(before + 1); // still its window: served from the cache
+    now = NOW + 30_000; // the next 30 s window of the answer cache
+    await recommendations(t, TRENDING);
+    expect(await hits()).toBe(before + 1); // computed again, at the window's start
+  });
+
   test('When the service restarts, from its snapshot or from the whole log, then its rules still apply and are listed', async () => {
     await putRule(t, 'campaign', { then: { hide: 'tag:clearance', pin: [{ productId: '8', position: 1 }] } });
     await putRule(t, 'gone', { then: { hide: 'vendor:Acme' } });
