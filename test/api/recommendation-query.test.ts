@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_LIMIT, MAX_EXCLUDE, MAX_LIMIT, parseRecommendationQuery } from '../../src/api/recommendation-query.js';
+import { DEFAULT_LIMIT, MAX_EXCLUDE, MAX_LIMIT, parseRecommendationQuery, queryKey } from '../../src/api/recommendation-query.js';
 import { AppError } from '../../src/errors.js';
 import { isStrategy, STRATEGIES } from '../../src/engine/strategy.js';
 
@@ -107,6 +107,20 @@ describe('parseRecommendationQuery', () => {
   test('When exactly 100 ids are excluded, then the query is accepted', () => {
     const parsed = parseRecommendationQuery(`exclude=${Array.from({ length: 100 }, (_, i) => i).join(',')}`);
     expect(parsed.ok && parsed.query.exclude.length).toBe(100);
+  });
+
+  test('When filters and diversity are given, then the query holds the canonical filter and the cap, and the cache key tells them apart', () => {
+    const parse = (raw: string) => {
+      const result = parseRecommendationQuery(raw);
+      if (!result.ok) throw result.error;
+      return result.query;
+    };
+    const spaced = parse(`filters=${encodeURIComponent(' vendor:"Acme"  AND price<50 ')}&diversity=vendor:2`);
+    expect(spaced.filter?.text).toBe('(vendor:Acme AND price < 50)');
+    expect(spaced.diversity).toEqual({ attribute: 'vendor', max: 2 });
+    const keys = ['', 'filters=vendor:Acme', 'filters=vendor:Globex', 'diversity=vendor:2', 'diversity=vendor:3', 'filters=vendor:Acme&diversity=vendor:2'].map((raw) => queryKey(parse(raw)));
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(queryKey(parse('filters=vendor:Acme'))).toBe(queryKey(parse(`filters=${encodeURIComponent('(vendor:"Acme")')}`)));
   });
 
   test('When a parameter repeats, then its first non-empty value counts', () => {

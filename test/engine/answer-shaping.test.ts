@@ -32,7 +32,7 @@ function busyEngine(topListSize: number): ShopEngine {
 describe('answer shaping', () => {
   test('When a request has neither filter nor diversity, then its shape is the shared empty one', () => {
     const engine = engineWith(['1']);
-    const outcome = shapeFor(engine, { limit: 8, exclude: [] }, undefined);
+    const outcome = shapeFor(engine, {}, undefined);
     expect(outcome.ok && outcome.shape).toBe(UNSHAPED);
     expect(UNSHAPED.constraints).toEqual([]);
   });

@@ -208,6 +208,12 @@ export const recommendationParams: Record<string, fc.Arbitrary<string>> = {
   logged_in_customer_id: fc.constantFrom('c1', ''),
   signature: fc.constantFrom('0'.repeat(64), 'zz'),
   timestamp: fc.constantFrom('0', String(Math.floor(Date.now() / 1000))),
+  filters: fc.oneof(
+    fc.constantFrom('vendor:Acme', 'price < 50 AND NOT tag:x', 'same:vendor OR price:0.5x..2x', '(collection:c1', 'colour:red', 'price:a..b', '"'),
+    fc.string({ maxLength: 40 }),
+    fc.constant('tag:a OR '.repeat(70) + 'tag:a'),
+  ),
+  diversity: fc.constantFrom('vendor:2', 'productType:1', 'tag:2', 'vendor:0', 'vendor:99', 'x'),
 };
 
 // ---- valid bodies ----

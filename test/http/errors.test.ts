@@ -47,6 +47,17 @@ describe('errors', () => {
       await expectProblem(await t.fetch(`/api/recommendations?exclude=${exclude}`), 400, 'invalid_query', '/exclude');
     });
 
+    test('When filters is malformed or names an unknown attribute, then 400 invalid_filter pointing at /filters with the position', async () => {
+      const malformed = await expectProblem(await t.fetch(`/api/recommendations?filters=${encodeURIComponent('vendor:')}`), 400, 'invalid_filter', '/filters');
+      expect(malformed.errors![0]).toMatchObject({ position: 7, expected: expect.stringContaining('a value') });
+      const unknown = await expectProblem(await t.fetch(`/api/recommendations?filters=${encodeURIComponent('price < 5 AND colour:red')}`), 400, 'invalid_filter', '/filters');
+      expect(unknown.errors![0]).toMatchObject({ position: 14 });
+    });
+
+    test('When diversity is not attribute:count, then 400 invalid_diversity pointing at /diversity', async () => {
+      await expectProblem(await t.fetch('/api/recommendations?diversity=vendor'), 400, 'invalid_diversity', '/diversity');
+    });
+
     test('When productId is not a product id, then 400 invalid_query pointing at /productId', async () => {
       await expectProblem(await t.fetch(`/api/recommendations?productId=${encodeURIComponent('gid://shopify/Collection/1')}`), 400, 'invalid_query', '/productId');
     });

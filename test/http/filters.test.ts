@@ -121,7 +121,7 @@ describe('filters', () => {
     ];
     for (const [filter, position, expected] of cases) {
       const body = await expectProblem(await t.fetch(`/api/recommendations?filters=${encodeURIComponent(filter)}`), 400, 'invalid_filter', '/filters');
-      const error = body.errors![0] as { position: number; expected: string; detail: string };
+      const error = body.errors![0] as unknown as { position: number; expected: string; detail: string };
       expect(error.position, filter).toBe(position);
       expect(error.expected, filter).toContain(expected);
       expect(body.detail).toContain(`position ${position}`);
@@ -144,6 +144,23 @@ describe('filters', () => {
       expect(bad).toMatchObject({ op: 'error', ref: 'f2', error: { code: 'invalid_filter' } });
     } finally {
       client.close();
+    }
+  });
+});
+
+describe('after a restart', () => {
+  test('When the service restarts on its data, then custom attributes are still there and filters select the same products', async () => {
+    const first = await startTestService();
+    await putProducts(first, CATALOG);
+    const before = await filtered(first, 'material:wool OR rating >= 5');
+    expect(before).toEqual(['1', '3']);
+    await first.stop();
+    const second = await startTestService({ dataDir: first.dataDir, shop: first.shop });
+    try {
+      expect(await filtered(second, 'material:wool OR rating >= 5')).toEqual(before);
+    } finally {
+      await second.cleanup();
+      await first.cleanup();
     }
   });
 });

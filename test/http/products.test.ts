@@ -41,6 +41,7 @@ describe('products', () => {
       collections: ['c1', 'c2'],
       available: true,
       repurchasable: false,
+      attributes: {},
       updatedAt: new Date(NOW).toISOString(),
     });
 
@@ -58,6 +59,7 @@ describe('products', () => {
       collections: [],
       available: true,
       repurchasable: false,
+      attributes: {},
       updatedAt: new Date(NOW).toISOString(),
     });
   });
