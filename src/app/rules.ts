@@ -1,7 +1,7 @@
 // Rules' use cases (PUT, GET, list, DELETE /api/rules, and the dashboard's preview): a rule is
 // validated against the wire type and against the shop's catalog (its filters may name only
-// attributes the catalog has), then appended to the shop's log; reads come from the shop's rule
-// book, as applied.
+// attributes the catalog has), then appended to the shop's log; reads come from the log's table
+// (the same in every server process of the data dir, at once after a write).
 import { parseRecommendationQuery, filterError } from '../api/recommendation-query.js';
 import { parseRule, ruleFilters, MAX_RULES_PER_SHOP } from '../api/rule.js';
 import { shapeFor } from '../engine/answer-shaping.js';
@@ -21,12 +21,12 @@ export class Rules {
   ) {}
 
   list(shopId: string): Rule[] {
-    return this.engines.get(shopId).rules.list();
+    return this.store.list(shopId);
   }
 
   /** Throws not_found. */
   get(shopId: string, id: string): Rule {
-    const rule = this.engines.get(shopId).rules.get(id);
+    const rule = this.store.get(shopId, id);
     if (rule === undefined) throw new AppError('not_found', `no rule "${id.slice(0, 80)}"`);
     return rule;
   }
@@ -58,7 +58,7 @@ export class Rules {
    */
   async put(shopId: string, id: string, input: unknown, now: number): Promise<{ rule: Rule; created: boolean; position: number }> {
     const rule = this.validate(shopId, id, input, now);
-    const created = this.engines.get(shopId).rules.get(id) === undefined;
+    const created = this.store.get(shopId, id) === undefined;
     const position = await this.store.put(shopId, rule, now);
     if (position === undefined) throw new AppError('too_many_rules', `a shop holds at most ${MAX_RULES_PER_SHOP} rules: delete one first`);
     return { rule, created, position };

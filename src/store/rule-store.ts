@@ -1,7 +1,7 @@
 // Durable rules: each change is an entry of the shop's log (put-rule, remove-rule), the rules
 // table its view under [shopId, ruleId] (written in the same transaction).
 import type { Rule } from '../engine/rules/rule.js';
-import type { Databases } from './database.js';
+import { shopRange, type Databases } from './database.js';
 import { LmdbShopLog, type ShopLog } from './shop-log.js';
 
 export class RuleStore {
@@ -18,6 +18,16 @@ export class RuleStore {
     if (done === undefined) return undefined;
     await this.appended(shopId, done.position);
     return done.position;
+  }
+
+  /** The rule as the log's view holds it (every server process of the data dir reads the same table). */
+  get(shopId: string, ruleId: string): Rule | undefined {
+    return this.dbs.rules.get([shopId, ruleId]);
+  }
+
+  /** The shop's rules, in id order. */
+  list(shopId: string): Rule[] {
+    return [...this.dbs.rules.getRange(shopRange(shopId))].map(({ value }) => value);
   }
 
   /** Removes the rule; resolves with its log position, undefined when the shop had no such rule. */
