@@ -21,6 +21,8 @@ export const ERROR_CODES = {
   invalid_cursor: 400,
   /** POST /api/experiments: a body that is not a valid experiment (every field error listed). */
   invalid_experiment: 400,
+  /** PUT /api/rules/{id}: a body that is not a valid rule, or a filter in it that is malformed or names an attribute the catalog lacks (every field error listed, each naming its position and the token expected). */
+  invalid_rule: 400,
   /** PUT /api/shop/widgets: a body that is not `{"widgets": [...]}` with at most 64 ids of 1-128 characters. */
   invalid_widgets: 400,
   invalid_recency: 400,
@@ -38,6 +40,8 @@ export const ERROR_CODES = {
   method_not_allowed: 405,
   /** An experiment change its state does not allow (start a concluded one, a second running one on a widget). */
   experiment_conflict: 409,
+  /** PUT /api/rules/{id}: a new rule while the shop holds its most rules (100). */
+  too_many_rules: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   /** GET /api/stream without a WebSocket upgrade. */

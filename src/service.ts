@@ -21,6 +21,8 @@ import { Lease } from './store/lease.js';
 import { LeaseFlag } from './store/lease-flag.js';
 import { EventPipeline } from './ingest/event-pipeline.js';
 import { Experiments } from './app/experiments.js';
+import { Rules } from './app/rules.js';
+import { RuleStore } from './store/rule-store.js';
 import { WidgetRegistry } from './app/widget-registry.js';
 import { RecencySetting } from './app/shop-recency.js';
 import { LogApplier } from './ingest/log-applier.js';
@@ -229,6 +231,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   applied.onPosition(positions.reached);
 
   const experiments = new Experiments(new ExperimentStore(dbs, shopLog, applyThrough));
+  const rules = new Rules(new RuleStore(dbs, shopLog, applyThrough), engines);
   applied.onChange((shopId, change) => {
     if (change.kind === 'experiment') experiments.applied(shopId, change.record);
   });
@@ -293,7 +296,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   };
   const disk = () => diskUsage(dbs);
   const logProblems = () => replicated?.problems() ?? [];
-  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, widgets, recency, dashboardSessions, background, disk, logProblems }, stream.routes).catch(async (error: unknown) => {
+  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, rules, widgets, recency, dashboardSessions, background, disk, logProblems }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     await housekeeping.release(); // its renewals would outlive the databases startService closes now
     throw error;

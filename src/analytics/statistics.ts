@@ -71,6 +71,10 @@ export interface StatsGroup extends Metrics {
   title?: string;
   /** groupBy=widget: whether the merchant registered the name (false: a storefront sent it, or (none) / (other)). */
   registered?: boolean;
+  /** groupBy=strategy: the part of these numbers that items pinned by the shop's rules earned … */
+  pinned?: Metrics;
+  /** … and the part the strategy's own (organic) items earned. */
+  organic?: Metrics;
 }
 
 export interface StatsAnswer {
@@ -176,10 +180,10 @@ function groupName(groupBy: GroupBy, group: number, widgets: WidgetGroups): stri
  * Sums the range's cells into `groups` by number (numbers, not names, per cell: a 400-day range of
  * a busy shop is ~200k cells) and returns the total of all of them.
  */
-function sumCells(attribution: Attribution, range: StatsRange, groupBy: GroupBy, groups: Map<number, Counts>, widgets = new WidgetGroups(attribution.widgets)): Counts {
+function sumCells(attribution: Attribution, range: StatsRange, groupBy: GroupBy, groups: Map<number, Counts>, widgets = new WidgetGroups(attribution.widgets), cells = attribution.cells): Counts {
   const total: Counts = zeros();
-  const rows = attribution.cells.rows;
-  attribution.cells.forEach(range.fromDay, range.toDay, (day, key, row) => {
+  const rows = cells.rows;
+  cells.forEach(range.fromDay, range.toDay, (day, key, row) => {
     const at = row * FIELDS;
     for (let f = 0; f < FIELDS; f++) total[f as 0]! += rows[at + f]!;
     const group = groupOf(groupBy, day, key, widgets);
@@ -208,6 +212,17 @@ export function statistics(attribution: Attribution, range: StatsRange, groupBy:
     totals: metrics(total),
     groups: named.map(([key, counts]) => ({ key, ...metrics(counts), ...registered(key) })),
   };
+  if (groupBy === 'strategy') {
+    // Pins against organic items, per strategy: the pinned cells hold the pins' part of each key's numbers.
+    const pinned = new Map<number, Counts>();
+    sumCells(attribution, range, groupBy, pinned, widgets, attribution.pins);
+    answer.groups.forEach((group, i) => {
+      const counts = named[i]![1];
+      const pins = pinned.get(named[i]![2]) ?? zeros();
+      group.pinned = metrics(pins);
+      group.organic = metrics(counts.map((value, f) => value - pins[f]!) as Counts);
+    });
+  }
   if (groupBy === 'variant') {
     const byExperiment = new Map<number, Map<number, Counts>>();
     for (const [, counts, group] of named) {

@@ -23,8 +23,10 @@ export interface ProductCard {
 export interface RecommendedProduct extends ProductCard {
   /** The producing strategy's score, rounded to 6 significant digits; comparable only within one strategy. */
   score: number;
-  /** The strategy that produced this item: the primary one, or one of its backfill chain. */
+  /** The strategy that produced this item: the primary one, or one of its backfill chain (a pinned item: the primary one). */
   strategy: Strategy;
+  /** Present on an item a merchant's rule pinned at its position (PUT /api/rules/{id}): that rule's id. */
+  ruleId?: string;
 }
 
 export interface RecommendationMeta {

@@ -12,6 +12,7 @@ import { experimentId, variantName } from '../analytics/statistics.js';
 import { recommend, type Recommendation } from '../engine/recommend.js';
 import type { Arm, Experiments } from './experiments.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
+import type { ShopEngine } from '../engine/shop-engine.js';
 import type { Principal } from '../transport/auth.js';
 import { queryAs, type CustomerIdentity } from './customer-identity.js';
 import { recommendationJson } from './render.js';
@@ -129,15 +130,16 @@ export class Answers {
    * Answers are computed at the start of the answer cache's age window that `now` falls in, not at
    * `now` itself: every server process then computes the same answer from the same log within a
    * window (decayed scores move with the clock alone), and a cached answer is exact until its
-   * window ends. The time a fresh answer is computed at is at most maxAgeMs behind the clock.
+   * window ends. The time a fresh answer is computed at is at most maxAgeMs behind the clock, and
+   * never before the latest edge of a rule's validity window (so a rule starts and ends on time).
    */
-  #answerTime(now: number): number {
+  #answerTime(now: number, engine: ShopEngine): number {
     const window = this.cache.maxAgeMs;
-    return window > 0 ? now - (now % window) : now;
+    // Not before the last edge of a rule's window: an answer holds what is in force at `now`.
+    return Math.max(window > 0 ? now - (now % window) : now, engine.rules.lastEdge(now));
   }
 
   #answer(shopId: string, query: RecommendationQuery, key: string, now: number): Answer {
-    now = this.#answerTime(now);
     const arm = this.experiments?.arm(shopId, query.widgetId, query.customerId ?? query.sessionId);
     if (arm !== undefined) {
       // The variant's strategy in place of the request's; its answers are cached apart.
@@ -146,13 +148,21 @@ export class Answers {
     }
     if (query.customerId !== undefined) this.refill?.(shopId, query.customerId);
     const engine = this.engines.get(shopId);
+    const clock = now;
+    now = this.#answerTime(clock, engine);
+    // Rules may match on the placement: then its answers are cached apart.
+    if (query.widgetId !== undefined && engine.rules.byWidget) key += '\u0000w' + query.widgetId;
     const cached = this.cache.get(engine, key, now);
     if (cached !== undefined) return cached;
     const shaped = shapeFor(engine, query, query.productId === undefined ? undefined : engine.catalog.get(query.productId));
     if (!shaped.ok) throw filterError(shaped.parameter, shaped.error);
     const result = recommend(engine, query, now, shaped.shape);
     const answer = render(result, arm);
-    this.cache.set(engine, key, now, answer, engine.scratch.reads);
+    // One computed after a rule's edge holds only to its window's end, as one computed at the window's start.
+    const window = this.cache.maxAgeMs;
+    const reads = engine.scratch.reads;
+    if (window > 0) reads.expiresAt = Math.min(reads.expiresAt, clock - (clock % window) + window);
+    this.cache.set(engine, key, now, answer, reads);
     return answer;
   }
 }

@@ -69,7 +69,7 @@ export function recommendationJson(result: Recommendation): string {
   for (let i = 0; i < result.items.length; i++) {
     const item = result.items[i]!;
     if (i > 0) body += ',';
-    body += fragment(item.product) + '"score":' + score(item.score) + ',"strategy":"' + item.strategy + '"}';
+    body += fragment(item.product) + '"score":' + score(item.score) + ',"strategy":"' + item.strategy + (item.ruleId === undefined ? '"}' : '","ruleId":"' + item.ruleId + '"}');
     if (item.strategy !== result.strategy) fallback = true;
   }
   return (

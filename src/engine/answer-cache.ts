@@ -1,6 +1,7 @@
 // Finished answers kept with what they read (answer-reads.ts), so a repeated request is a lookup.
 // An answer computed at change count S is served again only while
-//   - it is younger than maxAgeMs (decayed scores and dismissal expiry move with time alone),
+//   - it is younger than maxAgeMs (decayed scores and dismissal expiry move with time alone) and
+//     `now` is before its expiry (the next edge of a rule's validity window),
 //   - every model part it read still has a stamp ≤ S (an event that changed any of them makes it
 //     stale at once: read-your-writes stays exact), and
 //   - each shopper key it resolved still resolves to the same slot (a new or evicted shopper).
@@ -19,6 +20,8 @@ interface Entry<T> {
   /** The engine's change count when computed. */
   readonly changes: number;
   readonly computedAt: number;
+  /** Not served at or after this time (AnswerReads.expiresAt). */
+  readonly expiresAt: number;
   readonly parts: Stamps[];
   readonly indices: Int32Array;
   /** The shoppers it resolved (key space, id) and their slots then. */
@@ -75,6 +78,7 @@ export class AnswerCache<T> {
       bytes,
       changes: engine.clock.now,
       computedAt: now,
+      expiresAt: reads.expiresAt,
       parts: reads.parts.slice(),
       indices: Int32Array.from(reads.indices),
       spaces: Uint8Array.from(reads.spaces),
@@ -100,7 +104,7 @@ export class AnswerCache<T> {
 function fresh<T>(entry: Entry<T>, engine: ShopEngine, now: number, maxAgeMs: number): boolean {
   if (entry.engine !== engine) return false;
   const age = now - entry.computedAt;
-  if (age < 0 || age >= maxAgeMs) return false;
+  if (age < 0 || age >= maxAgeMs || now >= entry.expiresAt) return false;
   const count = engine.clock.now;
   if (count === entry.verifiedAt) return true;
   const changes = entry.changes;

@@ -15,8 +15,11 @@ export class AnswerReads {
   readonly spaces: number[] = [];
   readonly ids: string[] = [];
   readonly slots: number[] = [];
+  /** When the answer may change with time alone beyond the cache's age limit (a rule's window edge); Infinity: never. */
+  expiresAt = Infinity;
 
   reset(): void {
+    this.expiresAt = Infinity;
     this.parts.length = 0;
     this.indices.length = 0;
     this.spaces.length = 0;

@@ -4,6 +4,9 @@
 import type { AnswerReads } from './answer-reads.js';
 import { UNSHAPED, type AnswerShape, type ShapingRequest } from './answer-shaping.js';
 import { PickList } from './pick-list.js';
+import { finishAnswer } from './rules/apply-rules.js';
+import { planRules, type RulePlan } from './rules/rule-plan.js';
+import type { RuleBook } from './rules/rule-book.js';
 import type { Product } from './product.js';
 import { CATALOG_PART, type ShopEngine } from './shop-engine.js';
 import { CUSTOMER_SPACE, SESSION_SPACE } from './shopper-keys.js';
@@ -14,7 +17,7 @@ import { personalized } from './strategies/personalized.js';
 import { recentlyViewed } from './strategies/recently-viewed.js';
 import { similar } from './strategies/similar.js';
 import { trending } from './strategies/trending.js';
-import type { ModelLevel, Strategy } from './strategy.js';
+import { STRATEGIES, type ModelLevel, type Strategy } from './strategy.js';
 
 export interface RecommendationRequest extends ShapingRequest {
   /** Undefined: choose automatically. */
@@ -26,12 +29,16 @@ export interface RecommendationRequest extends ShapingRequest {
   limit: number;
   /** Bare product ids never to return. */
   exclude: readonly string[];
+  /** The placement asking: rules may match on it. */
+  widgetId?: string;
 }
 
 export interface RecommendedItem {
   product: Product;
   score: number;
   strategy: Strategy;
+  /** The rule that pinned it here (absent: the strategy ranked it). */
+  ruleId?: string;
 }
 
 export interface Recommendation {
@@ -101,9 +108,10 @@ export function chooseStrategy(engine: ShopEngine, request: RecommendationReques
 /**
  * The answer to one request at `now`, within `shape` (shapeFor(engine, request, …): the caller
  * turns its errors into answers). engine.scratch.reads holds what it read until the next answer:
- * the catalog, the shoppers, and what each strategy of the chain records.
+ * the catalog, the shoppers, and what each strategy of the chain records. `book`: the rules to
+ * apply (the shop's; a preview passes a draft copy).
  */
-export function recommend(engine: ShopEngine, request: RecommendationRequest, now: number, shape: AnswerShape = UNSHAPED): Recommendation {
+export function recommend(engine: ShopEngine, request: RecommendationRequest, now: number, shape: AnswerShape = UNSHAPED, book: RuleBook = engine.rules): Recommendation {
   engine.scratch.reads.reset();
   engine.scratch.reads.read(engine.storeStamps, CATALOG_PART);
   const shoppers = shopperSlots(engine, request, engine.scratch.reads);
@@ -126,18 +134,35 @@ export function recommend(engine: ShopEngine, request: RecommendationRequest, no
     if (request.sessionId) engine.viewedBy(shoppers[shoppers.length - 1]!, block);
   }
 
+  // The shop's rules: a rule change stales this strategy's answers, and what is in force may change at a window's edge.
+  engine.scratch.reads.read(engine.ruleStamps, STRATEGIES.indexOf(strategy));
+  let plan: RulePlan | undefined;
+  if (book.size > 0) {
+    engine.scratch.reads.expiresAt = book.nextEdge(now);
+    const contextProduct = product === undefined ? undefined : engine.catalog.product(product);
+    plan = planRules({ book, index: engine.attributes, catalog: engine.catalog, strategy, request, context: contextProduct, contextDense: product, now, shape, blocked });
+  }
+
   const context: StrategyContext = { engine, product, collectionId: request.collectionId, shoppers, now };
-  const pick = new PickList(request.limit, engine.catalog, blocked, shape.constraints);
+  const pick = new PickList(plan?.window ?? request.limit, engine.catalog, blocked, plan?.constraints ?? shape.constraints);
   for (const step of CHAINS[strategy]) {
     if (pick.full) break;
     (step === 'trending' ? (shape.trending ?? trending) : PRODUCERS[step])?.(context, pick);
   }
 
-  const items: RecommendedItem[] = pick.ids.map((id, i) => ({
-    product: engine.catalog.product(id)!,
-    score: pick.scores[i]!,
-    strategy: pick.strategies[i]!,
-  }));
+  let items: RecommendedItem[];
+  if (plan === undefined) {
+    items = pick.ids.map((id, i) => ({ product: engine.catalog.product(id)!, score: pick.scores[i]!, strategy: pick.strategies[i]! }));
+  } else {
+    const finished = { ids: pick.ids, scores: pick.scores, strategies: pick.strategies, ruleIds: [] as (string | undefined)[] };
+    finishAnswer(finished, plan.effects, plan.organic, strategy);
+    items = finished.ids.map((id, i) => {
+      const item: RecommendedItem = { product: engine.catalog.product(id)!, score: finished.scores[i]!, strategy: finished.strategies[i]! };
+      const ruleId = finished.ruleIds[i];
+      if (ruleId !== undefined) item.ruleId = ruleId;
+      return item;
+    });
+  }
   // The level of the best item's model; 0 when even that one had no behavioural signal.
   const modelLevel: ModelLevel = pick.levels[0] ?? 0;
   return { strategy, modelLevel, items };

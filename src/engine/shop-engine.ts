@@ -13,6 +13,9 @@ import { CoOccurrence, type CoOccurrenceSnapshot } from './co-occurrence.js';
 import { ContentIndex } from './content-index.js';
 import { AttributeIndex } from './filters/attribute-index.js';
 import { FilterCache } from './filters/filter-cache.js';
+import { RuleBook } from './rules/rule-book.js';
+import type { Rule } from './rules/rule.js';
+import { STRATEGIES } from './strategy.js';
 import { DecayedScores, type DecayedScoresSnapshot } from './decayed-scores.js';
 import { DenseSet } from './dense-set.js';
 import { ErasedKeys } from './erased-keys.js';
@@ -150,6 +153,10 @@ export class ShopEngine {
   readonly attributes = new AttributeIndex();
   /** Compiled request filters (bounded; recompiled when the catalog's attribute names change). */
   readonly filters = new FilterCache(this.attributes);
+  /** The merchant's rules (engine/rules), applied to every answer they match. */
+  readonly rules = new RuleBook();
+  /** Per strategy (by its index in STRATEGIES): the last rule change that can match its answers. */
+  readonly ruleStamps: Stamps;
   /** Events naming ids the catalog never had, until their product is added (bounded: see PendingEvents). */
   readonly pending: PendingEvents;
   /** The latest batch fit behind personalized (none until one is installed). */
@@ -166,6 +173,7 @@ export class ShopEngine {
     this.sales = new SalesMomentum(config.popularityHalfLifeMs);
     this.storeStamps = new Stamps(this.clock);
     this.collectionStamps = new Stamps(this.clock);
+    this.ruleStamps = new Stamps(this.clock);
     this.shoppers = new LruSlots(shopperCapacities(config), SHOPPER_PREFIXES);
     this.shopperStamps = new Stamps(this.clock);
     this.erasedShoppers = new ErasedKeys(this.shoppers);
@@ -438,6 +446,20 @@ export class ShopEngine {
     this.content.refreshAll();
     this.clock.tick();
     this.storeStamps.mark(CATALOG_PART);
+  }
+
+  /**
+   * Adds or replaces a rule (undefined `rule`: removes `id`), as one change: the answers of every
+   * strategy the old or the new rule can match are stale from now on, no other.
+   */
+  setRule(id: string, rule: Rule | undefined): void {
+    const previous = rule === undefined ? this.rules.remove(id) : this.rules.put(rule);
+    this.clock.tick();
+    for (let s = 0; s < STRATEGIES.length; s++) {
+      const strategy = STRATEGIES[s]!;
+      const touches = (r: Rule | undefined) => r !== undefined && (r.when.strategies === undefined || r.when.strategies.includes(strategy));
+      if (touches(previous) || touches(rule)) this.ruleStamps.mark(s);
+    }
   }
 
   /** Computes up to `maxProducts` stale content-neighbour lists ahead of requests; returns how many (0: all fresh). */

@@ -5,6 +5,7 @@ import type { DemoStorefront } from '../demo/demo-storefront.js';
 import type { CatalogUpdates } from '../app/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { Experiments } from '../app/experiments.js';
+import type { Rules } from '../app/rules.js';
 import type { WidgetRegistry } from '../app/widget-registry.js';
 import type { RecencySetting } from '../app/shop-recency.js';
 import type { LogTail } from '../ingest/log-tail.js';
@@ -71,6 +72,8 @@ export interface HttpDeps {
   shopErasure: ShopErasure;
   /** A/B experiments on placements (the /api/experiments routes). */
   experiments: Experiments;
+  /** The merchant's rules (the /api/rules routes). */
+  rules: Rules;
   /** The merchant's widget ids (PUT /api/shop/widgets). */
   widgets: WidgetRegistry;
   /** The shop's recency setting (PUT /api/shop/recency). */

@@ -6,7 +6,16 @@ import type { HttpDeps } from './deps.js';
 import type { Handler, RouteOptions } from '../transport/route.js';
 import { DASHBOARD_FORM_OPTIONS, DASHBOARD_OPTIONS, getDashboard, postDashboardSignIn, postDashboardSignOut } from './routes/dashboard.js';
 import { DASHBOARD_ASSET_OPTIONS, getDashboardScript, getDashboardStyles } from './routes/dashboard-assets.js';
-import { getDashboardExperiments, getDashboardStats, postDashboardExperiment, postDashboardExperimentAction } from './routes/dashboard-data.js';
+import {
+  deleteDashboardRule,
+  getDashboardExperiments,
+  getDashboardRules,
+  getDashboardStats,
+  postDashboardExperiment,
+  postDashboardExperimentAction,
+  postDashboardRulePreview,
+  putDashboardRule,
+} from './routes/dashboard-data.js';
 import { getDemoImage } from './routes/demo-images.js';
 import { DEMO_PAGE_OPTIONS, getDemoCollection, getDemoHome, getDemoNotFound, getDemoProduct, getDemoSignIn } from './routes/demo-pages.js';
 import { postEvent, postEventBatch } from './routes/events.js';
@@ -17,6 +26,7 @@ import { getRecommendations } from './routes/recommendations.js';
 import { deleteCustomer, getCustomer } from './routes/customers.js';
 import { getExperiment, listExperiments, MAX_EXPERIMENT_BODY_BYTES, postExperiment, postExperimentAction } from './routes/experiments.js';
 import { getRoot } from './routes/root.js';
+import { deleteRule, getRule, listRules, MAX_RULE_BYTES, putRule } from './routes/rules.js';
 import { getStats } from './routes/stats.js';
 import { deleteShop, getShop, MAX_RECENCY_BODY_BYTES, MAX_WIDGETS_BODY_BYTES, putShopRecency, putShopWidgets } from './routes/shop.js';
 import { getShopModel } from './routes/shop-model.js';
@@ -27,7 +37,7 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 /** Who may call: anyone, a public key (a secret one too), a secret key only, or a signed-in dashboard session (its cookie). */
 export type Access = 'none' | 'public' | 'secret' | 'session';
 
-export type Tag = 'recommendations' | 'events' | 'catalog' | 'customers' | 'analytics' | 'stream' | 'operations' | 'dashboard' | 'demo';
+export type Tag = 'recommendations' | 'events' | 'catalog' | 'rules' | 'customers' | 'analytics' | 'stream' | 'operations' | 'dashboard' | 'demo';
 
 export interface OperationDoc {
   summary: string;
@@ -291,6 +301,61 @@ export const ROUTES: readonly Route[] = [
       tag: 'catalog',
       params: { id: 'Product id, bare (123) or gid://shopify/Product/123.' },
       ok: { status: 200, description: 'The product is gone.', schema: 'ProductDeleted' },
+      errors: ['not_found'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/rules',
+    handler: listRules,
+    access: 'secret',
+    doc: {
+      summary: "The shop's merchandising rules, in id order (the order they compose in)",
+      tag: 'rules',
+      ok: { status: 200, description: 'Every rule.', schema: 'RuleList' },
+    },
+  },
+  {
+    method: 'put',
+    path: '/api/rules/{id}',
+    handler: putRule,
+    options: { async: true },
+    access: 'secret',
+    doc: {
+      summary: 'Add or replace a rule: when it applies (validity window, strategies, widgets, collections, context product) and what it does (filter, hide, boost, diversity, pins)',
+      description:
+        'Takes effect on the next request. A shop holds at most 100 rules; a rule at most 24 pins and 8 boosts; its body at most 8 KiB. A malformed filter, or one naming an attribute the catalog lacks, is a 400 invalid_rule whose errors name the field (JSON pointer), the position and the token expected there. See docs/api.md for the order rules apply and compose in.',
+      tag: 'rules',
+      params: { id: 'The rule id: 1-64 letters, digits, dots, dashes and underscores.' },
+      body: { schema: 'WireRule', maxBytes: MAX_RULE_BYTES },
+      ok: { status: 200, description: 'The rule as stored (201 when it is new).', schema: 'RuleStored' },
+      errors: ['invalid_rule', 'too_many_rules'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/rules/{id}',
+    handler: getRule,
+    access: 'secret',
+    doc: {
+      summary: 'One rule',
+      tag: 'rules',
+      params: { id: 'The rule id.' },
+      ok: { status: 200, description: 'The rule as stored.', schema: 'RuleView' },
+      errors: ['not_found'],
+    },
+  },
+  {
+    method: 'delete',
+    path: '/api/rules/{id}',
+    handler: deleteRule,
+    options: { async: true },
+    access: 'secret',
+    doc: {
+      summary: 'Remove a rule (takes effect on the next request)',
+      tag: 'rules',
+      params: { id: 'The rule id.' },
+      ok: { status: 200, description: 'The rule is gone.', schema: 'RuleDeleted' },
       errors: ['not_found'],
     },
   },
@@ -564,6 +629,64 @@ export const ROUTES: readonly Route[] = [
   dashboardExperimentAction('start', 'Start an experiment from the dashboard (as POST /api/experiments/{id}/start)'),
   dashboardExperimentAction('stop', 'Stop an experiment from the dashboard'),
   dashboardExperimentAction('conclude', 'Conclude an experiment from the dashboard'),
+  {
+    method: 'get',
+    path: '/dashboard/data/rules',
+    handler: getDashboardRules,
+    options: DASHBOARD_OPTIONS,
+    access: 'session',
+    doc: {
+      summary: "The signed-in session's shop's rules (as GET /api/rules)",
+      tag: 'dashboard',
+      ok: { status: 200, description: 'Every rule, in id order.', schema: 'RuleList' },
+    },
+  },
+  {
+    method: 'put',
+    path: '/dashboard/data/rules/{id}',
+    handler: putDashboardRule,
+    options: DASHBOARD_FORM_OPTIONS,
+    access: 'session',
+    doc: {
+      summary: 'Add or replace a rule from the dashboard (as PUT /api/rules/{id})',
+      description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
+      tag: 'dashboard',
+      params: { id: 'The rule id.' },
+      body: { schema: 'WireRule', maxBytes: MAX_RULE_BYTES },
+      ok: { status: 200, description: 'The rule as stored (201 when it is new).', schema: 'RuleStored' },
+      errors: ['forbidden', 'invalid_rule', 'too_many_rules'],
+    },
+  },
+  {
+    method: 'delete',
+    path: '/dashboard/data/rules/{id}',
+    handler: deleteDashboardRule,
+    options: DASHBOARD_FORM_OPTIONS,
+    access: 'session',
+    doc: {
+      summary: 'Remove a rule from the dashboard',
+      description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
+      tag: 'dashboard',
+      params: { id: 'The rule id.' },
+      ok: { status: 200, description: 'The rule is gone.', schema: 'RuleDeleted' },
+      errors: ['forbidden', 'not_found'],
+    },
+  },
+  {
+    method: 'post',
+    path: '/dashboard/data/rules/preview',
+    handler: postDashboardRulePreview,
+    options: DASHBOARD_FORM_OPTIONS,
+    access: 'session',
+    doc: {
+      summary: 'Preview a rule: the answer to a query before and after it (nothing is stored)',
+      description: "Body `{\"id\", \"rule\", \"query\"}`: `rule` as PUT /api/rules/{id} takes it, `query` a GET /api/recommendations query string. Same origin only, with the session's CSRF token in `x-csrf-token`.",
+      tag: 'dashboard',
+      body: { schema: 'RulePreviewRequest', maxBytes: MAX_RULE_BYTES + 1024 },
+      ok: { status: 200, description: 'The answer with the shop\'s rules (`before`) and with the draft in place (`after`).', schema: 'RulePreview' },
+      errors: ['forbidden', 'invalid_rule', 'invalid_query', 'invalid_filter'],
+    },
+  },
   {
     method: 'get',
     path: '/demo/images/{file}',

@@ -32,7 +32,7 @@ export interface AppliedListeners {
 
 /**
  * Applies the change at `position` to the shop's models (a shop record's registered widgets go to
- * attribution, its recency to the engine); changes of other things (keys, experiments) leave them as they are. An EASE fit is
+ * attribution, its recency to the engine); a rule goes to the rule book; changes of other things (keys, experiments) leave them as they are. An EASE fit is
  * read from its artifact; one no longer kept (this process was more fits behind than are kept)
  * leaves the installed fit in place.
  */
@@ -44,6 +44,8 @@ export function applyChange(engine: ShopEngine, change: ShopChange, position: nu
     engine.setRecency(change.record.recency ?? 'auto');
   }
   else if (change.kind === 'customer-erased') eraseCustomer(engine, change.customerId, change.sessionIds);
+  else if (change.kind === 'rule') engine.setRule(change.rule.id, change.rule);
+  else if (change.kind === 'rule-removed') engine.setRule(change.ruleId, undefined);
   else if (change.kind === 'ease-fit') {
     const artifact = fitAt(position);
     if (artifact !== undefined) engine.installEase(fromPortable(engine.catalog, artifact));

@@ -39,6 +39,8 @@ export function restoreShop(shopId: string, catalog: CatalogStore, snapshots: Sn
     engine.upsertProduct(product);
     products++;
   }
+  // Rules are not in snapshots: the current ones come from their table, as the catalog does.
+  for (const rule of catalog.readRules(shopId)) engine.setRule(rule.id, rule);
   return { position, snapshot: restored !== undefined, products };
 }
 

@@ -1,6 +1,7 @@
 // Durable catalog: each change is an entry of the shop's log, and the current products are kept
 // under [shopId, productId] beside it (written in the same transaction).
 import type { Product } from '../engine/product.js';
+import type { Rule } from '../engine/rules/rule.js';
 import { shopIdsOf, shopRange, type Databases } from './database.js';
 import { LmdbShopLog, type ShopLog } from './shop-log.js';
 
@@ -26,6 +27,11 @@ export class CatalogStore {
 
   *readShop(shopId: string): Iterable<Product> {
     for (const { value } of this.dbs.products.getRange(shopRange(shopId))) yield value;
+  }
+
+  /** The shop's rules (PUT /api/rules/{id}), in id order: merchandising kept beside the catalog. */
+  *readRules(shopId: string): Iterable<Rule> {
+    for (const { value } of this.dbs.rules.getRange(shopRange(shopId))) yield value;
   }
 
   shopIds(): Iterable<string> {

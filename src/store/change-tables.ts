@@ -1,4 +1,4 @@
-// The tables a log change writes: the current catalog, shop records, keys and experiments, a view
+// The tables a log change writes: the current catalog, shop records, keys, experiments and rules, a view
 // of the log kept beside it for lookups (a key by its hash, a product by id). Written inside the
 // transaction that appends the change, so the view is never ahead of or behind the log.
 import type { Databases } from './database.js';
@@ -23,6 +23,12 @@ export function writeChange(dbs: Databases, shopId: string, change: ShopChange):
       return;
     case 'experiment':
       dbs.experiments.put([shopId, change.record.number], change.record);
+      return;
+    case 'rule':
+      dbs.rules.put([shopId, change.rule.id], change.rule);
+      return;
+    case 'rule-removed':
+      dbs.rules.remove([shopId, change.ruleId]);
       return;
     case 'ease-fit':
       return; // its artifact is written by LmdbShopLog.publishEaseFit, beside the entry

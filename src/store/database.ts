@@ -5,6 +5,7 @@ import { existsSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { Recency } from '../engine/engine-config.js';
+import type { Rule } from '../engine/rules/rule.js';
 import type { Product } from '../engine/product.js';
 import type { WriteOutcome } from './jetstream/log-message.js';
 import type { TrackedEvent } from '../api/event.js';
@@ -108,6 +109,8 @@ export interface Databases {
   snapshotParts: Database<Uint8Array, [string, number]>;
   /** [shopId, experiment number] → the experiment (A/B tests of placements). */
   experiments: Database<ExperimentRecord, [string, number]>;
+  /** [shopId, rule id] → the merchant's rule (PUT /api/rules/{id}). */
+  rules: Database<Rule, [string, string]>;
   /** [shopId, position of its ease-fit log entry] → the fit (the last few per shop are kept: see LmdbShopLog.publishEaseFit). */
   artifacts: Database<EaseArtifact, [string, number]>;
   /** SHA-256 of a dashboard session's token → the session (store/dashboard-session-table.ts). */
@@ -235,6 +238,7 @@ export function openDatabases(path: string, committer: Committer = lmdbCommitter
     snapshotPositions: root.openDB({ name: 'snapshot-positions', encoding: 'msgpack' }),
     snapshotParts: root.openDB({ name: 'snapshot-parts', encoding: 'binary' }),
     experiments: root.openDB({ name: 'experiments', encoding: 'msgpack' }),
+    rules: root.openDB({ name: 'rules', encoding: 'msgpack' }),
     artifacts: root.openDB({ name: 'artifacts', encoding: 'msgpack' }),
     leases: root.openDB({ name: 'leases', encoding: 'msgpack' }),
     dashboardSessions: root.openDB({ name: 'dashboard-sessions', encoding: 'msgpack' }),

@@ -1,5 +1,5 @@
 // One log entry: an append of events, or one change of anything else that alters a shop's answers
-// (its catalog, its record and keys, its experiments). Each event takes one log position, each
+// (its catalog, its record and keys, its experiments and rules). Each event takes one log position, each
 // change one. The eventIds of an append are stored as runs of consecutive ids: a ULID's last 16
 // characters are its random part, and monotonicFactory makes the ids of one millisecond by
 // incrementing it, so a batch's ids (all made with one `now`) are one run: [firstId, count]
@@ -9,6 +9,7 @@ import type { TrackedEvent } from '../api/event.js';
 import type { ExperimentRecord } from '../api/experiment.js';
 import type { PortableEaseFit } from '../engine/ease/portable-fit.js';
 import type { Product } from '../engine/product.js';
+import type { Rule } from '../engine/rules/rule.js';
 import type { ApiKeyRecord, ShopRecord } from './database.js';
 
 /** EventIds as stored: [firstId, count, firstId, count, …]. */
@@ -32,6 +33,10 @@ export type ShopChange =
   | { kind: 'key-added'; hash: string; record: ApiKeyRecord }
   | { kind: 'key-revoked'; hash: string }
   | { kind: 'experiment'; record: ExperimentRecord }
+  /** A merchant's rule stored (added or replaced) … */
+  | { kind: 'rule'; rule: Rule }
+  /** … or removed. */
+  | { kind: 'rule-removed'; ruleId: string }
   /** A new EASE fit of the shop's models through log position `fittedThrough`; its rows are the artifact stored at this entry's position. */
   | { kind: 'ease-fit'; fittedThrough: number }
   /**

@@ -7,7 +7,8 @@ import type { ExperimentRecord } from '../api/experiment.js';
 import type { Recency } from '../engine/engine-config.js';
 import type { Product } from '../engine/product.js';
 import { eraseCustomerEvents } from './customer-index.js';
-import type { ApiKeyRecord, Databases, ShopRecord } from './database.js';
+import { shopRange, type ApiKeyRecord, type Databases, type ShopRecord } from './database.js';
+import { MAX_RULES_PER_SHOP, type Rule } from '../engine/rules/rule.js';
 import type { ShopChange } from './log-entry.js';
 
 /** One field of a shop's record set to a new value. */
@@ -35,6 +36,10 @@ export type ShopCommand =
   /** Numbered one past the shop's last experiment. */
   | { kind: 'create-experiment'; fields: Omit<ExperimentRecord, 'number'> }
   | { kind: 'put-experiment'; record: ExperimentRecord }
+  /** Adds or replaces the rule of its id; nothing when it is new and the shop holds MAX_RULES_PER_SHOP. */
+  | { kind: 'put-rule'; rule: Rule }
+  /** Nothing when the shop has no such rule. */
+  | { kind: 'remove-rule'; ruleId: string }
   /** The customer's events rewritten as erased, their index rows and messageIds gone (customer-index.ts). */
   | { kind: 'erase-customer'; customerId: string };
 
@@ -88,6 +93,14 @@ export function buildChange(dbs: Databases, shopId: string, command: ShopCommand
     }
     case 'put-experiment':
       return { kind: 'experiment', record: command.record };
+    case 'put-rule': {
+      // Checked here, in the write transaction, so writers in several processes cannot pass the bound together.
+      const isNew = dbs.rules.get([shopId, command.rule.id]) === undefined;
+      if (isNew && dbs.rules.getKeysCount(shopRange(shopId)) >= MAX_RULES_PER_SHOP) return undefined;
+      return { kind: 'rule', rule: command.rule };
+    }
+    case 'remove-rule':
+      return dbs.rules.get([shopId, command.ruleId]) === undefined ? undefined : { kind: 'rule-removed', ruleId: command.ruleId };
     case 'erase-customer': {
       const erased = eraseCustomerEvents(dbs, shopId, command.customerId, at);
       return { kind: 'customer-erased', customerId: command.customerId, sessionIds: erased.sessionIds, events: erased.events };

@@ -211,6 +211,8 @@ export class Carousel {
   #context(id: string): EventContext {
     const entry = this.#cards.get(id);
     const context: EventContext = { widgetId: this.widgetId, metadata: { position: this.#order.indexOf(id) + 1, strategy: entry?.product.strategy } };
+    // A pinned card names its rule: the shop's statistics tell pins from organic items by it.
+    if (entry?.product.ruleId !== undefined) context.metadata!.ruleId = entry.product.ruleId;
     if (entry?.recId) context.recId = entry.recId;
     return context;
   }

@@ -28,6 +28,8 @@ export interface RecommendedProduct {
   vendor: string | null;
   score: number;
   strategy: string;
+  /** The merchant's rule that pinned this item (absent: ranked by the strategy). */
+  ruleId?: string;
 }
 
 export interface RecommendationList {

@@ -86,11 +86,11 @@ export class StreamServer {
     });
     this.#context = { pipeline: deps.pipeline, identity: deps.identity, registry: this.#registry, lifecycle: this.#lifecycle, positions: deps.positions, clock: deps.clock, maxInFlight: ws.maxInFlight, limits: deps.limits, engines: deps.engines };
     deps.applied.onEvents((shopId) => this.#registry.changed(shopId));
-    // A product renamed, repriced, made unavailable or deleted, a customer erased, or the shop's
-    // settings (its recency) changes live lists too; a key revoked or a shop's origins changed may
-    // end its connections.
+    // A product renamed, repriced, made unavailable or deleted, a customer erased, a rule put or
+    // removed, or the shop's settings (its recency) changes live lists too; a key revoked or a
+    // shop's origins changed may end its connections.
     deps.applied.onChange((shopId, change) => {
-      if (change.kind === 'products' || change.kind === 'product-removed' || change.kind === 'customer-erased' || change.kind === 'shop') this.#registry.changed(shopId);
+      if (change.kind === 'products' || change.kind === 'product-removed' || change.kind === 'customer-erased' || change.kind === 'rule' || change.kind === 'rule-removed' || change.kind === 'shop') this.#registry.changed(shopId);
       if (change.kind === 'shop' || change.kind === 'key-revoked') this.recheckKeys();
     });
   }

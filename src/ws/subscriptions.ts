@@ -29,7 +29,12 @@ export interface Topic {
   /** performance.now() of the last recompute. */
   lastRunAt: number;
   timer: NodeJS.Timeout | undefined;
+  /** Fires at the next edge of a rule's validity window of the shop (what is in force may change there). */
+  edgeTimer?: NodeJS.Timeout;
 }
+
+/** Longest setTimeout Node takes; an edge further away re-arms when this fires. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface RegistryDeps {
   answers: Answers;
@@ -108,7 +113,10 @@ export class SubscriptionRegistry {
   }
 
   close(): void {
-    for (const topic of this.#topics.values()) clearTimeout(topic.timer);
+    for (const topic of this.#topics.values()) {
+      clearTimeout(topic.timer);
+      clearTimeout(topic.edgeTimer);
+    }
     this.#topics.clear();
     this.#byShop.clear();
   }
@@ -134,6 +142,7 @@ export class SubscriptionRegistry {
     let shopTopics = this.#byShop.get(shopId);
     if (shopTopics === undefined) this.#byShop.set(shopId, (shopTopics = new Set()));
     shopTopics.add(topic);
+    this.#armEdge(topic);
     return topic;
   }
 
@@ -141,6 +150,7 @@ export class SubscriptionRegistry {
     topic.members.delete(conn);
     if (topic.members.size > 0) return;
     clearTimeout(topic.timer);
+    clearTimeout(topic.edgeTimer);
     this.#topics.delete(topic.key);
     const shopTopics = this.#byShop.get(topic.shopId);
     shopTopics?.delete(topic);
@@ -158,9 +168,26 @@ export class SubscriptionRegistry {
     }, wait);
   }
 
+  /**
+   * A rule may start or end at a time no change marks: the topic is recomputed at the shop's next
+   * window edge (none: no timer), then armed again for the one after.
+   */
+  #armEdge(topic: Topic): void {
+    clearTimeout(topic.edgeTimer);
+    topic.edgeTimer = undefined;
+    const now = this.deps.clock();
+    const edge = this.deps.answers.engines.get(topic.shopId).rules.nextEdge(now);
+    if (edge === Infinity) return;
+    topic.edgeTimer = setTimeout(() => {
+      topic.edgeTimer = undefined;
+      this.#schedule(topic);
+    }, Math.min(edge - now + 1, MAX_TIMER_MS));
+  }
+
   #refresh(topic: Topic): void {
     if (topic.members.size === 0) return;
     topic.lastRunAt = performance.now();
+    this.#armEdge(topic);
     let answer: Answer;
     try {
       answer = this.#compute(topic.shopId, topic.query);

@@ -43,7 +43,7 @@ function data(path: string, init: { method?: string; body?: unknown; cookie?: st
   const headers: Record<string, string> = {};
   const sessionCookie = init.cookie === undefined ? cookie : init.cookie;
   if (sessionCookie !== null) headers.cookie = sessionCookie;
-  if (init.method === 'POST') {
+  if (init.method !== undefined && init.method !== 'GET') {
     const origin = init.origin === undefined ? t.url : init.origin;
     if (origin !== null) headers.origin = origin;
     const token = init.csrf === undefined ? csrf : init.csrf;
@@ -130,6 +130,30 @@ describe('dashboard data routes', () => {
     const body = (await res.json()) as { code: string; errors: { pointer: string }[] };
     expect(body.code).toBe('invalid_experiment');
     expect(body.errors.map((e) => e.pointer)).toEqual(expect.arrayContaining(['/widgetId', '/variants']));
+  });
+
+  test('When the page previews, saves and deletes a rule, then a change needs the CSRF token and the preview stores nothing', async () => {
+    const rule = { then: { pin: [{ productId: '1', position: 1 }] } };
+    for (const refused of [{ csrf: null }, { origin: 'https://evil.example' }]) {
+      expect((await data('/dashboard/data/rules/pin-one', { method: 'PUT', body: rule, ...refused })).status).toBe(403);
+      expect((await data('/dashboard/data/rules/preview', { method: 'POST', body: { id: 'pin-one', rule, query: 'strategy=trending' }, ...refused })).status).toBe(403);
+    }
+    const preview = await data('/dashboard/data/rules/preview', { method: 'POST', body: { id: 'pin-one', rule, query: 'strategy=trending&limit=2' } });
+    expect(preview.status).toBe(200);
+    const { before, after } = (await preview.json()) as { before: { products: { id: string; ruleId?: string }[] }; after: { products: { id: string; ruleId?: string }[] } };
+    expect(after.products[0]).toMatchObject({ id: 'gid://shopify/Product/1', ruleId: 'pin-one' });
+    expect(before.products.every((p) => p.ruleId === undefined)).toBe(true);
+    expect(await (await data('/dashboard/data/rules')).json()).toEqual({ rules: [] });
+    const bad = await data('/dashboard/data/rules/preview', { method: 'POST', body: { id: 'x', rule: { then: { hide: 'tag:(' } }, query: 'strategy=trending' } });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ code: 'invalid_rule', errors: [{ pointer: '/then/hide', position: expect.any(Number), expected: expect.any(String) }] });
+
+    expect((await data('/dashboard/data/rules/pin-one', { method: 'PUT', body: rule })).status).toBe(201);
+    const listed = (await (await data('/dashboard/data/rules')).json()) as { rules: { id: string }[] };
+    expect(listed.rules.map((r) => r.id)).toEqual(['pin-one']);
+    expect((await data('/dashboard/data/rules/pin-one', { method: 'DELETE', csrf: null })).status).toBe(403);
+    expect((await data('/dashboard/data/rules/pin-one', { method: 'DELETE' })).status).toBe(200);
+    expect(await (await data('/dashboard/data/rules')).json()).toEqual({ rules: [] });
   });
 
   test('When the signed-in page loads, then its script and stylesheet come from this origin and the CSP allows no other script', async () => {

@@ -1,6 +1,7 @@
 // GET /api/openapi.json: a valid OpenAPI 3.1 document, and exactly the routes the server answers:
 // every documented operation is routed (with the access it documents), and every route the server
 // registers is documented.
+import { MAX_RULE_BYTES } from '../../src/api/rule.js';
 import type { OpenApiV3_1 } from '@samchon/openapi';
 import { readFileSync } from 'node:fs';
 import typia from 'typia';
@@ -100,7 +101,10 @@ describe('the OpenAPI document', () => {
       '/api/experiments': MAX_EXPERIMENT_BODY_BYTES,
       '/api/shop/widgets': MAX_WIDGETS_BODY_BYTES,
       '/api/shop/recency': MAX_RECENCY_BODY_BYTES,
+      '/api/rules/{id}': MAX_RULE_BYTES,
       '/dashboard/data/experiments': MAX_EXPERIMENT_BODY_BYTES,
+      '/dashboard/data/rules/{id}': MAX_RULE_BYTES,
+      '/dashboard/data/rules/preview': MAX_RULE_BYTES + 1024,
     });
   });
 });

@@ -97,9 +97,10 @@ async function script(t: TestService): Promise<void> {
 
 /** What the script must show over 2025-06-01 … 2025-06-03. */
 const TOTALS = expected(5, 4, 1, 3, 44);
+// No item of the script was pinned by a rule: all of each strategy's numbers are organic.
 const BY_STRATEGY = [
-  { key: 'bought-together', ...expected(1, 1, 0, 0, 0) },
-  { key: 'trending', ...expected(4, 3, 1, 3, 44) },
+  { key: 'bought-together', ...expected(1, 1, 0, 0, 0), pinned: expected(0, 0, 0, 0, 0), organic: expected(1, 1, 0, 0, 0) },
+  { key: 'trending', ...expected(4, 3, 1, 3, 44), pinned: expected(0, 0, 0, 0, 0), organic: expected(4, 3, 1, 3, 44) },
 ];
 const BY_WIDGET = [
   { key: 'home', ...expected(4, 3, 1, 3, 44), registered: false },

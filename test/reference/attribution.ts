@@ -20,8 +20,8 @@ export interface ReferenceKey {
 }
 
 interface Shopper {
-  shown: { product: string; key: ReferenceKey }[];
-  clicks: { product: string; key: ReferenceKey; t: number }[];
+  shown: { product: string; key: ReferenceKey; pinned: boolean }[];
+  clicks: { product: string; key: ReferenceKey; t: number; pinned: boolean }[];
 }
 
 /** Counters by `day|strategy|widget|experiment|variant`: impressions, clicks, add-to-carts, orders, revenue, storefront revenue. */
@@ -33,6 +33,8 @@ export type ReferenceProductCells = Map<string, number[]>;
 export class ReferenceAttribution {
   readonly cells: ReferenceCells = new Map();
   readonly products: ReferenceProductCells = new Map();
+  /** The part of `cells` counted for items a rule pinned (events with metadata.ruleId, and what follows them). */
+  readonly pins: ReferenceCells = new Map();
   readonly shoppers: ReferenceLru<Shopper> | ReferencePooledLru<Shopper>;
   /** Each day's storefront widget names, in the order first seen. */
   readonly dayWidgets = new Map<number, string[]>();
@@ -55,45 +57,50 @@ export class ReferenceAttribution {
     const rec = event.recId === undefined ? undefined : parseRecId(event.recId);
     const day = Math.floor(t / DAY);
     const key = rec && { strategy: rec.strategy, ...this.#widget(event.widgetId, day), experiment: rec.experiment, variant: rec.variant };
+    const ruleId = event.metadata?.ruleId;
+    const pinned = key !== undefined && typeof ruleId === 'string' && ruleId.length >= 1 && ruleId.length <= 64;
     if (type === 'impression') {
       if (!key) return;
-      this.#count(day, key, product, 0, 1);
+      this.#count(day, key, product, 0, 1, pinned);
       const shown = this.shoppers.touch('s:' + event.sessionId).shown;
-      shown.push({ product, key });
+      shown.push({ product, key, pinned });
       if (shown.length > 32) shown.shift();
       return;
     }
     if (type === 'click') {
       const session = this.shoppers.get('s:' + event.sessionId);
-      const shownKey = session?.shown.findLast((s) => s.product === product)?.key;
-      const clickKey = key ?? (shownKey && this.#onDay(shownKey, day));
+      const shown = session?.shown.findLast((s) => s.product === product);
+      const clickKey = key ?? (shown && this.#onDay(shown.key, day));
       if (!clickKey) return;
-      this.#count(day, clickKey, product, 1, 1);
-      this.#remember(event, clickKey);
+      const clickPinned = key ? pinned : shown!.pinned;
+      this.#count(day, clickKey, product, 1, 1, clickPinned);
+      this.#remember(event, clickKey, clickPinned);
       return;
     }
     let converted = key;
-    if (converted) this.#remember(event, converted);
+    let convertedPinned = pinned;
+    if (converted) this.#remember(event, converted, pinned);
     else {
-      let best: { key: ReferenceKey; t: number } | undefined;
+      let best: { key: ReferenceKey; t: number; pinned: boolean } | undefined;
       for (const name of [event.customerId === undefined ? undefined : 'c:' + event.customerId, 's:' + event.sessionId]) {
         const click = name === undefined ? undefined : this.shoppers.get(name)?.clicks.find((c) => c.product === product);
         if (click && click.t <= t && t - click.t <= this.windowMs && (best === undefined || click.t > best.t)) best = click;
       }
       if (!best) return;
       converted = this.#onDay(best.key, day);
+      convertedPinned = best.pinned;
     }
     if (type === 'add_to_cart') {
-      this.#count(day, converted, product, 2, 1);
+      this.#count(day, converted, product, 2, 1, convertedPinned);
       return;
     }
     const orderId = orderIdOf(event);
     const entry = `${orderId}|${cellName(day, converted)}`;
-    if (orderId === undefined || !this.orders.has(entry)) this.#count(day, converted, product, 3, 1);
+    if (orderId === undefined || !this.orders.has(entry)) this.#count(day, converted, product, 3, 1, convertedPinned);
     if (orderId !== undefined) this.orders.add(entry);
     const revenue = revenueOf(event, priceOf);
-    this.#count(day, converted, product, 4, revenue);
-    if (event.sender !== 'secret') this.#count(day, converted, product, 5, revenue);
+    this.#count(day, converted, product, 4, revenue, convertedPinned);
+    if (event.sender !== 'secret') this.#count(day, converted, product, 5, revenue, convertedPinned);
   }
 
   #widget(widgetId: string | undefined, day: number): { widget: string; storefrontDay?: number } {
@@ -114,20 +121,21 @@ export class ReferenceAttribution {
     return { ...key, storefrontDay: undefined, ...this.#widget(key.widget, day) };
   }
 
-  #remember(event: AttributedEvent, key: ReferenceKey): void {
+  #remember(event: AttributedEvent, key: ReferenceKey, pinned: boolean): void {
     const names = event.customerId === undefined ? ['s:' + event.sessionId] : ['c:' + event.customerId, 's:' + event.sessionId];
     for (const name of names) {
       const clicks = this.shoppers.touch(name).clicks;
       const at = clicks.findIndex((c) => c.product === event.productId);
       if (at >= 0) clicks.splice(at, 1);
-      clicks.push({ product: event.productId, key, t: event.timestamp });
+      clicks.push({ product: event.productId, key, t: event.timestamp, pinned });
       if (clicks.length > 16) clicks.shift();
     }
   }
 
-  #count(day: number, key: ReferenceKey, product: string, field: number, amount: number): void {
+  #count(day: number, key: ReferenceKey, product: string, field: number, amount: number, pinned: boolean): void {
     const perProduct = field === 0 ? [] : ([[this.products, `${day}|${product}`]] as const);
-    for (const [cells, name] of [[this.cells, cellName(day, key)] as const, ...perProduct]) {
+    const pins = pinned ? ([[this.pins, cellName(day, key)]] as const) : [];
+    for (const [cells, name] of [[this.cells, cellName(day, key)] as const, ...perProduct, ...pins]) {
       let cell = cells.get(name);
       if (cell === undefined) cells.set(name, (cell = [0, 0, 0, 0, 0, 0]));
       cell[field]! += amount;

@@ -1,7 +1,7 @@
 // The page's requests to its data routes (/dashboard/data/…): the session cookie goes by itself
 // (same origin, HttpOnly); requests that change state carry the session's CSRF token, read from the
 // page's <meta name="csrf-token">.
-import type { Experiment, GroupBy, Problem, StatsAnswer } from './types';
+import type { Experiment, GroupBy, Problem, Rule, RulePreview, StatsAnswer } from './types';
 
 export class ProblemError extends Error {
   constructor(readonly problem: Problem) {
@@ -33,10 +33,14 @@ export async function experiments(): Promise<Experiment[]> {
   return (await answer<{ experiments: Experiment[] }>(await fetch('/dashboard/data/experiments', { credentials: 'same-origin' }))).experiments;
 }
 
-async function post<T>(path: string, body?: unknown): Promise<T> {
+async function send<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { 'x-csrf-token': csrfToken() };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  return answer<T>(await fetch(path, { method: 'POST', credentials: 'same-origin', headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+  return answer<T>(await fetch(path, { method, credentials: 'same-origin', headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+}
+
+function post<T>(path: string, body?: unknown): Promise<T> {
+  return send<T>('POST', path, body);
 }
 
 export function createExperiment(body: { name: string; widgetId: string; variants: { strategy: string; share: number }[] }): Promise<Experiment> {
@@ -45,4 +49,22 @@ export function createExperiment(body: { name: string; widgetId: string; variant
 
 export function experimentAction(id: string, action: 'start' | 'stop' | 'conclude'): Promise<Experiment> {
   return post<Experiment>(`/dashboard/data/experiments/${encodeURIComponent(id)}/${action}`);
+}
+
+export async function rules(): Promise<Rule[]> {
+  return (await answer<{ rules: Rule[] }>(await fetch('/dashboard/data/rules', { credentials: 'same-origin' }))).rules;
+}
+
+/** Adds or replaces the rule `id` (the body as PUT /api/rules/{id} takes it). */
+export function saveRule(id: string, body: unknown): Promise<{ rule: Rule }> {
+  return send<{ rule: Rule }>('PUT', `/dashboard/data/rules/${encodeURIComponent(id)}`, body);
+}
+
+export function deleteRule(id: string): Promise<unknown> {
+  return send('DELETE', `/dashboard/data/rules/${encodeURIComponent(id)}`);
+}
+
+/** The answer to `query` with the shop's rules, and with `rule` put as `id` (nothing stored). */
+export function previewRule(id: string, rule: unknown, query: string): Promise<RulePreview> {
+  return post<RulePreview>('/dashboard/data/rules/preview', { id, rule, query });
 }

@@ -1,12 +1,13 @@
 // The dashboard page's script: loads the signed-in shop's numbers from /dashboard/data/ for the
 // chosen range (7, 30 or 90 days ending today, UTC) and draws the overview, the tables, the top
-// products and the experiments. It never sees the secret key: the session cookie is HttpOnly.
+// products, the experiments and the rules. It never sees the secret key: the session cookie is HttpOnly.
 import { stats } from './api';
 import { drawRates, drawRevenue } from './charts';
 import { byId, el, fill } from './dom';
 import { dayString } from './format';
 import { loadExperiments, setUpExperimentForm } from './experiments';
 import { fillGroups, fillTopProducts, fillTotals } from './tables';
+import { loadRules, setUpRuleEditor } from './rules';
 
 let loading = 0;
 
@@ -50,6 +51,8 @@ function start(): void {
   const pressed = document.querySelector<HTMLButtonElement>('#range button[aria-pressed="true"]');
   void loadRange(Number(pressed?.dataset.days ?? 30));
   void loadExperiments().catch((error: unknown) => fill(byId('experiments'), el('p', { class: 'problem', role: 'alert' }, String(error))));
+  setUpRuleEditor();
+  void loadRules().catch((error: unknown) => fill(byId('rules'), el('p', { class: 'problem', role: 'alert' }, String(error))));
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);

@@ -46,8 +46,13 @@ export function fillGroups(box: HTMLElement, caption: string, keyHead: string, s
   // A widget name the merchant did not register came from a storefront (anyone with the public key).
   const name = (g: StatsAnswer['groups'][number]) =>
     g.registered === false && g.key !== '(none)' && g.key !== '(other)' ? [g.key, el('span', { class: 'id' }, ' storefront-named')] : [g.key];
-  const rows = stats.groups.map((g) => el('tr', {}, el('th', { scope: 'row' }, ...name(g)), ...metricCells(g)));
-  fill(box, table(caption, [keyHead, ...METRIC_HEADS], rows, 'No recommendation traffic in this range.'));
+  // Per strategy: what the rules' pins earned beside the strategy's own (organic) items.
+  const split = stats.groups.some((g) => g.pinned !== undefined);
+  const pinCells = (g: StatsAnswer['groups'][number]) =>
+    split ? [el('td', { class: 'num', 'data-pinned': 'clicks' }, count(g.pinned?.clicks ?? 0)), el('td', { class: 'num', 'data-pinned': 'revenue' }, amount(g.pinned?.revenue ?? 0)), el('td', { class: 'num', 'data-organic': 'revenue' }, amount(g.organic?.revenue ?? g.revenue))] : [];
+  const rows = stats.groups.map((g) => el('tr', {}, el('th', { scope: 'row' }, ...name(g)), ...metricCells(g), ...pinCells(g)));
+  const heads = split ? [keyHead, ...METRIC_HEADS, 'Pinned clicks', 'Pinned revenue', 'Organic revenue'] : [keyHead, ...METRIC_HEADS];
+  fill(box, table(caption, heads, rows, 'No recommendation traffic in this range.'));
 }
 
 export function fillTopProducts(box: HTMLElement, stats: StatsAnswer, limit = 15): void {

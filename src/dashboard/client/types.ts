@@ -29,7 +29,8 @@ export interface StatsAnswer {
   groupBy: GroupBy;
   totals: Metrics;
   /** registered: with groupBy=widget, whether the merchant registered the name (else a storefront sent it). */
-  groups: (Metrics & { key: string; title?: string; registered?: boolean })[];
+  /** pinned / organic: with groupBy=strategy, the part items pinned by rules earned and the rest. */
+  groups: (Metrics & { key: string; title?: string; registered?: boolean; pinned?: Metrics; organic?: Metrics })[];
   productsFrom?: string;
 }
 
@@ -59,11 +60,34 @@ export interface Experiment {
   results: { variants: (Metrics & { variant: string })[]; comparisons: Comparison[] };
 }
 
+/** A rule as GET /dashboard/data/rules gives it (the body PUT takes, plus its id and updatedAt). */
+export interface Rule {
+  id: string;
+  enabled: boolean;
+  from?: string;
+  until?: string;
+  when: Record<string, unknown>;
+  then: Record<string, unknown>;
+  updatedAt: string;
+}
+
+export interface PreviewItem {
+  id: string;
+  title: string;
+  strategy: string;
+  ruleId?: string;
+}
+
+export interface RulePreview {
+  before: { products: PreviewItem[] };
+  after: { products: PreviewItem[] };
+}
+
 export interface Problem {
   status: number;
   code: string;
   detail: string;
-  errors?: { pointer: string; detail: string }[];
+  errors?: { pointer: string; detail: string; position?: number; expected?: string }[];
 }
 
 export const VARIANT_STRATEGIES = ['auto', 'trending', 'bought-together', 'similar', 'personalized', 'collection-popular', 'recently-viewed'] as const;

@@ -44,6 +44,23 @@ function experimentForm(): Html {
     </form>`;
 }
 
+function ruleEditor(): Html {
+  return html`<div id="rule-editor" class="panel">
+      <h3>Edit a rule</h3>
+      <label for="rule-id">Rule id</label>
+      <input id="rule-id" name="ruleId" maxlength="64" placeholder="summer-week" autocomplete="off">
+      <label for="rule-json">Rule (JSON, as PUT /api/rules/{id} takes it)</label>
+      <textarea id="rule-json" rows="10" spellcheck="false"></textarea>
+      <label for="rule-query">Preview query</label>
+      <input id="rule-query" value="strategy=trending&amp;limit=8" autocomplete="off">
+      <div class="actions">
+        <button type="button" class="secondary" id="rule-preview">Preview</button>
+        <button type="button" id="rule-save">Save</button>
+      </div>
+      <div class="preview" id="rule-preview-result"></div>
+    </div>`;
+}
+
 export function homePage(glance: ShopGlance, csrf: string): Html {
   return dashboardLayout(
     glance.shopId,
@@ -79,6 +96,12 @@ export function homePage(glance: ShopGlance, csrf: string): Html {
           <div class="panel" id="top-products"></div>
         </section>
         ${modelPanel(glance.model)}
+        <section>
+          <h2>Rules</h2>
+          <p class="form-status" id="rule-status" role="status"></p>
+          <div class="panel" id="rules"></div>
+          ${ruleEditor()}
+        </section>
         <section>
           <h2>Experiments</h2>
           <p class="form-status" id="experiment-status" role="status"></p>

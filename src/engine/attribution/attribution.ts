@@ -13,6 +13,9 @@
 //   - a purchase counts one order per distinct metadata.orderId and key (each purchase without an
 //     orderId is an order), and revenue (revenueOf): as sent when a secret key sent it, else at most
 //     the catalog price × MAX_STOREFRONT_QUANTITY, also counted apart as storefront-reported.
+//   - an event about an item a rule pinned (metadata.ruleId, as the widget sends it) is counted
+//     also in the pinned cells, and a click or conversion that follows one made on a pin (the
+//     showing or click remembered) is too: the statistics split pins from organic items by this.
 // Widget names: registered ones for good, the storefront's per day (widget-names.ts).
 // Every count goes to the key's day cell, and every count but impressions to the product's day cell
 // too (product-cells.ts).
@@ -48,6 +51,14 @@ export interface AttributionSnapshot extends WidgetNamesSnapshot {
   orders: string[];
   /** Absent in snapshots from before per-product counts: those start empty. */
   products?: ProductCellsSnapshot;
+  /** Absent in snapshots from before pinned items were told apart: those start empty. */
+  pins?: DayCellsSnapshot;
+}
+
+/** Whether the event is about an item a rule pinned in the answer it came from (metadata.ruleId). */
+function isPinned(event: AttributedEvent): boolean {
+  const ruleId = event.metadata?.ruleId;
+  return typeof ruleId === 'string' && ruleId.length > 0 && ruleId.length <= 64;
 }
 
 /** The catalog price of a bare product id, or undefined. */
@@ -55,6 +66,8 @@ export type PriceOf = (productId: string) => number | undefined;
 
 export class Attribution {
   readonly cells = new DayCells();
+  /** The part of `cells` that items pinned by rules earned (same keys and days). */
+  readonly pins = new DayCells();
   readonly products = new ProductCells();
   readonly shoppers: ShopperMemory;
   readonly widgets = new WidgetNames();
@@ -76,6 +89,7 @@ export class Attribution {
     const t = event.timestamp;
     const day = Math.floor(t / DAY_MS);
     const key = rec === undefined ? -1 : packKey(rec.strategy, this.widgets.indexOf(event.widgetId, day), rec.experiment, rec.variant);
+    const pinned = key >= 0 && isPinned(event);
     const product = productHash(event.productId);
     const memory = this.shoppers;
     if (type === 'impression') {
@@ -83,33 +97,42 @@ export class Attribution {
       // Not per product: impressions are most of the events, and counting each product's would
       // double attribution's cost on the ingest path (bench/attribution.ts).
       this.cells.add(day, key, IMPRESSIONS, 1);
-      memory.shown(memory.touch(SESSION_SPACE, event.sessionId), product, key, day);
+      if (pinned) this.pins.add(day, key, IMPRESSIONS, 1);
+      memory.shown(memory.touch(SESSION_SPACE, event.sessionId), product, key, day, pinned);
       return;
     }
     if (type === 'click') {
       let clickKey = key;
+      let clickPinned = pinned;
       if (clickKey < 0) {
         const session = memory.slotOf(SESSION_SPACE, event.sessionId);
         const shown = session < 0 ? -1 : memory.shownOf(session, product);
         if (shown < 0) return;
         clickKey = this.#onDay(memory.shownKey(shown), memory.shownDay(shown), day);
+        clickPinned = memory.shownPinned(shown);
       }
-      this.#count(day, clickKey, event.productId, CLICKS, 1);
-      this.#remember(event, product, clickKey, t);
+      this.#count(day, clickKey, clickPinned, event.productId, CLICKS, 1);
+      this.#remember(event, product, clickKey, clickPinned, t);
       return;
     }
     let convertedKey = key;
-    if (convertedKey >= 0) this.#remember(event, product, convertedKey, t);
-    else if ((convertedKey = this.#lastClick(event, product, t, day)) < 0) return;
+    let convertedPinned = pinned;
+    if (convertedKey >= 0) this.#remember(event, product, convertedKey, pinned, t);
+    else {
+      const click = this.#lastClick(event, product, t, day);
+      if (click === undefined) return;
+      convertedKey = click.key;
+      convertedPinned = click.pinned;
+    }
     if (type === 'add_to_cart') {
-      this.#count(day, convertedKey, event.productId, ADD_TO_CARTS, 1);
+      this.#count(day, convertedKey, convertedPinned, event.productId, ADD_TO_CARTS, 1);
       return;
     }
     const orderId = orderIdOf(event);
-    if (orderId === undefined || this.#firstOfOrder(orderId + '\u0000' + day + ':' + convertedKey)) this.#count(day, convertedKey, event.productId, ORDERS, 1);
+    if (orderId === undefined || this.#firstOfOrder(orderId + '\u0000' + day + ':' + convertedKey)) this.#count(day, convertedKey, convertedPinned, event.productId, ORDERS, 1);
     const revenue = revenueOf(event, priceOf);
-    this.#count(day, convertedKey, event.productId, REVENUE, revenue);
-    if (event.sender !== 'secret') this.#count(day, convertedKey, event.productId, STOREFRONT_REVENUE, revenue);
+    this.#count(day, convertedKey, convertedPinned, event.productId, REVENUE, revenue);
+    if (event.sender !== 'secret') this.#count(day, convertedKey, convertedPinned, event.productId, STOREFRONT_REVENUE, revenue);
   }
 
   /** Forgets the shoppers' remembered showings and clicks (an erasure); the day cells keep their counts. */
@@ -125,6 +148,7 @@ export class Attribution {
       shoppers: this.shoppers.snapshot(),
       orders: [...this.#orders],
       products: this.products.snapshot(),
+      pins: this.pins.snapshot(),
     };
   }
 
@@ -134,19 +158,21 @@ export class Attribution {
     this.shoppers.restore(snapshot.shoppers);
     for (const order of snapshot.orders) this.#orders.add(order);
     if (snapshot.products !== undefined) this.products.restore(snapshot.products);
+    if (snapshot.pins !== undefined) this.pins.restore(snapshot.pins);
   }
 
-  /** Adds to one counter of the key's day cell and of the product's (clicks and conversions). */
-  #count(day: number, key: number, productId: string, field: number, amount: number): void {
+  /** Adds to one counter of the key's day cell (and its pinned cell) and of the product's (clicks and conversions). */
+  #count(day: number, key: number, pinned: boolean, productId: string, field: number, amount: number): void {
     this.cells.add(day, key, field, amount);
+    if (pinned) this.pins.add(day, key, field, amount);
     this.products.add(day, productId, field, amount);
   }
 
   /** Remembers the click (or the carted card) for the customer, when there is one, and the session. */
-  #remember(event: AttributedEvent, product: number, key: number, t: number): void {
+  #remember(event: AttributedEvent, product: number, key: number, pinned: boolean, t: number): void {
     const memory = this.shoppers;
-    if (event.customerId !== undefined) memory.clicked(memory.touch(CUSTOMER_SPACE, event.customerId), product, key, t);
-    memory.clicked(memory.touch(SESSION_SPACE, event.sessionId), product, key, t);
+    if (event.customerId !== undefined) memory.clicked(memory.touch(CUSTOMER_SPACE, event.customerId), product, key, t, pinned);
+    memory.clicked(memory.touch(SESSION_SPACE, event.sessionId), product, key, t, pinned);
   }
 
   /** A remembered key, made on `fromDay`, as counted on `day` (its storefront widget is a day's name: widget-names.ts). */
@@ -156,10 +182,11 @@ export class Attribution {
     return now === widget ? key : withWidget(key, now);
   }
 
-  /** The key, as counted on `day`, of the shopper's latest click on `product` within the window before `t`; -1 when none. */
-  #lastClick(event: AttributedEvent, product: number, t: number, day: number): number {
+  /** The key, as counted on `day`, of the shopper's latest click on `product` within the window before `t`, and whether it was on a pin; undefined when none. */
+  #lastClick(event: AttributedEvent, product: number, t: number, day: number): { key: number; pinned: boolean } | undefined {
     const memory = this.shoppers;
     let best = -1;
+    let bestPinned = false;
     let bestTime = -Infinity;
     for (let k = 0; k < 2; k++) {
       const id = k === 0 ? event.customerId : event.sessionId;
@@ -171,10 +198,11 @@ export class Attribution {
       const at = memory.clickTime(click);
       if (at <= t && t - at <= this.windowMs && at > bestTime) {
         best = memory.clickKey(click);
+        bestPinned = memory.clickPinned(click);
         bestTime = at;
       }
     }
-    return best < 0 ? best : this.#onDay(best, Math.floor(bestTime / DAY_MS), day);
+    return best < 0 ? undefined : { key: this.#onDay(best, Math.floor(bestTime / DAY_MS), day), pinned: bestPinned };
   }
 
   /** True the first time an (order, cell) entry is seen among the last MAX_ORDERS_REMEMBERED. */

@@ -29,11 +29,14 @@ export interface ShopperMemorySnapshot {
   shownHead: Uint8Array;
   shownProducts: Uint8Array;
   shownKeys: Uint8Array;
+  /** Absent in snapshots from before pinned items were told apart: none was pinned. */
+  shownPinned?: Uint8Array;
   /** Absent in snapshots from before: their keys name widgets for good, whatever the day. */
   shownDays?: Uint8Array;
   clickCount: Uint8Array;
   clickProducts: Uint8Array;
   clickKeys: Uint8Array;
+  clickPinned?: Uint8Array;
   clickTimes: Uint8Array;
 }
 
@@ -44,12 +47,15 @@ export class ShopperMemory {
   #shownHead = new Uint8Array(0);
   #shownProducts = new Int32Array(0);
   #shownKeys = new Uint32Array(0);
+  /** 1 where the product was shown as a rule's pin (not ranked by the strategy). */
+  #shownPinned = new Uint8Array(0);
   /** UTC days since the epoch (a Uint16 holds them until 2149). */
   #shownDays = new Uint16Array(0);
   /** Per slot: clicks held, oldest first in [slot * CLICKS_PER_SHOPPER, + count). */
   #clickCount = new Uint8Array(0);
   #clickProducts = new Int32Array(0);
   #clickKeys = new Uint32Array(0);
+  #clickPinned = new Uint8Array(0);
   #clickTimes = new Float64Array(0);
 
   readonly #erased: ErasedKeys;
@@ -89,11 +95,12 @@ export class ShopperMemory {
   }
 
   /** Remembers that a recommendation under `key` showed `product` to the shopper in `slot` on `day`. */
-  shown(slot: number, product: number, key: number, day: number): void {
+  shown(slot: number, product: number, key: number, day: number, pinned = false): void {
     const head = this.#shownHead[slot]!;
     const at = slot * SHOWN_PER_SHOPPER + head;
     this.#shownProducts[at] = product;
     this.#shownKeys[at] = key;
+    this.#shownPinned[at] = pinned ? 1 : 0;
     this.#shownDays[at] = day;
     this.#shownHead[slot] = (head + 1) % SHOWN_PER_SHOPPER;
     if (this.#shownCount[slot]! < SHOWN_PER_SHOPPER) this.#shownCount[slot]!++;
@@ -119,8 +126,13 @@ export class ShopperMemory {
     return this.#shownDays[index]!;
   }
 
+  /** Whether that showing was a rule's pin. */
+  shownPinned(index: number): boolean {
+    return this.#shownPinned[index] === 1;
+  }
+
   /** Remembers the shopper's click on `product` from `key` at `t` (replacing an older click on it). */
-  clicked(slot: number, product: number, key: number, t: number): void {
+  clicked(slot: number, product: number, key: number, t: number, pinned = false): void {
     const base = slot * CLICKS_PER_SHOPPER;
     let count = this.#clickCount[slot]!;
     let i = 0;
@@ -131,9 +143,11 @@ export class ShopperMemory {
     this.#clickProducts.copyWithin(base + i, base + i + 1, base + count);
     this.#clickKeys.copyWithin(base + i, base + i + 1, base + count);
     this.#clickTimes.copyWithin(base + i, base + i + 1, base + count);
+    this.#clickPinned.copyWithin(base + i, base + i + 1, base + count);
     const last = base + count - 1;
     this.#clickProducts[last] = product;
     this.#clickKeys[last] = key;
+    this.#clickPinned[last] = pinned ? 1 : 0;
     this.#clickTimes[last] = t;
   }
 
@@ -153,6 +167,11 @@ export class ShopperMemory {
     return this.#clickTimes[index]!;
   }
 
+  /** Whether that click was on a rule's pin. */
+  clickPinned(index: number): boolean {
+    return this.#clickPinned[index] === 1;
+  }
+
   snapshot(): ShopperMemorySnapshot {
     const slots = this.#erased.scrub(this.slots.snapshot());
     const n = this.slots.size;
@@ -162,10 +181,12 @@ export class ShopperMemory {
       shownHead: bytesOf(this.#shownHead.subarray(0, n)),
       shownProducts: bytesOf(this.#shownProducts.subarray(0, n * SHOWN_PER_SHOPPER)),
       shownKeys: bytesOf(this.#shownKeys.subarray(0, n * SHOWN_PER_SHOPPER)),
+      shownPinned: bytesOf(this.#shownPinned.subarray(0, n * SHOWN_PER_SHOPPER)),
       shownDays: bytesOf(this.#shownDays.subarray(0, n * SHOWN_PER_SHOPPER)),
       clickCount: bytesOf(this.#clickCount.subarray(0, n)),
       clickProducts: bytesOf(this.#clickProducts.subarray(0, n * CLICKS_PER_SHOPPER)),
       clickKeys: bytesOf(this.#clickKeys.subarray(0, n * CLICKS_PER_SHOPPER)),
+      clickPinned: bytesOf(this.#clickPinned.subarray(0, n * CLICKS_PER_SHOPPER)),
       clickTimes: bytesOf(this.#clickTimes.subarray(0, n * CLICKS_PER_SHOPPER)),
     };
   }
@@ -179,6 +200,8 @@ export class ShopperMemory {
     this.#shownProducts.set(fromBytes(Int32Array, snapshot.shownProducts));
     this.#shownKeys.set(fromBytes(Uint32Array, snapshot.shownKeys));
     if (snapshot.shownDays !== undefined) this.#shownDays.set(fromBytes(Uint16Array, snapshot.shownDays));
+    if (snapshot.shownPinned !== undefined) this.#shownPinned.set(fromBytes(Uint8Array, snapshot.shownPinned));
+    if (snapshot.clickPinned !== undefined) this.#clickPinned.set(fromBytes(Uint8Array, snapshot.clickPinned));
     this.#clickCount.set(fromBytes(Uint8Array, snapshot.clickCount));
     this.#clickProducts.set(fromBytes(Int32Array, snapshot.clickProducts));
     this.#clickKeys.set(fromBytes(Uint32Array, snapshot.clickKeys));
@@ -195,6 +218,8 @@ export class ShopperMemory {
     this.#shownProducts = grownTo(this.#shownProducts, capacity * SHOWN_PER_SHOPPER);
     this.#shownKeys = grownTo(this.#shownKeys, capacity * SHOWN_PER_SHOPPER);
     this.#shownDays = grownTo(this.#shownDays, capacity * SHOWN_PER_SHOPPER);
+    this.#shownPinned = grownTo(this.#shownPinned, capacity * SHOWN_PER_SHOPPER);
+    this.#clickPinned = grownTo(this.#clickPinned, capacity * CLICKS_PER_SHOPPER);
     this.#clickProducts = grownTo(this.#clickProducts, capacity * CLICKS_PER_SHOPPER);
     this.#clickKeys = grownTo(this.#clickKeys, capacity * CLICKS_PER_SHOPPER);
     this.#clickTimes = grownTo(this.#clickTimes, capacity * CLICKS_PER_SHOPPER);

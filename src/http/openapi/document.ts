@@ -19,6 +19,7 @@ const TAGS: Readonly<Record<Tag, string>> = {
   events: 'Shopper events: stored durably, then applied to the models before the answer (public key).',
   catalog: "The shop's products (secret key).",
   customers: 'What is stored about a customer, exported or erased (secret key): GDPR access and erasure.',
+  rules: "The merchant's rules on answers: filter, hide, boost, bury, diversify and pin, by strategy, placement, collection and context product, within a validity window (secret key).",
   analytics: 'What recommendations earn, and A/B experiments on placements (secret key).',
   stream: 'The WebSocket channel (public key).',
   operations: 'Health, metrics, the widget script and this document.',

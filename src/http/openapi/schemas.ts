@@ -6,6 +6,7 @@ import type { WireCatalog } from '../../api/product.js';
 import type { RecommendationParams } from '../../api/recommendation-query.js';
 import type { StatsAnswer } from '../../analytics/statistics.js';
 import type { WireExperiment } from '../../api/experiment.js';
+import type { RuleDeleted, RuleList, RulePreview, RulePreviewRequest, RuleStored, RuleView, WireRule } from '../../api/rule.js';
 import type { RegisteredWidgets, WireWidgets } from '../../api/widgets.js';
 import type { ShopRecency, WireRecency } from '../../api/recency.js';
 import type {
@@ -60,6 +61,13 @@ export const SCHEMAS = typia.json.schemas<
     ExperimentList,
     ExperimentWithResults,
     DashboardExperiments,
+    WireRule,
+    RuleView,
+    RuleList,
+    RuleStored,
+    RuleDeleted,
+    RulePreviewRequest,
+    RulePreview,
     ProductDeleted,
     CustomerEventsParams,
     CustomerExport,

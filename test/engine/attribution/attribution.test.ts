@@ -13,10 +13,10 @@ const PRICES: Record<string, number> = { '1': 10, '2': 2.5, '3': 99.99 };
 const priceOf = (id: string) => PRICES[id];
 
 /** The compact model's cells in the reference's form. */
-function cellsOf(model: Attribution): ReferenceCells {
+function cellsOf(model: Attribution, of: 'cells' | 'pins' = 'cells'): ReferenceCells {
   const cells: ReferenceCells = new Map();
-  const rows = model.cells.rows;
-  model.cells.forEach(-Infinity, Infinity, (day, key, row) => {
+  const rows = model[of].rows;
+  model[of].forEach(-Infinity, Infinity, (day, key, row) => {
     const name = cellName(day, { strategy: keyStrategy(key), widget: model.widgets.nameOf(day, keyWidget(key)), experiment: keyExperiment(key), variant: keyVariant(key) });
     cells.set(name, Array.from(rows.subarray(row * FIELDS, row * FIELDS + FIELDS)));
   });
@@ -53,7 +53,13 @@ const eventArb: fc.Arbitrary<{ dt: number; event: Omit<AttributedEvent, 'timesta
         sender: fc.constant('secret' as const),
         recId: fc.constantFrom(...recIds),
         metadata: fc.record(
-          { orderId: fc.constantFrom('o1', 'o2', 7), price: fc.oneof(fc.double({ min: 0, max: 500, noNaN: true }), fc.constant('12')), quantity: fc.integer({ min: 0, max: 4 }) },
+          {
+            orderId: fc.constantFrom('o1', 'o2', 7),
+            price: fc.oneof(fc.double({ min: 0, max: 500, noNaN: true }), fc.constant('12')),
+            quantity: fc.integer({ min: 0, max: 4 }),
+            // An item a rule pinned (and a few values that are not a rule id).
+            ruleId: fc.constantFrom('summer', 'r2', '', 5, 'x'.repeat(65)),
+          },
           { requiredKeys: [] },
         ),
       },
@@ -87,6 +93,7 @@ describe('Attribution against the reference', () => {
         }
         expect(sorted(cellsOf(model))).toEqual(sorted(reference.cells));
         expect(sorted(productCellsOf(model))).toEqual(sorted(reference.products));
+        expect(sorted(cellsOf(model, 'pins'))).toEqual(sorted(reference.pins));
       }),
       { numRuns: 300 },
     );
@@ -107,6 +114,7 @@ describe('Attribution against the reference', () => {
         }
         expect(sorted(cellsOf(restored))).toEqual(sorted(cellsOf(model)));
         expect(sorted(productCellsOf(restored))).toEqual(sorted(productCellsOf(model)));
+        expect(sorted(cellsOf(restored, 'pins'))).toEqual(sorted(cellsOf(model, 'pins')));
       }),
       { numRuns: 150 },
     );
@@ -116,6 +124,18 @@ describe('Attribution against the reference', () => {
 describe('Attribution rules', () => {
   const at = (days: number) => T0 + days * DAY_MS;
   const day = Math.floor(T0 / DAY_MS);
+
+  test('When a pinned item is shown, clicked from the session’s memory and bought, then each count is also a pin’s; an organic item’s is not', () => {
+    const model = new Attribution(WINDOW);
+    model.apply({ type: 'impression', productId: '1', sessionId: 's', recId: 'rec_t_0_0_1', metadata: { ruleId: 'summer' }, timestamp: at(0) }, priceOf);
+    model.apply({ type: 'impression', productId: '2', sessionId: 's', recId: 'rec_t_0_0_1', timestamp: at(0) }, priceOf);
+    for (const productId of ['1', '2']) {
+      model.apply({ type: 'click', productId, sessionId: 's', timestamp: at(0) + 1 }, priceOf);
+      model.apply({ type: 'purchase', productId, sessionId: 's', sender: 'secret', timestamp: at(0) + 2 }, priceOf);
+    }
+    expect(cellsOf(model).get(`${day}|3|(none)|0|0`)).toEqual([2, 2, 0, 2, 12.5, 0]);
+    expect(cellsOf(model, 'pins').get(`${day}|3|(none)|0|0`)).toEqual([1, 1, 0, 1, 10, 0]);
+  });
 
   test('When a purchase comes 7 days after the click, then it counts; 7 days and 1 ms after, it does not', () => {
     const model = new Attribution(WINDOW);

@@ -1,0 +1,87 @@
+// How the rules matching one request shape its answer: the constraints the chain collects under
+// (the request's own, plus each rule's filter and hide), how many candidates to collect, and the
+// boosts, diversity caps and eligible pins that finishAnswer applies to them (apply-rules.ts).
+import type { AnswerShape, CandidateConstraint } from '../answer-shaping.js';
+import { SelectionConstraint } from '../answer-shaping.js';
+import type { Catalog } from '../catalog.js';
+import type { DenseSet } from '../dense-set.js';
+import type { AttributeIndex } from '../filters/attribute-index.js';
+import { textValues } from '../filters/attributes.js';
+import type { MatchSet } from '../filters/match-set.js';
+import type { Product } from '../product.js';
+import type { Strategy } from '../strategy.js';
+import { MAX_RULE_WINDOW, RULE_WINDOW_FACTOR, type Boost, type Cap, type Pin, type RuleEffects } from './apply-rules.js';
+import type { ActiveRule, RuleBook, RuleRequest } from './rule-book.js';
+
+/** Refuses the products a rule's `hide` selects. */
+export class HideConstraint implements CandidateConstraint {
+  constructor(readonly hidden: MatchSet) {}
+
+  admits(id: number): boolean {
+    return !this.hidden.has(id);
+  }
+
+  picked(): void {}
+}
+
+export interface RulePlan {
+  /** The rules applied, in composition (id) order. */
+  readonly rules: readonly ActiveRule[];
+  readonly constraints: readonly CandidateConstraint[];
+  /** Candidates to collect. */
+  readonly window: number;
+  /** Organic items the answer keeps (its limit less its pins). */
+  readonly organic: number;
+  readonly effects: RuleEffects;
+}
+
+export interface PlanInput {
+  readonly book: RuleBook;
+  readonly index: AttributeIndex;
+  readonly catalog: Catalog;
+  readonly strategy: Strategy;
+  readonly request: RuleRequest & { readonly limit: number };
+  readonly context: Product | undefined;
+  readonly contextDense: number | undefined;
+  readonly now: number;
+  readonly shape: AnswerShape;
+  /** What the answer may never return (context, exclude, dismissals …): pins obey it; eligible pins are added to it. */
+  readonly blocked: DenseSet;
+}
+
+/** The plan for the request's matching rules; undefined when none matches (the plain path). */
+export function planRules(input: PlanInput, scratch: ActiveRule[] = []): RulePlan | undefined {
+  const { book, index, catalog, context, request } = input;
+  book.matching(input.strategy, request, context, input.contextDense, index, input.now, scratch);
+  if (scratch.length === 0) return undefined;
+  const rules = scratch.slice();
+  const constraints: CandidateConstraint[] = [...input.shape.constraints];
+  const boosts: Boost[] = [];
+  const caps: Cap[] = [];
+  const pins: Pin[] = [];
+  const pinned = new Set<number>();
+  for (const active of rules) {
+    if (active.filter !== undefined) constraints.push(new SelectionConstraint(active.filter.select(index, context)));
+    if (active.hide !== undefined) constraints.push(new HideConstraint(active.hide.select(index, context)));
+    for (const boost of active.boosts) {
+      const selection = boost.filter.select(index, context);
+      boosts.push({ selects: (id) => selection.has(id), factor: boost.factor });
+    }
+    const diversity = active.rule.then.diversity;
+    if (diversity !== undefined) {
+      caps.push({ max: diversity.max, valueOf: (id) => { const product = catalog.product(id); return product === undefined ? undefined : textValues(product, diversity.by)[0]; } });
+    }
+    for (const pin of active.rule.then.pin ?? []) {
+      if (pin.position > request.limit) continue;
+      const id = catalog.denseOf(pin.productId);
+      if (id === undefined || pinned.has(id) || input.blocked.has(id) || !catalog.isAvailable(id)) continue;
+      if (input.shape.selection !== undefined && !input.shape.selection.has(id)) continue;
+      pinned.add(id);
+      pins.push({ id, position: pin.position, ruleId: active.rule.id });
+    }
+  }
+  for (const id of pinned) input.blocked.add(id);
+  const organic = Math.max(0, request.limit - pins.length);
+  const window = boosts.length > 0 || caps.length > 0 ? Math.min(Math.max(organic * RULE_WINDOW_FACTOR, organic), MAX_RULE_WINDOW) : organic;
+  return { rules, constraints, window, organic, effects: { boosts, caps, pins } };
+}
