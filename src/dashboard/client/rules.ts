@@ -75,7 +75,9 @@ function row(rule: Rule): HTMLElement {
 export async function loadRules(): Promise<void> {
   const all = await rules();
   const body = all.length === 0 ? [el('tr', {}, el('td', { colspan: '4', class: 'empty' }, 'No rules yet: write one below.'))] : all.map(row);
-  fill(byId('rules'), el('table', {}, el('thead', {}, el('tr', {}, ...['On', 'Rule', 'What it does', ''].map((h) => el('th', { scope: 'col' }, h)))), el('tbody', {}, ...body)));
+  // In its own scroll box, as every table of the page: a phone never scrolls the page sideways.
+  const table = el('table', {}, el('thead', {}, el('tr', {}, ...['On', 'Rule', 'What it does', ''].map((h) => el('th', { scope: 'col' }, h)))), el('tbody', {}, ...body));
+  fill(byId('rules'), el('div', { class: 'scroll' }, table));
 }
 
 function list(caption: string, items: PreviewItem[], other: PreviewItem[]): HTMLElement {

@@ -39,10 +39,10 @@ export function modelPanel(model: ShopModel): Html {
       <div class="panel">
         <p>Personalized recommendations blend an EASE model, refitted in the background, with live shopper similarity. At each refit the shop checks its settings on its own data: its newest purchases are hidden and predicted from the rest of those shoppers\u2019 histories.</p>
         ${summary}
-        <table>
+        <div class="scroll"><table>
           <thead><tr><th scope="col">Setting</th><th scope="col">In use</th><th scope="col">Default</th><th scope="col">What it does</th></tr></thead>
           <tbody>${settingRows(model.settings, model.defaults)}</tbody>
-        </table>
+        </table></div>
       </div>
     </section>`;
 }
