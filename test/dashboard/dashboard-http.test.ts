@@ -59,7 +59,7 @@ describe('dashboard sign-in', () => {
     // why these recommendations: no fit yet, the defaults
     expect(body).toContain('<h2>Why these recommendations</h2>');
     expect(body).toContain('data-decision="none"');
-    expect(body).toMatch(/<tr data-setting="momentumExponent"><th scope="row">Momentum exponent<\/th><td>1<\/td><td>1<\/td>/);
+    expect(body).toMatch(/<tr data-setting="momentumExponent"><th scope="row">Momentum exponent<\/th><td>0.5<\/td><td>0.5<\/td>/);
     expect(body).not.toContain(t.shop.secretKey);
     expect(body).toMatch(/<meta name="csrf-token" content="[A-Za-z0-9_-]{43}">/);
   });

@@ -61,7 +61,7 @@ describe('GET /api/shop/model', () => {
     const client = new Client();
     const res = await client.call('GET', '/api/shop/model');
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ shopId: 'tuned', fitProducts: 0, tuning: null, settings: { momentumExponent: 1, realTimeWeight: 0.1, historyExponent: 0, lambda: 500 } });
+    expect(res.json).toMatchObject({ shopId: 'tuned', fitProducts: 0, tuning: null, settings: { momentumExponent: 0.5, realTimeWeight: 0.1, historyExponent: 0, lambda: 500 } });
     expect(res.json.settings).toEqual(res.json.defaults);
     const refused = await client.call('GET', '/api/shop/model', undefined, shop.publicKey);
     expect(refused.status).toBe(403);
