@@ -1,45 +1,18 @@
 // PAIRWISE_SERVERS=2, the real compiled service: a customer erased through one server process is
 // gone from the other's answers (read with the erasure's position), and a shop erased through one
 // has its keys refused by both. Each client keeps one connection, so it talks to one server.
-import { Agent, request } from 'node:http';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { killIfRunning, startChildServer, type ChildServer } from '../support/child-server.js';
+import { clientPerServer as clientPerServerAt, ServerClient } from '../support/server-client.js';
 import { newShop, tempDataDir } from '../support/service.js';
 
 const shop = newShop('multi-erase');
 const dataDir = tempDataDir();
 let supervisor: ChildServer;
 
-class Client {
-  readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  pid = 0;
-
-  async call(method: string, path: string, body?: unknown, key = shop.secretKey): Promise<{ status: number; json: any; text: string }> {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    return new Promise((resolve, reject) => {
-      const req = request(new URL(supervisor.url + path), { method, agent: this.agent, headers: { authorization: `Bearer ${key}`, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, text, json: text.startsWith('{') ? JSON.parse(text) : undefined }));
-      });
-      req.once('error', reject);
-      req.end(payload);
-    });
-  }
-}
-
-async function clientPerServer(): Promise<[Client, Client]> {
-  const byPid = new Map<number, Client>();
-  for (let i = 0; i < 200 && byPid.size < 2; i++) {
-    const client = new Client();
-    client.pid = (await client.call('GET', '/healthz')).json.pid;
-    if (!byPid.has(client.pid)) byPid.set(client.pid, client);
-    else client.agent.destroy();
-  }
-  expect(byPid.size).toBe(2);
-  return [...byPid.values()] as [Client, Client];
-}
+/** One client per server process (test/support/server-client.ts). */
+const clientPerServer = () => clientPerServerAt(supervisor.url, shop.secretKey);
 
 /** The products a recently-viewed answer took from the customer's views. */
 const viewed = (json: { products: { id: string; strategy: string }[] }) => json.products.filter((p) => p.strategy === 'recently-viewed').map((p) => p.id);

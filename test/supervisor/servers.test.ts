@@ -1,48 +1,19 @@
 // PAIRWISE_SERVERS=2: a supervisor and two server processes on one port and one LMDB data dir,
 // the real compiled service. Each client below keeps one connection, so it talks to one server.
 import fc from 'fast-check';
-import { Agent, request } from 'node:http';
 import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { killIfRunning, spawnChildServer, startChildServer, type ChildServer } from '../support/child-server.js';
+import { clientPerServer as clientPerServerAt, ServerClient } from '../support/server-client.js';
 import { newShop, tempDataDir } from '../support/service.js';
 
 const shop = newShop('multi');
 const dataDir = tempDataDir();
 let supervisor: ChildServer;
 
-/** One keep-alive connection to the port: whichever server the kernel gave it answers every request. */
-class Client {
-  readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  pid = 0;
-
-  async call(method: string, path: string, body?: unknown, key = shop.publicKey): Promise<{ status: number; json: any; text: string }> {
-    const url = new URL(supervisor.url + path);
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    return new Promise((resolve, reject) => {
-      const req = request(url, { method, agent: this.agent, headers: { authorization: `Bearer ${key}`, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, text, json: text.startsWith('{') ? JSON.parse(text) : undefined }));
-      });
-      req.once('error', reject);
-      req.end(payload);
-    });
-  }
-}
-
-/** Clients until one talks to each of two servers (the kernel spreads new connections over them). */
-async function clientPerServer(): Promise<[Client, Client]> {
-  const byPid = new Map<number, Client>();
-  for (let i = 0; i < 200 && byPid.size < 2; i++) {
-    const client = new Client();
-    client.pid = (await client.call('GET', '/healthz')).json.pid;
-    if (!byPid.has(client.pid)) byPid.set(client.pid, client);
-    else client.agent.destroy();
-  }
-  expect(byPid.size).toBe(2);
-  return [...byPid.values()] as [Client, Client];
-}
+/** One client per server process (test/support/server-client.ts). */
+const clientPerServer = () => clientPerServerAt(supervisor.url, shop.publicKey);
+type Client = ServerClient;
 
 /** Whether the process runs (a zombie left for a reaper that never comes, as in some containers, does not). */
 function running(pid: number): boolean {

@@ -2,11 +2,11 @@
 // processes: a shop whose newest purchases are products momentum pushes down gets a
 // non-default momentum exponent, reported alike by GET /api/shop/model and /metrics on both.
 import typia from 'typia';
-import { Agent, request } from 'node:http';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { killIfRunning, startChildServer, type ChildServer } from '../support/child-server.js';
 import { momentumShopProducts, momentumShopPurchases } from '../support/momentum-shop.js';
+import { clientPerServer as clientPerServerAt, ServerClient } from '../support/server-client.js';
 import { newShop, tempDataDir } from '../support/service.js';
 import type { ShopModel } from '../../src/api/responses.js';
 
@@ -14,37 +14,8 @@ const shop = newShop('tuned');
 const dataDir = tempDataDir();
 let supervisor: ChildServer;
 
-/** One keep-alive connection: whichever server the kernel gave it answers every request. */
-class Client {
-  readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  pid = 0;
-
-  async call(method: string, path: string, body?: unknown, key = shop.secretKey): Promise<{ status: number; json: any; text: string; type: string }> {
-    const url = new URL(supervisor.url + path);
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    return new Promise((resolve, reject) => {
-      const req = request(url, { method, agent: this.agent, headers: { authorization: `Bearer ${key}`, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, text, type: String(res.headers['content-type']), json: text.startsWith('{') ? JSON.parse(text) : undefined }));
-      });
-      req.once('error', reject);
-      req.end(payload);
-    });
-  }
-}
-
-async function clientPerServer(): Promise<[Client, Client]> {
-  const byPid = new Map<number, Client>();
-  for (let i = 0; i < 200 && byPid.size < 2; i++) {
-    const client = new Client();
-    client.pid = (await client.call('GET', '/healthz')).json.pid;
-    if (!byPid.has(client.pid)) byPid.set(client.pid, client);
-    else client.agent.destroy();
-  }
-  expect(byPid.size).toBe(2);
-  return [...byPid.values()] as [Client, Client];
-}
+/** One client per server process (test/support/server-client.ts). */
+const clientPerServer = () => clientPerServerAt(supervisor.url, shop.secretKey);
 
 beforeAll(async () => {
   supervisor = await startChildServer(dataDir, shop, { PAIRWISE_SERVERS: '2', PAIRWISE_EASE_REFIT_EVENTS: '100' });
@@ -58,7 +29,7 @@ afterAll(async () => {
 
 describe('GET /api/shop/model', () => {
   test('When no fit is installed yet, then the defaults are reported, untuned; a public key gets a 403 problem', async () => {
-    const client = new Client();
+    const client = new ServerClient(supervisor.url, shop.secretKey);
     const res = await client.call('GET', '/api/shop/model');
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ shopId: 'tuned', fitProducts: 0, tuning: null, settings: { momentumExponent: 0.5, realTimeWeight: 0.1, historyExponent: 0, lambda: 500 } });
