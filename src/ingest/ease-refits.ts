@@ -4,7 +4,7 @@
 // time, so at most one fit's matrix (4n² bytes) exists at once; stop() ends a refit under way.
 // A process confined to one core whose event loop is busy starts no refit (for up to MAX_DEFER_MS):
 // see Room. A shop being loaded (events arriving faster than LOADING_EVENTS_PER_SECOND between two
-// looks, as when a merchant imports its history) is not refitted until the load ends (again for
+// looks, or over any second sampled between them, as when a merchant imports its history) is not refitted until the load ends (again for
 // up to MAX_DEFER_MS): a fit of the first part of an import would stand for the rest of it until
 // the next refit, which the rest after it puts minutes away. A refit still running after config.timeoutMs is ended (its thread starved of CPU, as
 // on a core that other work keeps busy), and the shop then rests REST_FACTOR times that long.
@@ -18,6 +18,12 @@ import type { ShopEngines } from './shop-engines.js';
 
 /** How often due shops are looked for, in ms. */
 const CHECK_MS = 10_000;
+/**
+ * How often shops' event rates are sampled between looks, in ms: a load that began a few seconds
+ * before a look (a merchant's import started just after the catalog) is seen by its rate over those
+ * seconds, not diluted by the quiet ones before it.
+ */
+const SAMPLE_MS = 1_000;
 
 /**
  * After a refit that took d, the shop rests at least REST_FACTOR × d before the next one, so
@@ -44,6 +50,13 @@ export interface Room {
 export const LOADING_EVENTS_PER_SECOND = 1_000;
 /** Looks closer together than this measure no rate (a shop is not taken for loaded on a short glimpse). */
 const SHORTEST_RATE_WINDOW_MS = 1_000;
+
+/** A shop's event count at the last sample, and the highest rate of any sampled stretch since the last look. */
+interface Sample {
+  events: number;
+  at: number;
+  peak: number;
+}
 
 /** A shop's event count at the last look, and since when its refit has waited for a load to end. */
 interface Look {
@@ -102,6 +115,9 @@ export class EaseRefits {
   #deferredSince: number | undefined;
   /** Per shop: its event count at the last look (the shops there at start count from their replayed events). */
   readonly #looks = new Map<string, Look>();
+  /** Per shop: its rate sampled between looks (sample()). */
+  readonly #samples = new Map<string, Sample>();
+  #sampler: NodeJS.Timeout | undefined;
   /** Shops being loaded at the last look (their refits wait). */
   readonly #loading = new Set<string>();
   /** When start() was called, and when the shops were last looked at: a shop new since then got its events since then. */
@@ -130,6 +146,25 @@ export class EaseRefits {
     if (this.config.intervalMs === 0 && this.config.afterEvents === 0) return;
     this.#timer = setInterval(() => void this.refitDue(), checkMs);
     this.#timer.unref();
+    this.#sampler = setInterval(() => this.sample(), Math.min(SAMPLE_MS, checkMs));
+    this.#sampler.unref();
+  }
+
+  /** Notes each shop's event rate since the last sample; the next look takes the highest as the shop's rate if it is above the average. */
+  sample(now = this.clock()): void {
+    for (const [shopId, engine] of this.engines.entries()) {
+      const events = engine.eventCount;
+      const last = this.#samples.get(shopId);
+      if (last === undefined) {
+        // A shop new since the last look (or start) got all its events since then, as #look counts them.
+        const since = this.#looks.has(shopId) ? now : (this.#lastLookAt ?? this.#startedAt ?? now);
+        this.#samples.set(shopId, { events: since === now ? events : 0, at: since, peak: 0 });
+        continue;
+      }
+      const elapsed = now - last.at;
+      if (elapsed < SAMPLE_MS / 2) continue;
+      this.#samples.set(shopId, { events, at: now, peak: Math.max(last.peak, ((events - last.events) * 1000) / elapsed) });
+    }
   }
 
   /** Whether a refit is under way (reading its input, solving or installing). */
@@ -140,6 +175,7 @@ export class EaseRefits {
   /** Ends the refit under way (nothing installed) and schedules no more; resolves when it has stopped. */
   async stop(): Promise<void> {
     clearInterval(this.#timer);
+    clearInterval(this.#sampler);
     this.#abort.abort();
     await this.#running;
   }
@@ -170,7 +206,9 @@ export class EaseRefits {
         if (seen.loadingSince !== undefined) this.#loading.add(shopId);
         continue;
       }
-      const rate = ((events - seen.events) * 1000) / elapsed;
+      const sampled = this.#samples.get(shopId);
+      const rate = Math.max(((events - seen.events) * 1000) / elapsed, sampled?.peak ?? 0);
+      if (sampled !== undefined) sampled.peak = 0;
       let loadingSince = rate > LOADING_EVENTS_PER_SECOND ? (seen.loadingSince ?? now) : undefined;
       if (loadingSince !== undefined && now - loadingSince >= MAX_DEFER_MS) loadingSince = undefined; // waited long enough
       if (loadingSince !== undefined) {

@@ -88,6 +88,26 @@ describe('EASE refit schedule', () => {
     expect(announced).toEqual([true, false]);
   });
 
+  test('When a load begins a few seconds before a look, then the rate sampled over those seconds holds the refit, not the diluted average', async () => {
+    const engines = shops();
+    let now = 0;
+    const refits = new EaseRefits(engines, config(), () => now, () => {}, roomy);
+    refits.sample();
+    now = 7_000;
+    refits.sample(); // quiet until now
+    const load = LOADING_EVENTS_PER_SECOND * 1.5; // shoppers, two events each: 3 times the rate over the last 2 s, 60 % of it over 10 s
+    buy(engines, load, 5);
+    now = 9_000;
+    refits.sample();
+    now = 10_000;
+    expect(await refits.refitDue()).toBe(0);
+    buy(engines, 10, 5 + load); // a trickle: the load is over
+    now = 15_000;
+    refits.sample();
+    now = 20_000;
+    expect(await refits.refitDue()).toBe(1);
+  });
+
   test('When a shop is loaded without pause, then its refit runs after MAX_DEFER_MS all the same', async () => {
     const engines = shops();
     let now = 0;
