@@ -43,7 +43,8 @@ export const DEFAULT_GRID: Readonly<BlendGrid> = Object.freeze({
 /**
  * A shop's recency setting: auto, the tuner decides how much time counts (momentum, history
  * exponent) on the shop's newest purchases; off, nothing time-based is used (the defaults' momentum
- * and history exponent must be 0 then) and the rest is tuned on purchases spread over each history.
+ * and history exponent are taken as 0, as answers apply them) and the rest is tuned on purchases
+ * spread over each history.
  */
 export type Recency = 'auto' | 'off';
 
@@ -51,7 +52,8 @@ export function tuneOptions(defaults: TunedSettings, neighbors: number, budgetMs
   const { lambda } = defaults;
   const timeless = recency === 'off';
   return {
-    defaults,
+    // Scored as answers apply them: with recency off, a default with momentum would be judged by a prior no answer uses.
+    defaults: timeless ? { ...defaults, momentumExponent: 0, historyExponent: 0 } : defaults,
     lambdas: [lambda / 4, lambda * 4],
     grid: timeless ? { ...DEFAULT_GRID, momentumExponents: [0], historyExponents: [0] } : DEFAULT_GRID,
     neighbors,
