@@ -55,7 +55,8 @@ export class AttributeIndex {
   }
 
   index(dense: number, product: Product): void {
-    this.remove(dense);
+    const before = this.#productFeatures[dense];
+    this.#forget(dense);
     this.#version++;
     this.#size = Math.max(this.#size, dense + 1);
     const features: number[] = [this.#feature(PRESENT, '')];
@@ -74,7 +75,11 @@ export class AttributeIndex {
       if (count === 0) this.#namesVersion++;
       this.#customNames.set(name, count + 1);
     }
-    for (const feature of features) this.#lists.add(feature, dense);
+    // Only the lists whose value changed: a removal scans its list, and the lists of PRESENT and of
+    // available:true hold most of the catalog, so relisting every value would make each product
+    // edit cost a pass over the catalog.
+    if (before !== undefined) for (const feature of before) if (!features.includes(feature)) this.#lists.remove(feature, dense);
+    for (const feature of features) if (before === undefined || !before.includes(feature)) this.#lists.add(feature, dense);
     this.#productFeatures[dense] = features;
     this.#customOf[dense] = custom;
   }
@@ -85,6 +90,11 @@ export class AttributeIndex {
     this.#version++;
     for (const feature of features) this.#lists.remove(feature, dense);
     this.#productFeatures[dense] = undefined;
+    this.#forget(dense);
+  }
+
+  /** Drops the product's numbers and its custom attribute names (not its listed values). */
+  #forget(dense: number): void {
     for (const column of this.#numbers.values()) {
       if (dense < column.values.length && column.values[dense] === column.values[dense]) {
         column.values[dense] = NaN;

@@ -1,8 +1,9 @@
 // Compiled filters on the attribute index against the reference evaluator (test/reference/filter.ts)
 // on random catalogs, random catalog edits and random expressions.
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { AttributeIndex } from '../../../src/engine/filters/attribute-index.js';
+import { PostingLists } from '../../../src/engine/posting-lists.js';
 import { compileFilter } from '../../../src/engine/filters/compiled-filter.js';
 import { FilterCache } from '../../../src/engine/filters/filter-cache.js';
 import { formatFilter, parseFilter, type FilterExpression } from '../../../src/engine/filters/filter-syntax.js';
@@ -138,6 +139,26 @@ describe('compiled filters', () => {
     expect(compiled.filter.select(index, undefined).has(1)).toBe(true);
     index.remove(1);
     expect(compiled.filter.select(index, undefined).has(1)).toBe(false);
+  });
+
+  test('When a product is edited, then only the posting lists of the values that changed are touched (a removal scans its list; every product is in some of them)', () => {
+    const index = new AttributeIndex();
+    const base: Product = { id: '1', platform: 'shopify', title: 'A', handle: 'a', image: null, price: '10', compareAtPrice: null, vendor: 'Acme', productType: null, tags: ['x'], collections: [], available: true, updatedAt: 0 };
+    for (let i = 0; i < 50; i++) index.index(i, { ...base, id: String(i) });
+    const removals = vi.spyOn(PostingLists.prototype, 'remove');
+    try {
+      index.index(7, { ...base, id: '7', price: '12', updatedAt: 1 }); // a new price: a number column, no list
+      expect(removals).not.toHaveBeenCalled();
+      index.index(7, { ...base, id: '7', vendor: 'Other', updatedAt: 2 }); // the vendor's two lists only
+      expect(removals).toHaveBeenCalledTimes(1);
+      const vendor = parseFilter('vendor:Other');
+      if (!vendor.ok) throw new Error('parse');
+      const compiled = compileFilter(vendor.expression, index);
+      if (!compiled.ok) throw new Error('compile');
+      expect([...Array(50).keys()].filter((i) => compiled.filter.select(index, undefined).has(i))).toEqual([7]);
+    } finally {
+      removals.mockRestore();
+    }
   });
 
   test('When a custom attribute appears or leaves the catalog, then the filter cache compiles a filter naming it again (an error exactly while it is unknown)', () => {
