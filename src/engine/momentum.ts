@@ -12,7 +12,7 @@
 // clipped to [MIN_MOMENTUM, MAX_MOMENTUM] and to at most (sales ever) / SALES_PER_UNIT: what one
 // or two sales say is mostly chance, so a product sold once stays at ½ or below and a steady
 // best-seller (lift about 1, two sales or more) is never pushed below it by momentum alone.
-// Cost: three array reads and a power per candidate (none when the exponent is 0 or 1).
+// Cost: three array reads and a power per candidate (a square root at the default 0.5; none at 0 or 1).
 import { DecayedScores, type DecayedScoresSnapshot } from './decayed-scores.js';
 
 const DAY_MS = 86_400_000;
@@ -36,7 +36,8 @@ export const SALES_PER_UNIT = 2;
 export function momentumOf(recent: number, long: number, ever: number, exponent: number): number {
   if (exponent === 0) return 1;
   const lift = (recent + PRIOR_SALES) / (long + PRIOR_SALES);
-  const raised = exponent === 1 ? lift : lift ** exponent;
+  // The default exponent 0.5 as a square root: about half the time of a power whose exponent is a variable, once per candidate.
+  const raised = exponent === 1 ? lift : exponent === 0.5 ? Math.sqrt(lift) : lift ** exponent;
   const ceiling = Math.min(MAX_MOMENTUM, Math.max(MIN_MOMENTUM, ever / SALES_PER_UNIT));
   return Math.min(ceiling, Math.max(MIN_MOMENTUM, raised));
 }
