@@ -147,19 +147,18 @@ export class RuleBook {
 
   /** The latest window edge at or before `now` (-Infinity: none). */
   lastEdge(now: number): number {
-    const edges = this.#edges;
-    let low = 0;
-    let high = edges.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (edges[mid]! <= now) low = mid + 1;
-      else high = mid;
-    }
-    return low === 0 ? -Infinity : edges[low - 1]!;
+    const passed = this.#edgesPassed(now);
+    return passed === 0 ? -Infinity : this.#edges[passed - 1]!;
   }
 
   /** The first window edge after `now` (Infinity: none): what rules are in force may change there. */
   nextEdge(now: number): number {
+    const passed = this.#edgesPassed(now);
+    return passed === this.#edges.length ? Infinity : this.#edges[passed]!;
+  }
+
+  /** How many window edges are at or before `now` (the edges are sorted: a binary search). */
+  #edgesPassed(now: number): number {
     const edges = this.#edges;
     let low = 0;
     let high = edges.length;
@@ -168,7 +167,7 @@ export class RuleBook {
       if (edges[mid]! <= now) low = mid + 1;
       else high = mid;
     }
-    return low === edges.length ? Infinity : edges[low]!;
+    return low;
   }
 
   /**
