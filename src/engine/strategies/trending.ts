@@ -5,6 +5,7 @@
 // of up to the ratio of the half-lives. The ranking, at the start of each minute, is cached until
 // the next event or minute.
 import type { MatchSet } from '../filters/match-set.js';
+import type { PickList } from '../pick-list.js';
 import { TRENDING_PART, type ShopEngine } from '../shop-engine.js';
 import type { Producer } from './context.js';
 
@@ -60,21 +61,30 @@ function candidates(engine: ShopEngine, now: number): TrendingRanking {
   return fresh;
 }
 
-export const trending: Producer = ({ engine, now }, pick) => {
+/**
+ * The offers of trending: the cached candidates; when the top list is incomplete and they cannot
+ * fill the answer, the products `scored()` gives, ranked (rare: heavy filtering); then, a quiet
+ * store, the products `unscored()` gives, in product id order (model level 0).
+ */
+function offerTrending(engine: ShopEngine, now: number, pick: PickList, scored: () => Iterable<number>, unscored: () => Iterable<number>): void {
   engine.scratch.reads.read(engine.storeStamps, TRENDING_PART);
   let ranked: { ids: readonly number[]; scores: readonly number[] } = candidates(engine, now);
-  // Products beyond the candidates have scores too when the top list is incomplete: if the
-  // candidates cannot fill this answer, rank every scored product (rare: heavy filtering).
   if (!engine.trendingTop.complete) {
     const needed = pick.limit - pick.ids.length;
     let usable = 0;
     for (const id of ranked.ids) if (pick.accepts(id) && ++usable >= needed) break;
-    if (usable < needed) ranked = rank(engine, engine.trending.positive(), minuteOf(now));
+    if (usable < needed) ranked = rank(engine, scored(), minuteOf(now));
   }
   for (let i = 0; i < ranked.ids.length; i++) if (pick.offer(ranked.ids[i]!, ranked.scores[i]!, 'trending')) return;
-  // A quiet store: the catalog's unscored products, in product id order (model level 0).
-  for (const id of engine.catalog.ordered()) if (engine.trending.raw(id) === 0 && pick.offer(id, 0, 'trending')) return;
-};
+  for (const id of unscored()) if (pick.offer(id, 0, 'trending')) return;
+}
+
+/** The catalog's products with no trending score, in product id order. */
+function* unscoredInCatalog(engine: ShopEngine): Iterable<number> {
+  for (const id of engine.catalog.ordered()) if (engine.trending.raw(id) === 0) yield id;
+}
+
+export const trending: Producer = ({ engine, now }, pick) => offerTrending(engine, now, pick, () => engine.trending.positive(), () => unscoredInCatalog(engine));
 
 /**
  * trending for an answer that only a filter's few products may enter (answer-shaping.ts: a selective
@@ -83,27 +93,15 @@ export const trending: Producer = ({ engine, now }, pick) => {
  * the selection's products. Cost: the cached candidates, then at most the selection.
  */
 export function trendingWithin(selection: MatchSet): Producer {
-  return ({ engine, now }, pick) => {
-    engine.scratch.reads.read(engine.storeStamps, TRENDING_PART);
-    let ranked: { ids: readonly number[]; scores: readonly number[] } = candidates(engine, now);
-    if (!engine.trendingTop.complete) {
-      const needed = pick.limit - pick.ids.length;
-      let usable = 0;
-      for (const id of ranked.ids) if (pick.accepts(id) && ++usable >= needed) break;
-      if (usable < needed) {
-        const scored: number[] = [];
-        selection.forEach((id) => {
-          if (engine.trending.raw(id) > 0 && pick.accepts(id)) scored.push(id);
-        });
-        ranked = rank(engine, scored, minuteOf(now));
-      }
-    }
-    for (let i = 0; i < ranked.ids.length; i++) if (pick.offer(ranked.ids[i]!, ranked.scores[i]!, 'trending')) return;
-    const unscored: number[] = [];
+  /** The selection's products the answer accepts with a positive trending score, or (`withScore` false) with none. */
+  const within = (engine: ShopEngine, pick: PickList, withScore: boolean): number[] => {
+    const ids: number[] = [];
     selection.forEach((id) => {
-      if (engine.trending.raw(id) === 0 && pick.accepts(id)) unscored.push(id);
+      const raw = engine.trending.raw(id);
+      if ((withScore ? raw > 0 : raw === 0) && pick.accepts(id)) ids.push(id);
     });
-    unscored.sort(engine.compareIds);
-    for (const id of unscored) if (pick.offer(id, 0, 'trending')) return;
+    return ids;
   };
+  return ({ engine, now }, pick) =>
+    offerTrending(engine, now, pick, () => within(engine, pick, true), () => within(engine, pick, false).sort(engine.compareIds));
 }
