@@ -3,7 +3,7 @@
 // client keeps one connection, so it talks to one server.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { killIfRunning, startChildServer, type ChildServer } from '../support/child-server.js';
+import { killIfRunning, startChildServer, untilServersReady, type ChildServer } from '../support/child-server.js';
 import { clientPerServer as clientPerServerAt, ServerClient } from '../support/server-client.js';
 import { newShop, tempDataDir, wireProduct } from '../support/service.js';
 
@@ -17,7 +17,7 @@ const clientPerServer = () => clientPerServerAt(supervisor.url, shop.secretKey);
 beforeAll(async () => {
   // The log's heads polled once a minute: what reaches the other server sooner came by its notice.
   supervisor = await startChildServer(dataDir, shop, { PAIRWISE_SERVERS: '2', PAIRWISE_LOG_POLL_MS: '60000' });
-  for (let i = 0; i < 200 && (supervisor.output().match(/ready:/g) ?? []).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  await untilServersReady(supervisor);
 });
 
 afterAll(async () => {

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { killIfRunning, spawnChildServer, startChildServer, type ChildServer } from '../support/child-server.js';
+import { killIfRunning, spawnChildServer, startChildServer, untilServersReady, type ChildServer } from '../support/child-server.js';
 import { clientPerServer as clientPerServerAt, ServerClient } from '../support/server-client.js';
 import { newShop, tempDataDir } from '../support/service.js';
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
   // The log's heads polled once a minute: what reaches the other server sooner came by its notice.
   supervisor = await startChildServer(dataDir, shop, { PAIRWISE_SERVERS: '2', PAIRWISE_LOG_POLL_MS: '60000', PAIRWISE_EASE_REFIT_EVENTS: '20' });
   // Both servers are listening once each has said so.
-  for (let i = 0; i < 200 && (supervisor.output().match(/ready:/g) ?? []).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  await untilServersReady(supervisor);
 });
 
 afterAll(async () => {
@@ -178,7 +178,7 @@ describe('a supervisor killed with SIGKILL', () => {
     const dir = tempDataDir();
     const other = await startChildServer(dir, newShop('orphans'), { PAIRWISE_SERVERS: '2' });
     try {
-      for (let i = 0; i < 200 && (other.output().match(/ready:/g) ?? []).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      await untilServersReady(other);
       const pids = [...other.output().matchAll(/\(pid (\d+)\) ready/g)].map((m) => Number(m[1]));
       expect(pids).toHaveLength(2);
       other.process.kill('SIGKILL');

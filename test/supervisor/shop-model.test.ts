@@ -4,7 +4,7 @@
 import typia from 'typia';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { killIfRunning, startChildServer, type ChildServer } from '../support/child-server.js';
+import { killIfRunning, startChildServer, untilServersReady, type ChildServer } from '../support/child-server.js';
 import { momentumShopProducts, momentumShopPurchases } from '../support/momentum-shop.js';
 import { clientPerServer as clientPerServerAt, ServerClient } from '../support/server-client.js';
 import { newShop, tempDataDir } from '../support/service.js';
@@ -19,7 +19,7 @@ const clientPerServer = () => clientPerServerAt(supervisor.url, shop.secretKey);
 
 beforeAll(async () => {
   supervisor = await startChildServer(dataDir, shop, { PAIRWISE_SERVERS: '2', PAIRWISE_EASE_REFIT_EVENTS: '100' });
-  for (let i = 0; i < 200 && (supervisor.output().match(/ready:/g) ?? []).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  await untilServersReady(supervisor);
 });
 
 afterAll(async () => {

@@ -50,6 +50,11 @@ export async function startChildServer(dataDir: string, shop: TestShop, env: Rec
   return child;
 }
 
+/** Waits (up to 10 s) until `servers` server processes of the supervisor `child` have said they are ready. */
+export async function untilServersReady(child: ChildServer, servers = 2): Promise<void> {
+  for (let i = 0; i < 200 && (child.output().match(/ready:/g) ?? []).length < servers; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
 /** The server process, spawned and not waited for (it may refuse to start: see `exited`). `env.PORT` overrides the free port. */
 export async function spawnChildServer(dataDir: string, shop: TestShop, env: Record<string, string> = {}): Promise<ChildServer> {
   const port = env.PORT ?? String(await freePort());
