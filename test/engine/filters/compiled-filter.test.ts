@@ -9,6 +9,7 @@ import { FilterCache } from '../../../src/engine/filters/filter-cache.js';
 import { formatFilter, parseFilter, type FilterExpression } from '../../../src/engine/filters/filter-syntax.js';
 import type { Product } from '../../../src/engine/product.js';
 import { referenceCompiles, referenceMatches } from '../../reference/filter.js';
+import { product as catalogProduct } from '../fixtures.js';
 
 const VENDORS = ['Acme', 'Globex', 'Initech'];
 const TAGS = ['clearance', 'summer', 'new'];
@@ -30,22 +31,8 @@ const product = (id: number) =>
     const attributes: Record<string, string | number> = {};
     if (p.material !== undefined) attributes.material = p.material;
     if (p.weight !== undefined) attributes.weight = p.weight;
-    return {
-      id: String(id),
-      platform: 'shopify',
-      title: `Product ${id}`,
-      handle: `product-${id}`,
-      image: null,
-      price: p.price,
-      compareAtPrice: p.compareAtPrice,
-      vendor: p.vendor,
-      productType: p.productType,
-      tags: p.tags,
-      collections: p.collections,
-      available: p.available,
-      ...(Object.keys(attributes).length > 0 ? { attributes } : {}),
-      updatedAt: 0,
-    };
+    const { material: _material, weight: _weight, ...fields } = p;
+    return catalogProduct(String(id), { ...fields, ...(Object.keys(attributes).length > 0 ? { attributes } : {}) });
   });
 
 const ATTRIBUTES = ['vendor', 'productType', 'tag', 'collection', 'price', 'compareAtPrice', 'onSale', 'available', 'material', 'weight', 'color'];

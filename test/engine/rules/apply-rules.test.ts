@@ -13,6 +13,7 @@ import { ShopEngine } from '../../../src/engine/shop-engine.js';
 import { STRATEGIES, type Strategy } from '../../../src/engine/strategy.js';
 import { UNSHAPED } from '../../../src/engine/answer-shaping.js';
 import { referenceRuleAnswer, type ReferenceCandidate, type ReferenceItem, type ReferenceRequest } from '../../reference/rules.js';
+import { product as catalogProduct } from '../fixtures.js';
 
 const IDS = Array.from({ length: 14 }, (_, i) => String(i + 1));
 const VENDORS = ['Acme', 'Bolt', 'Core'];
@@ -40,22 +41,7 @@ const product = (id: string) =>
     compareAtPrice: fc.constantFrom(null, '20', '50'),
     available: fc.boolean(),
     material: fc.option(fc.constantFrom('wool', 'cotton'), { nil: undefined }),
-  }).map((p): Product => ({
-    id,
-    platform: 'shopify',
-    title: `Product ${id}`,
-    handle: `p-${id}`,
-    image: null,
-    price: p.price,
-    compareAtPrice: p.compareAtPrice,
-    vendor: p.vendor,
-    productType: p.productType,
-    tags: p.tags,
-    collections: ['c1'],
-    available: p.available,
-    ...(p.material === undefined ? {} : { attributes: { material: p.material } }),
-    updatedAt: 0,
-  }));
+  }).map(({ material, ...fields }): Product => catalogProduct(id, { ...fields, collections: ['c1'], ...(material === undefined ? {} : { attributes: { material } }) }));
 
 const catalogArb = fc.tuple(...IDS.map(product)).chain((all) => fc.subarray(all, { minLength: 4 }));
 
