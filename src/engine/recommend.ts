@@ -150,19 +150,14 @@ export function recommend(engine: ShopEngine, request: RecommendationRequest, no
     (step === 'trending' ? (shape.trending ?? trending) : PRODUCERS[step])?.(context, pick);
   }
 
-  let items: RecommendedItem[];
-  if (plan === undefined) {
-    items = pick.ids.map((id, i) => ({ product: engine.catalog.product(id)!, score: pick.scores[i]!, strategy: pick.strategies[i]! }));
-  } else {
-    const finished = { ids: pick.ids, scores: pick.scores, strategies: pick.strategies, ruleIds: [] as (string | undefined)[] };
-    finishAnswer(finished, plan.effects, plan.organic, strategy);
-    items = finished.ids.map((id, i) => {
-      const item: RecommendedItem = { product: engine.catalog.product(id)!, score: finished.scores[i]!, strategy: finished.strategies[i]! };
-      const ruleId = finished.ruleIds[i];
-      if (ruleId !== undefined) item.ruleId = ruleId;
-      return item;
-    });
-  }
+  const finished = { ids: pick.ids, scores: pick.scores, strategies: pick.strategies, ruleIds: [] as (string | undefined)[] };
+  if (plan !== undefined) finishAnswer(finished, plan.effects, plan.organic, strategy);
+  const items = finished.ids.map((id, i) => {
+    const item: RecommendedItem = { product: engine.catalog.product(id)!, score: finished.scores[i]!, strategy: finished.strategies[i]! };
+    const ruleId = finished.ruleIds[i];
+    if (ruleId !== undefined) item.ruleId = ruleId;
+    return item;
+  });
   // The level of the best item's model; 0 when even that one had no behavioural signal.
   const modelLevel: ModelLevel = pick.levels[0] ?? 0;
   return { strategy, modelLevel, items };
