@@ -16,12 +16,12 @@
 // the unclipped recent-over-ever multiplier before it: 0.149 and 0.099). With the shop's
 // recency off (engine.timePriors) there is no momentum, basket pairs count undecayed and the
 // shopper's history weighs each product by its undecayed total. EASE adds
-// ≤ (64 + 500) history rows of K entries per answer, momentum one power per candidate. A cached
-// answer reads the stamps of the rows it spread, the items it returned and the strongest real-time
-// candidate (the blend's scale), not the popularity of every candidate: a candidate's momentum
-// moving is seen within the cache's max age (30 s).
+// ≤ (64 + 500) history rows of K entries per answer, momentum one power per candidate that could
+// still enter the answer. A cached answer reads the stamps of the rows it spread, the items it
+// returned and the strongest real-time candidate (the blend's scale), not the popularity of every
+// candidate: a candidate's momentum moving is seen within the cache's max age (30 s).
 import type { CoOccurrence } from '../co-occurrence.js';
-import type { MomentumScales } from '../momentum.js';
+import { MAX_MOMENTUM, type MomentumScales } from '../momentum.js';
 import type { PickList } from '../pick-list.js';
 import type { ScoreBoard } from '../score-board.js';
 import { EASE_PART, SETTINGS_PART, type ShopEngine } from '../shop-engine.js';
@@ -104,8 +104,11 @@ export const personalized: Producer = ({ engine, shoppers, now }, pick) => {
  * thousands of candidates: the heap's cheap test goes before the pick list's lookups.
  */
 function offerWithMomentum(engine: ShopEngine, pick: PickList, id: number, score: number, scales: MomentumScales, exponent: number): void {
-  const boosted = score * engine.sales.momentum(id, scales, exponent);
   const top = engine.scratch.top;
+  // Most candidates of a long history are a tail no momentum can lift into the answer: the bound
+  // skips their three counter reads and root (exact: score · momentum ≤ score · MAX_MOMENTUM).
+  if (!top.admits(id, exponent === 0 ? score : score * MAX_MOMENTUM)) return;
+  const boosted = score * engine.sales.momentum(id, scales, exponent);
   if (top.admits(id, boosted) && pick.accepts(id)) top.offer(id, boosted);
 }
 

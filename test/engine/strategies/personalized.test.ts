@@ -178,4 +178,23 @@ describe('personalized', () => {
     engine.setRecency('off');
     expect(first()).toBe('with-old');
   });
+
+  test('When a weaker candidate sells fast now and a stronger one stopped selling, then momentum lifts the weaker one first even when it is offered after the stronger one', () => {
+    const engine = engineWith(['a', 'stopped', 'rising']);
+    // Six peers bought a with 'stopped' 200 days ago: a strong pair, no recent sales.
+    for (let i = 0; i < 6; i++) {
+      act(engine, `peer${i}`, 'purchase', 'a', T0 - 200 * DAY);
+      act(engine, `peer${i}`, 'purchase', 'stopped', T0 - 200 * DAY);
+    }
+    // One peer pairs a with 'rising', which ten other shoppers bought this week.
+    act(engine, 'one', 'view', 'a');
+    act(engine, 'one', 'view', 'rising');
+    for (let i = 0; i < 10; i++) act(engine, `buyer${i}`, 'purchase', 'rising', T0 - 2 * DAY);
+    act(engine, 'me', 'purchase', 'a');
+    const first = () => idsOf(ask(engine, { strategy: 'personalized', customerId: 'me', limit: 1 }, T0));
+    engine.ease.blend = { ...engine.ease.blend, momentumExponent: 0 };
+    expect(first()).toEqual(['stopped']);
+    engine.ease.blend = { ...engine.ease.blend, momentumExponent: 1 };
+    expect(first()).toEqual(['rising']);
+  });
 });
