@@ -43,8 +43,8 @@ export const DEFAULT_GRID: Readonly<BlendGrid> = Object.freeze({
 /**
  * A shop's recency setting: auto, the tuner decides how much time counts (momentum, history
  * exponent) on the shop's newest purchases; off, nothing time-based is used (the defaults' momentum
- * and history exponent are taken as 0, as answers apply them) and the rest is tuned on purchases
- * spread over each history.
+ * and history exponent are taken as 0, as answers apply them) and the rest is tuned on whole
+ * orders spread over each history.
  */
 export type Recency = 'auto' | 'off';
 
@@ -61,7 +61,7 @@ export function tuneOptions(defaults: TunedSettings, neighbors: number, budgetMs
     minShoppers: 50,
     margin: 3,
     budgetMs,
-    split: timeless ? { ...DEFAULT_SPLIT, recentShare: 0.2, held: 'spread' } : DEFAULT_SPLIT,
+    split: timeless ? { ...DEFAULT_SPLIT, recentShare: 0.2, held: 'orders' } : DEFAULT_SPLIT,
   };
 }
 
