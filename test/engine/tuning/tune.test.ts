@@ -75,15 +75,17 @@ describe('tune', () => {
     expect(report.scores.chosen).toBe(report.scores.default);
   });
 
-  test('When recency is off, then only timeless settings are tried (no momentum, every history item alike), on orders spread over histories', () => {
+  test('When recency is off, then only timeless settings are tried (no momentum, every history item alike, EASE alone at each λ), on orders spread over histories', () => {
     const engine = shop(MISLEADS);
     const input = fitInput(engine, 100, T0)!;
     // The defaults' momentum: no answer applies it with recency off, so it is neither scored nor tried.
     expect(DEFAULTS.momentumExponent).toBeGreaterThan(0);
     const report = tune(input.items.length, input.histories, input.tuning!, tuneOptions(DEFAULTS, 20, 60_000, 'off'), () => performance.now());
-    expect(report.settingsTried).toBe(3 * 4); // λs × real-time weights
+    expect(report.settingsTried).toBe(3); // the λs
     expect(report.settings.momentumExponent).toBe(0);
     expect(report.settings.historyExponent).toBe(0);
+    expect(report.settings.realTimeWeight).toBe(0);
+    expect(report.defaults).toEqual({ ...DEFAULTS, momentumExponent: 0, historyExponent: 0, realTimeWeight: 0 });
     expect(report.shoppers).toBeGreaterThan((8 * 20) / 2); // archive shoppers too: their purchases are spread, not newest
   });
 
