@@ -43,7 +43,7 @@ export interface TuningInput {
 export interface SplitOptions {
   /** Shoppers with fewer purchases in the fit than this are not held out. */
   minPurchases: number;
-  /** The newest share of all purchases in the fit (by recency) that sampled shoppers have held out. */
+  /** newest: the newest share of all purchases in the fit (by recency) that sampled shoppers have held out; orders: the share of each one's orders. */
   recentShare: number;
   /**
    * newest: the shop's newest purchases are held out (time matters: what a live shop predicts);
