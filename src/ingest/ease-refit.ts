@@ -83,7 +83,7 @@ export async function refitEase(
       // The shop's recency off: answers apply no time-based prior, and the tuner tries none.
       request.tuning = { input: tuning, defaults: { ...DEFAULT_EASE_BLEND, lambda: config.lambda }, budgetMs, recency: engine.timePriors ? 'auto' : 'off' };
       const { entries, items } = tuning;
-      transfer.push(...([entries.strengths.buffer, entries.purchaseOrder.buffer, entries.recency.buffer, items.recent.buffer, items.long.buffer, items.ever.buffer] as ArrayBuffer[]));
+      transfer.push(...([entries.strengths.buffer, entries.purchaseOrder.buffer, entries.recency.buffer, entries.once.buffer, items.recent.buffer, items.long.buffer, items.ever.buffer] as ArrayBuffer[]));
     }
     worker.postMessage(request, transfer);
   });

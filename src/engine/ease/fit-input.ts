@@ -41,11 +41,13 @@ export async function fitInputInTurns(engine: ShopEngine, maxItems: number, paus
 
 /**
  * Yields between steps; returns the input. With `now`, also the tuner's facts: per entry the
- * shopper's relative affinity, its place among their purchases and (bought ones) the purchase's
- * estimated weight in recent sales: its time read back from the affinity's forward-decayed value
- * (landmark + half-life × log2(value / purchase weight): exact for an item only bought once, later
- * than the truth when it was also viewed, so never too little is taken out); per item momentum's
- * two counts.
+ * shopper's relative affinity (decayed, or with the shop's recency off the undecayed totals, as
+ * personalized weighs the history), its place among their purchases and (bought ones) the
+ * purchase's estimated weight in recent sales: its time read back from the affinity's
+ * forward-decayed value (landmark + half-life × log2(value / purchase weight): exact for an item
+ * only bought once, later than the truth when it was also viewed, so never too little is taken
+ * out), and whether that time is exact (the entry's one event was the purchase); per item
+ * momentum's two counts.
  */
 function* fitInputSteps(engine: ShopEngine, maxItems: number, shoppersPerStep = SHOPPERS_PER_STEP, now?: number): Generator<void, FitInput | undefined> {
   const popularity = engine.popularity;
@@ -66,6 +68,7 @@ function* fitInputSteps(engine: ShopEngine, maxItems: number, shoppersPerStep = 
   const strengths: number[] = [];
   const purchaseOrder: number[] = [];
   const recency: number[] = [];
+  const once: number[] = [];
   /** Entry index of item e in the current shopper's row (valid where seenBy[e] === slot + 1). */
   const entryOf = new Int32Array(tuned ? n : 0);
   /** seenBy[e] = 1 + the slot whose history last took item e: each item once per shopper, no clearing. */
@@ -82,12 +85,15 @@ function* fitInputSteps(engine: ShopEngine, maxItems: number, shoppersPerStep = 
         strengths.push(strength);
         purchaseOrder.push(-1);
         recency.push(0);
+        once.push(0);
       }
       entries.push(e);
       taken++;
     }
   };
   const affinities = engine.affinities;
+  // What personalized weighs a shopper's history by (a product's relative affinity).
+  const weighed = engine.timePriors ? () => affinities.values : () => affinities.totals;
   const purchaseWeight = engine.config.eventWeights.purchase || 1;
   const popularityRate = 1 / engine.config.popularityHalfLifeMs;
   let bought = 0;
@@ -97,20 +103,25 @@ function* fitInputSteps(engine: ShopEngine, maxItems: number, shoppersPerStep = 
     if (e < 0 || seenBy[e] !== slot + 1) return void bought++;
     const k = entryOf[e]!;
     purchaseOrder[k] = bought++;
-    const value = affinityOf(dense);
+    const at = affinityAt(dense);
+    if (at < 0) return;
+    const value = affinities.values[at]!;
     if (value > 0) {
-      const at = Math.min(now!, affinities.landmark(slot) + affinities.halfLifeMs * Math.log2(value / purchaseWeight));
-      recency[k] = 2 ** ((at - now!) * popularityRate);
+      const time = Math.min(now!, affinities.landmark(slot) + affinities.halfLifeMs * Math.log2(value / purchaseWeight));
+      recency[k] = 2 ** ((time - now!) * popularityRate);
+      // (recencies that round to 0 in float32, years old, tell orders apart no more)
+      once[k] = affinities.totals[at] === Math.fround(purchaseWeight) && Math.fround(recency[k]!) > 0 ? 1 : 0;
     }
   };
-  let affinityOf = (_dense: number) => 0;
+  /** Where the shopper's affinity to `dense` is held, -1: none. */
+  let affinityAt = (_dense: number) => -1;
   for (; slot < engine.shoppers.size; slot++) {
     if (slot > 0 && slot % shoppersPerStep === 0) yield;
     taken = 0;
     const start = affinities.start(slot);
     const size = affinities.size(slot);
     const history = affinities.items; // read after each pause: the table may have grown meanwhile
-    const values = affinities.values;
+    const values = weighed();
     let strongest = 0;
     let weakest = Infinity;
     for (let k = 0; k < size; k++) {
@@ -125,9 +136,9 @@ function* fitInputSteps(engine: ShopEngine, maxItems: number, shoppersPerStep = 
     affinities.purchasesOf(slot, keep);
     if (tuned) {
       bought = 0;
-      affinityOf = (dense) => {
-        for (let k = 0; k < size; k++) if (history[start + k] === dense) return values[start + k]!;
-        return 0;
+      affinityAt = (dense) => {
+        for (let k = 0; k < size; k++) if (history[start + k] === dense) return start + k;
+        return -1;
       };
       affinities.purchasesOf(slot, markBought);
     }
@@ -150,7 +161,7 @@ function* fitInputSteps(engine: ShopEngine, maxItems: number, shoppersPerStep = 
     items,
     histories,
     tuning: {
-      entries: { strengths: Float32Array.from(strengths), purchaseOrder: Int32Array.from(purchaseOrder), recency: Float32Array.from(recency) },
+      entries: { strengths: Float32Array.from(strengths), purchaseOrder: Int32Array.from(purchaseOrder), recency: Float32Array.from(recency), once: Uint8Array.from(once) },
       items: { recent, long, ever, recentUnits: LONG_HALF_LIFE_MS / sales.recent.halfLifeMs },
     },
   };

@@ -4,7 +4,7 @@ import { fitInput } from '../../../src/engine/ease/fit-input.js';
 import type { ShopEngine } from '../../../src/engine/shop-engine.js';
 import { tune, tuneOptions } from '../../../src/engine/tuning/tune.js';
 import { momentumShopProducts, momentumShopPurchases, type ShopShape } from '../../support/momentum-shop.js';
-import { engineWith, T0 } from '../fixtures.js';
+import { DAY, engineWith, T0 } from '../fixtures.js';
 
 const DEFAULTS = { ...DEFAULT_EASE_BLEND, lambda: 10 };
 /** Returning shoppers' newest purchases are steady products; with none, the newest are the fads. */
@@ -17,6 +17,38 @@ function shop(shape: ShopShape): ShopEngine {
     engine.apply({ type: 'purchase', productId: p.productId, sessionId: `s-${p.customerId}`, customerId: p.customerId, timestamp: p.timestamp, metadata: { orderId: p.orderId } });
   }
   return engine;
+}
+
+/**
+ * A shop with recency off whose orders are bundles of 3 of its 120 products (40 bundles): 300
+ * customers each buy 4 orders at distinct days, random bundles (`partnered`: two random bundles and
+ * each one's partner, bundle b ^ 1), tuned.
+ */
+function bundleShop(partnered: boolean) {
+  const engine = engineWith(Array.from({ length: 120 }, (_, i) => `p${i}`), { recency: 'off' });
+  let seed = 12345;
+  const random = (below: number) => {
+    // mulberry32
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * below);
+  };
+  for (let c = 0; c < 300; c++) {
+    const bundles: number[] = [];
+    while (bundles.length < 4) {
+      const b = random(40);
+      if (bundles.includes(b) || (partnered && bundles.includes(b ^ 1))) continue;
+      bundles.push(b);
+      if (partnered) bundles.push(b ^ 1);
+    }
+    bundles.forEach((b, o) => {
+      const timestamp = T0 - 100 * DAY + (o * 10 + random(10)) * DAY;
+      for (let i = 0; i < 3; i++) engine.apply({ type: 'purchase', productId: `p${b * 3 + i}`, sessionId: `s-${c}`, customerId: `c${c}`, timestamp, metadata: { orderId: `c${c}-${o}` } });
+    });
+  }
+  const input = fitInput(engine, 200, T0)!;
+  return tune(input.items.length, input.histories, input.tuning!, tuneOptions(DEFAULTS, 20, 60_000, 'off'), () => performance.now());
 }
 
 function tuned(engine: ShopEngine) {
@@ -43,16 +75,31 @@ describe('tune', () => {
     expect(report.scores.chosen).toBe(report.scores.default);
   });
 
-  test('When recency is off, then only timeless settings are tried (no momentum, every history item alike), on purchases spread over histories', () => {
+  test('When recency is off, then only timeless settings are tried (no momentum, every history item alike, EASE alone at each λ), on orders spread over histories', () => {
     const engine = shop(MISLEADS);
     const input = fitInput(engine, 100, T0)!;
     // The defaults' momentum: no answer applies it with recency off, so it is neither scored nor tried.
     expect(DEFAULTS.momentumExponent).toBeGreaterThan(0);
     const report = tune(input.items.length, input.histories, input.tuning!, tuneOptions(DEFAULTS, 20, 60_000, 'off'), () => performance.now());
-    expect(report.settingsTried).toBe(3 * 4); // λs × real-time weights
+    expect(report.settingsTried).toBe(3); // the λs
     expect(report.settings.momentumExponent).toBe(0);
     expect(report.settings.historyExponent).toBe(0);
+    expect(report.settings.realTimeWeight).toBe(0);
+    expect(report.defaults).toEqual({ ...DEFAULTS, momentumExponent: 0, historyExponent: 0, realTimeWeight: 0 });
     expect(report.shoppers).toBeGreaterThan((8 * 20) / 2); // archive shoppers too: their purchases are spread, not newest
+  });
+
+  test('When recency is off and orders are independent bundles, then the validation finds nothing beyond chance: no held-out purchase is found by its own order\'s products left in the history', () => {
+    // Holding out single purchases left each one's basket-mates in the history, and EASE found them (nDCG@10 above 0.8 here).
+    const report = bundleShop(false);
+    expect(report.shoppers).toBeGreaterThanOrEqual(50);
+    expect(report.scores.best!).toBeLessThan(0.25);
+  });
+
+  test('When recency is off and every bundle is bought with its partner bundle in another order, then the validation finds the held-out order by its partner', () => {
+    const report = bundleShop(true);
+    expect(report.shoppers).toBeGreaterThanOrEqual(50);
+    expect(report.scores.best!).toBeGreaterThan(0.5);
   });
 
   test('When too few shoppers can be held out, then the defaults stay, untried', () => {

@@ -54,4 +54,33 @@ describe('fitInput with a time (the tuner\'s facts)', () => {
   test('When no time is given, then no facts are read', () => {
     expect(fitInput(engine, 10)!.tuning).toBeUndefined();
   });
+
+  test('When a purchase is the only event of its product, then its time is exact (once); bought twice or viewed too, or only viewed, it is not', () => {
+    const shop = engineWith(['a', 'b', 'c', 'd']);
+    const at = (type: 'purchase' | 'view', productId: string, t: number, order: string) =>
+      shop.apply({ type, productId, sessionId: 's-me', customerId: 'me', timestamp: t, metadata: { orderId: order } });
+    at('purchase', 'a', T0 - 20 * DAY, 'o1');
+    at('purchase', 'b', T0 - 20 * DAY, 'o1');
+    at('purchase', 'b', T0 - 5 * DAY, 'o2');
+    at('view', 'c', T0 - 6 * DAY, 'o2');
+    at('purchase', 'c', T0 - 5 * DAY, 'o2');
+    at('view', 'd', T0 - 5 * DAY, 'o2');
+    const facts = fitInput(shop, 10, T0)!;
+    const once = (id: string) => {
+      const e = Array.from(facts.items).indexOf(shop.catalog.denseOf(id)!);
+      return facts.tuning!.entries.once[Array.from(facts.histories.items).indexOf(e)];
+    };
+    expect(['a', 'b', 'c', 'd'].map(once)).toEqual([1, 0, 0, 0]);
+  });
+
+  test("When the shop's recency is off, then strengths are the undecayed totals relative to the strongest, as personalized weighs the history then", () => {
+    const shop = engineWith(['a', 'b'], { recency: 'off' });
+    shop.apply({ type: 'purchase', productId: 'a', sessionId: 's-me', customerId: 'me', timestamp: T0 - 60 * DAY, metadata: { orderId: 'o1' } });
+    shop.apply({ type: 'purchase', productId: 'a', sessionId: 's-me', customerId: 'me', timestamp: T0 - 50 * DAY, metadata: { orderId: 'o2' } });
+    shop.apply({ type: 'view', productId: 'b', sessionId: 's-me', customerId: 'me', timestamp: T0 - DAY });
+    const facts = fitInput(shop, 10, T0)!;
+    const strength = (id: string) => facts.tuning!.entries.strengths[Array.from(facts.histories.items).indexOf(Array.from(facts.items).indexOf(shop.catalog.denseOf(id)!))];
+    expect(strength('a')).toBe(1); // 2 purchases (12), decayed below the fresh view with recency on
+    expect(strength('b')).toBeCloseTo(1 / 12, 6);
+  });
 });

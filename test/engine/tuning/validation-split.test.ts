@@ -3,24 +3,26 @@ import { describe, expect, test } from 'vitest';
 import type { Histories } from '../../../src/engine/ease/solver.js';
 import { newestRecency, validationSplit, type TuningInput } from '../../../src/engine/tuning/validation-split.js';
 
-/** Rows of [item, purchase order (-1: not bought), recency (1: now, smaller: older)]. */
-function input(rows: [number, number, number][][]): [Histories, TuningInput] {
+/** Rows of [item, purchase order (-1: not bought), recency (1: now, smaller: older), bought once (default: when bought)]. */
+function input(rows: ([number, number, number] | [number, number, number, boolean])[][]): [Histories, TuningInput] {
   const starts = [0];
   const items: number[] = [];
   const orders: number[] = [];
   const recency: number[] = [];
+  const once: number[] = [];
   for (const row of rows) {
-    for (const [item, order, r] of row) {
+    for (const [item, order, r, boughtOnce = order >= 0] of row) {
       items.push(item);
       orders.push(order);
       recency.push(r);
+      once.push(boughtOnce ? 1 : 0);
     }
     starts.push(items.length);
   }
   return [
     { starts: Int32Array.from(starts), items: Int32Array.from(items), values: new Float32Array(items.length).fill(1) },
     {
-      entries: { strengths: new Float32Array(items.length).fill(1), purchaseOrder: Int32Array.from(orders), recency: Float32Array.from(recency) },
+      entries: { strengths: new Float32Array(items.length).fill(1), purchaseOrder: Int32Array.from(orders), recency: Float32Array.from(recency), once: Uint8Array.from(once) },
       items: { recent: new Float32Array(10), long: new Float32Array(10), ever: new Float32Array(10), recentUnits: 26 },
     },
   ];
@@ -88,12 +90,59 @@ describe('validationSplit', () => {
   });
 });
 
-describe('validationSplit, spread (recency off)', () => {
-  test("When purchases are held out spread over histories, then every 5th purchase of each shopper is, from an offset turning with the shopper, whatever its time", () => {
-    const bought = (first: number): [number, number, number][] => Array.from({ length: 10 }, (_, k) => [first + k, k, k === 9 ? 1 : 0.01]);
-    const split = validationSplit(30, ...input([bought(0), bought(10)]), { ...options, recentShare: 0.2, held: 'spread' });
+describe('validationSplit, whole orders (recency off)', () => {
+  /** A shopper's `count` orders of two products each (items first + 2o, first + 2o + 1), order o at recency (o + 1) / 100. */
+  const orders = (first: number, count: number): [number, number, number][] =>
+    Array.from({ length: 2 * count }, (_, k) => [first + k, k, (Math.floor(k / 2) + 1) / 100]);
+
+  test('When orders are held out, then every 5th order of each shopper is, whole, from an offset turning with the shopper, and none of its products stays in training', () => {
+    const split = validationSplit(60, ...input([orders(0, 10), orders(20, 10)]), { ...options, recentShare: 0.2, held: 'orders' });
     expect(Array.from(split.rows)).toEqual([0, 1]);
-    expect(Array.from(split.heldItems)).toEqual([0, 5, 14, 19]); // orders 0, 5; then (order + 1) % 5 = 0: orders 4, 9
+    // shopper 0: orders 0 and 5; shopper 1: (order + 1) % 5 = 0, orders 4 and 9
+    expect(Array.from(split.heldItems)).toEqual([0, 1, 10, 11, 28, 29, 38, 39]);
+    const trainOf = (s: number) => Array.from(split.train.items.subarray(split.train.starts[s]!, split.train.starts[s + 1]!));
+    for (const [v, s] of Array.from(split.rows).entries()) {
+      const held = Array.from(split.heldItems.subarray(split.heldStarts[v]!, split.heldStarts[v + 1]!));
+      // each held order's basket-mate is held with it: nothing of the order is left to find it by
+      for (const item of held) expect(held).toContain(item % 2 === 0 ? item + 1 : item - 1);
+      expect(trainOf(s).filter((item) => held.includes(item))).toEqual([]);
+    }
+  });
+
+  test('When a product was bought again, or viewed and bought, then its time is not its order\'s and it stays in training, never held out', () => {
+    // orders 0..4 of two products; product 2 (in order 1) was bought again later, so its time is not order 1's
+    const row: [number, number, number, boolean][] = orders(0, 5).map(([item, order, r]) => [item, order, item === 2 ? 0.5 : r, item !== 2]);
+    const split = validationSplit(20, ...input([row]), { ...options, recentShare: 0.2, held: 'orders' });
+    expect(Array.from(split.heldItems)).toEqual([0, 1]); // order 0 only: 5 orders, every 5th
+    const half = validationSplit(20, ...input([row]), { ...options, recentShare: 0.5, held: 'orders' });
+    expect(Array.from(half.heldItems)).toEqual([0, 1, 4, 5, 8, 9]); // orders 0, 2, 4
+    const odd = validationSplit(20, ...input([[], row]), { ...options, recentShare: 0.5, held: 'orders' });
+    expect(Array.from(odd.heldItems)).toEqual([3, 6, 7]); // orders 1, 3 (the second shopper's offset), product 2 of order 1 left in training
+  });
+
+  test('When any split of orders is made, then every entry is in training or held out exactly once, held ones are once-bought, and no held-out order keeps a product in training', () => {
+    const entry = fc.tuple(fc.integer({ min: 0, max: 19 }), fc.boolean(), fc.integer({ min: 1, max: 4 }), fc.boolean());
+    fc.assert(
+      fc.property(fc.array(fc.uniqueArray(entry, { selector: (e) => e[0], maxLength: 10 }), { maxLength: 20 }), fc.double({ min: 0.05, max: 1, noNaN: true }), (shoppers, share) => {
+        let order = 0;
+        const rows = shoppers.map((row) => row.map(([item, bought, time, once]): [number, number, number, boolean] => [item, bought ? order++ : -1, bought ? time / 4 : 0, bought && once]));
+        const [histories, tuning] = input(rows);
+        const split = validationSplit(20, histories, tuning, { ...options, recentShare: share, held: 'orders' });
+        expect(split.train.items.length + split.heldItems.length).toBe(histories.items.length);
+        split.rows.forEach((s, v) => {
+          const heldTimes = new Set<number>();
+          for (let h = split.heldStarts[v]!; h < split.heldStarts[v + 1]!; h++) {
+            const held = rows[s]!.find(([item]) => item === split.heldItems[h])!;
+            expect(held[3]).toBe(true);
+            heldTimes.add(held[2]);
+          }
+          for (let k = split.train.starts[s]!; k < split.train.starts[s + 1]!; k++) {
+            const kept = rows[s]!.find(([item]) => item === split.train.items[k])!;
+            if (kept[3]) expect(heldTimes.has(kept[2])).toBe(false);
+          }
+        });
+      }),
+    );
   });
 });
 
