@@ -1,7 +1,7 @@
 // What personalized runs with in a shop and why (GET /api/shop/model, /metrics, the dashboard):
 // the installed fit's tuned settings and their validation, or the defaults.
 import type { ModelSettings, ModelTuning, ShopModel } from '../api/responses.js';
-import { DEFAULT_EASE_BLEND } from '../engine/ease/ease-model.js';
+import { DEFAULT_EASE_BLEND, TIMELESS_EASE_BLEND } from '../engine/ease/ease-model.js';
 import type { ShopEngine } from '../engine/shop-engine.js';
 import type { TunedSettings } from '../engine/tuning/tuned-settings.js';
 
@@ -12,7 +12,7 @@ function settingsOf(s: TunedSettings): ModelSettings {
 /** `lambda`: the configured λ (PAIRWISE_EASE_LAMBDA), the default's. */
 export function shopModel(shopId: string, engine: ShopEngine, lambda: number): ShopModel {
   const report = engine.ease.tuning;
-  const defaults: ModelSettings = settingsOf({ ...DEFAULT_EASE_BLEND, lambda });
+  const defaults: ModelSettings = settingsOf({ ...(engine.timePriors ? DEFAULT_EASE_BLEND : TIMELESS_EASE_BLEND), lambda });
   const tuning: ModelTuning | null =
     report === undefined
       ? null
@@ -31,7 +31,8 @@ export function shopModel(shopId: string, engine: ShopEngine, lambda: number): S
   return {
     shopId,
     fitProducts: engine.ease.size,
-    settings: report === undefined ? settingsOf({ ...engine.ease.blend, lambda }) : settingsOf(report.settings),
+    // What answers apply: with the shop's recency off, nothing time-based and EASE alone, at the fit's λ.
+    settings: settingsOf({ ...engine.ease.blendFor(engine.timePriors), lambda: report?.settings.lambda ?? lambda }),
     defaults: report === undefined ? defaults : settingsOf(report.defaults),
     tuning,
   };

@@ -14,13 +14,15 @@
 // comes before what it sold last year: nDCG@10 through the API on Online Retail 0.132 split by
 // time and 0.123 with its orders split at random across the year (exponent 1: 0.149 and 0.107;
 // the unclipped recent-over-ever multiplier before it: 0.149 and 0.099). With the shop's
-// recency off (engine.timePriors) there is no momentum, basket pairs count undecayed and the
-// shopper's history weighs each product by its undecayed total. EASE adds
+// recency off (engine.timePriors) there is no momentum, basket pairs count undecayed, the
+// shopper's history weighs each product by its undecayed total and a fit answers alone
+// (TIMELESS_EASE_BLEND: real-time weight 0), whatever blend it was tuned with. EASE adds
 // ≤ (64 + 500) history rows of K entries per answer, momentum one power per candidate that could
 // still enter the answer. A cached answer reads the stamps of the rows it spread, the items it
 // returned and the strongest real-time candidate (the blend's scale), not the popularity of every
 // candidate: a candidate's momentum moving is seen within the cache's max age (30 s).
 import type { CoOccurrence } from '../co-occurrence.js';
+import type { EaseBlend } from '../ease/ease-model.js';
 import { MAX_MOMENTUM, type MomentumScales } from '../momentum.js';
 import type { PickList } from '../pick-list.js';
 import type { ScoreBoard } from '../score-board.js';
@@ -82,8 +84,9 @@ export const personalized: Producer = ({ engine, shoppers, now }, pick) => {
   // Read with or without a fit: installing the first one changes this answer too.
   reads.read(engine.storeStamps, EASE_PART);
   const scales = engine.sales.scalesAt(now);
-  const exponent = timePriors ? engine.ease.blend.momentumExponent : 0;
-  if (engine.ease.ready) offerBlended(engine, slot, values, strongest, pick, scales, exponent);
+  const blend = engine.ease.blendFor(timePriors);
+  const exponent = blend.momentumExponent;
+  if (engine.ease.ready) offerBlended(engine, slot, values, strongest, pick, scales, blend);
   else {
     for (let i = 0; i < board.touchedCount; i++) {
       const id = board.touchedAt(i);
@@ -118,11 +121,11 @@ function offerWithMomentum(engine: ShopEngine, pick: PickList, id: number, score
  * ease / max ease + realTimeWeight · real-time / max real-time, so products outside the fit
  * still come from the real-time model and an event changes the next answer at once.
  */
-function offerBlended(engine: ShopEngine, slot: number, values: Float32Array, strongest: number, pick: PickList, scales: MomentumScales, exponent: number): void {
+function offerBlended(engine: ShopEngine, slot: number, values: Float32Array, strongest: number, pick: PickList, scales: MomentumScales, blend: Readonly<EaseBlend>): void {
   const { board, easeBoard, history } = engine.scratch;
   const affinities = engine.affinities;
   const ease = engine.ease;
-  const { realTimeWeight, historyExponent } = ease.blend;
+  const { realTimeWeight, historyExponent, momentumExponent: exponent } = blend;
   history.clear();
   const start = affinities.start(slot);
   let weakest = strongest;

@@ -3,6 +3,7 @@
 // allows (the default λ first, each further λ only when another fit still fits in the budget),
 // and chooses with the noise rule (decision.ts). Runs in the refit's worker thread: one Gram
 // matrix (4n² bytes) at a time, as the fit itself. `clock` is the thread's ms clock (the budget).
+import { TIMELESS_EASE_BLEND } from '../ease/ease-model.js';
 import { easeWeights, gramMatrix, topRows, type Histories, type Matrix } from '../ease/solver.js';
 import { chooseSetting } from './decision.js';
 import type { TunedSettings, TuningReport } from './tuned-settings.js';
@@ -48,17 +49,8 @@ export const DEFAULT_GRID: Readonly<BlendGrid> = Object.freeze({
  */
 export type Recency = 'auto' | 'off';
 
-/**
- * The real-time weight with recency off: 0, EASE alone. The validation's stand-in for the
- * real-time model (training histories' item Jaccard) is not the engine's (shopper rows weighted by
- * history size, basket rows beside them): on Online Retail's orders split at random it scored
- * weights 0.1-0.3 above 0 on held-out whole orders (0.1258 against 0.1238 at λ 250), while the
- * engine's answers lost at every λ (test nDCG@10 at λ 500: 0.1372 at 0, 0.1364 at 0.03, 0.1350 at
- * 0.1, 0.1323 at 0.3), so the weight is not tuned there. Time plays no part in the shop, and the
- * real-time model's edge is being current; with a fit, an event still changes the next answer
- * through the shopper's history × B.
- */
-export const TIMELESS_REAL_TIME_WEIGHT = 0;
+/** The real-time weight with recency off: EASE alone (TIMELESS_EASE_BLEND says why). */
+export const TIMELESS_REAL_TIME_WEIGHT = TIMELESS_EASE_BLEND.realTimeWeight;
 
 export function tuneOptions(defaults: TunedSettings, neighbors: number, budgetMs: number, recency: Recency = 'auto'): TuneOptions {
   const { lambda } = defaults;

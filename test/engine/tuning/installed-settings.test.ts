@@ -1,7 +1,7 @@
 // The tuned settings enter the engine with their fit, in one place (EaseModel.blend), and stay
 // through the fit's journeys: between processes (portable form) and across a restart (snapshot).
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_EASE_BLEND } from '../../../src/engine/ease/ease-model.js';
+import { DEFAULT_EASE_BLEND, TIMELESS_EASE_BLEND } from '../../../src/engine/ease/ease-model.js';
 import { fitInput } from '../../../src/engine/ease/fit-input.js';
 import { fromPortable, toPortable } from '../../../src/engine/ease/portable-fit.js';
 import { fitEase } from '../../../src/engine/ease/solver.js';
@@ -39,6 +39,20 @@ describe('tuned settings installed with their fit', () => {
     expect(engine.ease.blend).toEqual(DEFAULT_EASE_BLEND);
     expect(engine.ease.tuning).toBeUndefined();
     expect(scoresOf(ask(engine, { strategy: 'personalized', customerId: 'returning-0-0' }, T0))).not.toEqual(tunedAnswer);
+  });
+
+  test('When the shop turns recency off, then answers apply EASE alone with nothing time-based, whether the fit was tuned or not', () => {
+    const { engine, fit, tuning } = tunedFit();
+    engine.setRecency('off');
+    expect(engine.ease.blendFor(engine.timePriors)).toEqual(TIMELESS_EASE_BLEND);
+    const personalizedScores = () => ask(engine, { strategy: 'personalized', customerId: 'returning-0-0' }, T0).items.filter((i) => i.strategy === 'personalized').map((i) => i.score);
+    engine.installEase(fit);
+    const untuned = personalizedScores();
+    // EASE alone: each score is the candidate's EASE score over the best one's, so none passes 1.
+    expect(untuned.length).toBeGreaterThan(0);
+    expect(Math.max(...untuned)).toBeLessThanOrEqual(1);
+    engine.installEase({ ...fit, tuning });
+    expect(personalizedScores()).toEqual(untuned);
   });
 
   test('When the fit travels to another process, then its settings travel with it', () => {
