@@ -42,8 +42,11 @@ import { TopList } from './top-list.js';
  * loop): copy it before the models change again (SnapshotStore.copy, with the shop held).
  */
 export interface EngineSnapshot {
-  /** 12; a snapshot of version 11 (no sales, tally or recency) still restores (ShopEngine.restore). */
-  version: 11 | 12;
+  /**
+   * 13; a snapshot of version 12 (a tally of one window per product) restores with an empty tally,
+   * and one of version 11 (no sales, tally or recency) still restores (ShopEngine.restore).
+   */
+  version: 11 | 12 | 13;
   /**
    * JSON of the engine config it was taken with: a snapshot of another config is not used, but for
    * the shopper table's capacities (see sameModels).
@@ -71,7 +74,7 @@ export interface EngineSnapshot {
   attribution: AttributionSnapshot;
   /** Sales behind momentum (version 12 on). */
   sales?: SalesSnapshot;
-  /** Each shopper's tally of what it counted per product (version 12 on). */
+  /** Each shopper's tally of what it counted per product (version 13 on; 12's is not read). */
   tally?: ShopperTallySnapshot;
   /** The shop's recency setting (version 12 on; before: 'auto'). */
   recency?: Recency;
@@ -250,7 +253,7 @@ export class ShopEngine {
 
   #snapshotHead(): Partial<EngineSnapshot> {
     return {
-      version: 12,
+      version: 13,
       config: JSON.stringify(this.config),
       ids: this.catalog.internedIds(), // live, like every part: the snapshot store copies it
       eventCount: this.#eventCount,
@@ -282,7 +285,7 @@ export class ShopEngine {
 
   /** An engine rebuilt from a snapshot, before its catalog is upserted; undefined if the config differs or its shoppers do not fit. */
   static restore(config: EngineConfig, snapshot: EngineSnapshot): ShopEngine | undefined {
-    if ((snapshot.version !== 11 && snapshot.version !== 12) || !sameModels(snapshot.config, config)) return undefined;
+    if ((snapshot.version !== 11 && snapshot.version !== 12 && snapshot.version !== 13) || !sameModels(snapshot.config, config)) return undefined;
     const shoppers = 'keys' in snapshot.shoppers ? snapshot.shoppers.keys.length : snapshot.shoppers.ids.length;
     if (shoppers > config.maxCustomers + config.maxSessions) return undefined;
     const engine = new ShopEngine(config);
@@ -306,7 +309,8 @@ export class ShopEngine {
     engine.attribution.restore(snapshot.attribution);
     if (snapshot.sales !== undefined) engine.sales.restore(snapshot.sales);
     else engine.#salesFromVersion11(snapshot.popularity);
-    if (snapshot.tally !== undefined) engine.tally.restore(snapshot.tally);
+    // Version 12's tally kept a window per product: at most one day's cap counts again after it.
+    if (snapshot.version === 13 && snapshot.tally !== undefined) engine.tally.restore(snapshot.tally);
     engine.#recency = snapshot.recency ?? 'auto';
     return engine;
   }

@@ -229,6 +229,23 @@ describe('ShopEngine', () => {
     expect(restored.sales.ever.raw(restored.catalog.denseOf('c')!)).toBe(1);
   });
 
+  test("When a snapshot of version 12 is restored (a tally of another form), then it restores with an empty tally and counts on", () => {
+    const original = engineWith(['a']);
+    for (let i = 0; i < 40; i++) original.apply(event('view', 'a', T0, { sessionId: 'flood' }));
+    const a = original.catalog.denseOf('a')!;
+    const capped = original.trending.raw(a);
+    const snapshot = structuredClone(original.snapshot()) as EngineSnapshot;
+    const old = { ...snapshot, version: 12, tally: { blockClass: new Uint8Array(0), fill: new Uint8Array(0), start: new Uint8Array(0), lanes: [], free: [] } } as unknown as EngineSnapshot;
+    const restored = ShopEngine.restore(original.config, old)!;
+    expect(restored).toBeDefined();
+    restored.upsertProduct(product('a'));
+    expect(restored.tally.size(restored.shoppers.slotIn(SESSION_SPACE, 'flood'))).toBe(0);
+    // The session counts again up to one cap, then no more.
+    for (let i = 0; i < 40; i++) restored.apply(event('view', 'a', T0, { sessionId: 'flood' }));
+    expect(restored.trending.raw(a)).toBeGreaterThan(capped);
+    expect(restored.trending.raw(a)).toBeCloseTo(2 * capped, 9);
+  });
+
   test('When a snapshot was taken with one shared shopper pool (maxShoppers), then it restores into pools of their own and answers as before', () => {
     const original = engineWith(['a', 'b', 'c'], { maxCustomers: 3, maxSessions: 3 });
     original.apply(event('purchase', 'a', T0, { sessionId: 's1', customerId: 'alice' }));

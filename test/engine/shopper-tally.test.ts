@@ -35,6 +35,19 @@ describe('ShopperTally', () => {
     expect(tally.admit(second, 1, 2, T0)).toBe(2);
   });
 
+  test("When a later window starts, then the shopper's tally starts afresh and holds only that window's products", () => {
+    const slots = new LruSlots(2);
+    const tally = new ShopperTally(slots, 4);
+    const shopper = slots.touch('s:1');
+    for (let id = 0; id < 10; id++) tally.admit(shopper, id, 4, T0);
+    expect(tally.size(shopper)).toBe(10);
+    expect(tally.admit(shopper, 3, 1, T0 + TALLY_WINDOW_MS)).toBe(1);
+    expect(tally.size(shopper)).toBe(1);
+    // An event of the earlier window now counts against the later one.
+    expect(tally.admit(shopper, 3, 4, T0)).toBe(3);
+    expect(tally.admit(shopper, 5, 4, T0)).toBe(4);
+  });
+
   test('When any events are tallied, then the tally admits exactly what the plain reference admits, and its snapshot restores it', () => {
     const eventArb = fc.record({
       shopper: fc.integer({ min: 0, max: 5 }),
