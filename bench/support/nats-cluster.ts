@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { jetstreamManager, StorageType } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { freePort } from './free-port.js';
 import { pinned, type Pinning } from './pinning.js';
@@ -31,9 +31,14 @@ export function natsServerArgs(member: { name: string; clientPort: number; route
 }
 
 /**
- * Resolves once a client reaches `urls` and JetStream answers (a meta leader is elected); throws
- * after `timeoutMs`, or as soon as `exited` names a server that exited, with `output()`.
+ * Resolves once a client reaches `urls`, JetStream answers (a meta leader is elected) and every
+ * server has joined it (a stream of one replica per server can be placed: before that, creating
+ * one fails with "no suitable peers for placement"); throws after `timeoutMs`, or as soon as
+ * `exited` names a server that exited, with `output()`.
  */
+/** The throwaway stream untilJetStreamAnswers places to see every server joined. */
+const READY_PROBE = 'PAIRWISE_READY_PROBE';
+
 export async function untilJetStreamAnswers(urls: readonly string[], timeoutMs: number, exited: () => string | undefined, output: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -43,7 +48,12 @@ export async function untilJetStreamAnswers(urls: readonly string[], timeoutMs: 
     try {
       const nc = await connect({ servers: [...urls], timeout: 1_000, maxReconnectAttempts: 0 });
       try {
-        await (await jetstreamManager(nc, { timeout: 1_000 })).getAccountInfo();
+        const manager = await jetstreamManager(nc, { timeout: 1_000 });
+        await manager.getAccountInfo();
+        if (urls.length > 1) {
+          await manager.streams.add({ name: READY_PROBE, subjects: [`${READY_PROBE}.probe`], num_replicas: urls.length, storage: StorageType.Memory });
+          await manager.streams.delete(READY_PROBE);
+        }
         return;
       } finally {
         await nc.close();
