@@ -7,6 +7,7 @@
 // A filter is evaluated on these (compiled-filter.ts), never by reading each catalog product.
 import { PostingLists } from '../posting-lists.js';
 import type { Product } from '../product.js';
+import { firstAbove, firstAtLeast } from '../sorted-search.js';
 import { grownTo } from '../typed-arrays.js';
 import { BUILT_IN_ATTRIBUTES, numberValue, textValues } from './attributes.js';
 import { MatchSet } from './match-set.js';
@@ -173,28 +174,4 @@ function sortColumn(values: Float64Array, size: number): { ids: Int32Array; valu
   for (let dense = 0; dense < Math.min(size, values.length); dense++) if (values[dense] === values[dense]) ids.push(dense);
   ids.sort((a, b) => values[a]! - values[b]! || a - b);
   return { ids: Int32Array.from(ids), values: Float64Array.from(ids, (id) => values[id]!) };
-}
-
-/** The first index whose value is ≥ `value` (values ascending). */
-function firstAtLeast(values: Float64Array, value: number): number {
-  let low = 0;
-  let high = values.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (values[middle]! < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-/** The first index whose value is > `value`. */
-function firstAbove(values: Float64Array, value: number): number {
-  let low = 0;
-  let high = values.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (values[middle]! <= value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }

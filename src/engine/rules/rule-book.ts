@@ -6,6 +6,7 @@ import type { AttributeIndex } from '../filters/attribute-index.js';
 import { compileFilter, type CompiledFilter } from '../filters/compiled-filter.js';
 import { parseFilter, type FilterExpression } from '../filters/filter-syntax.js';
 import type { Product } from '../product.js';
+import { firstAbove } from '../sorted-search.js';
 import type { Strategy } from '../strategy.js';
 import { inForce, type Rule } from './rule.js';
 
@@ -157,17 +158,9 @@ export class RuleBook {
     return passed === this.#edges.length ? Infinity : this.#edges[passed]!;
   }
 
-  /** How many window edges are at or before `now` (the edges are sorted: a binary search). */
+  /** How many window edges are at or before `now` (the edges are sorted). */
   #edgesPassed(now: number): number {
-    const edges = this.#edges;
-    let low = 0;
-    let high = edges.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (edges[mid]! <= now) low = mid + 1;
-      else high = mid;
-    }
-    return low;
+    return firstAbove(this.#edges, now);
   }
 
   /**

@@ -9,6 +9,7 @@
 // recent sales) is returned per item, so momentum can be scored without them. Pure: works on the
 // typed arrays fit-input.ts reads from the engine.
 import type { Histories } from '../ease/solver.js';
+import { firstAtLeast } from '../sorted-search.js';
 
 /** What validation reads of each history entry, aligned with `histories.items`. */
 export interface EntryFacts {
@@ -187,15 +188,7 @@ class ShopperOrders {
 
   /** The order of a once-bought entry of the shopper read last. */
   indexOf(recency: number): number {
-    const times = this.#times;
-    let low = 0;
-    let high = times.length - 1;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (times[mid]! < recency) low = mid + 1;
-      else high = mid;
-    }
-    return low;
+    return firstAtLeast(this.#times, recency);
   }
 }
 
