@@ -45,21 +45,19 @@ export const DEFAULT_GRID: Readonly<BlendGrid> = Object.freeze({
  * A shop's recency setting: auto, the tuner decides how much time counts (momentum, history
  * exponent) on the shop's newest purchases; off, nothing time-based is used (the defaults' momentum
  * and history exponent are taken as 0, as answers apply them) and EASE's λ is tuned on whole
- * orders spread over each history, EASE alone (TIMELESS_REAL_TIME_WEIGHT).
+ * orders spread over each history, EASE alone (TIMELESS_EASE_BLEND).
  */
 export type Recency = 'auto' | 'off';
-
-/** The real-time weight with recency off: EASE alone (TIMELESS_EASE_BLEND says why). */
-export const TIMELESS_REAL_TIME_WEIGHT = TIMELESS_EASE_BLEND.realTimeWeight;
 
 export function tuneOptions(defaults: TunedSettings, neighbors: number, budgetMs: number, recency: Recency = 'auto'): TuneOptions {
   const { lambda } = defaults;
   const timeless = recency === 'off';
   return {
     // Scored as answers apply them: with recency off, a default with momentum would be judged by a prior no answer uses.
-    defaults: timeless ? { ...defaults, momentumExponent: 0, historyExponent: 0, realTimeWeight: TIMELESS_REAL_TIME_WEIGHT } : defaults,
+    defaults: timeless ? { ...defaults, ...TIMELESS_EASE_BLEND } : defaults,
     lambdas: [lambda / 4, lambda * 4],
-    grid: timeless ? { momentumExponents: [0], realTimeWeights: [TIMELESS_REAL_TIME_WEIGHT], historyExponents: [0] } : DEFAULT_GRID,
+    // With recency off, the defaults' blend alone (tune() adds the defaults to any grid): only λ is tried.
+    grid: timeless ? { momentumExponents: [], realTimeWeights: [], historyExponents: [] } : DEFAULT_GRID,
     neighbors,
     realTimeNeighbors: 32,
     minShoppers: 50,
