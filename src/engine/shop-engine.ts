@@ -223,6 +223,14 @@ export class ShopEngine {
     return this.config.recency !== 'off' && this.#recency !== 'off';
   }
 
+  /**
+   * What a shopper's history is weighed by, per affinity entry: the decayed affinities, or with the
+   * time-based priors off their undecayed totals. Read it again after the table may have grown.
+   */
+  historyWeights(): Float32Array {
+    return this.timePriors ? this.affinities.values : this.affinities.totals;
+  }
+
   /** Sets the shop's recency, as one change when it differs: answers computed before are stale. */
   setRecency(recency: Recency): void {
     if (recency === this.#recency) return;

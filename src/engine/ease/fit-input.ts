@@ -92,8 +92,6 @@ function* fitInputSteps(engine: ShopEngine, maxItems: number, shoppersPerStep = 
     }
   };
   const affinities = engine.affinities;
-  // What personalized weighs a shopper's history by (a product's relative affinity).
-  const weighed = engine.timePriors ? () => affinities.values : () => affinities.totals;
   const purchaseWeight = engine.config.eventWeights.purchase || 1;
   const popularityRate = 1 / engine.config.popularityHalfLifeMs;
   let bought = 0;
@@ -121,7 +119,7 @@ function* fitInputSteps(engine: ShopEngine, maxItems: number, shoppersPerStep = 
     const start = affinities.start(slot);
     const size = affinities.size(slot);
     const history = affinities.items; // read after each pause: the table may have grown meanwhile
-    const values = weighed();
+    const values = engine.historyWeights(); // what personalized weighs the history by
     let strongest = 0;
     let weakest = Infinity;
     for (let k = 0; k < size; k++) {

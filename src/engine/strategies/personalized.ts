@@ -65,7 +65,7 @@ export const personalized: Producer = ({ engine, shoppers, now }, pick) => {
   const reads = engine.scratch.reads;
   reads.read(engine.storeStamps, SETTINGS_PART);
   const timePriors = engine.timePriors;
-  const values = timePriors ? affinities.values : affinities.totals;
+  const values = engine.historyWeights();
   seeds.reset(MAX_SEEDS);
   const start = affinities.start(slot);
   for (let k = 0; k < affinities.size(slot); k++) seeds.offer(affinities.items[start + k]!, values[start + k]!);
