@@ -1,32 +1,20 @@
 // PAIRWISE_SERVERS=2, the real compiled service: a customer erased through one server process is
 // gone from the other's answers (read with the erasure's position), and a shop erased through one
 // has its keys refused by both. Each client keeps one connection, so it talks to one server.
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { killIfRunning, startChildServer, untilServersReady, type ChildServer } from '../support/child-server.js';
+import { describe, expect, test } from 'vitest';
+import { twoServers } from '../support/child-server.js';
 import { clientPerServer as clientPerServerAt, ServerClient } from '../support/server-client.js';
-import { newShop, tempDataDir } from '../support/service.js';
+import { newShop } from '../support/service.js';
 
 const shop = newShop('multi-erase');
-const dataDir = tempDataDir();
-let supervisor: ChildServer;
+// The log's heads polled once a minute: what reaches the other server sooner came by its notice.
+const service = twoServers(shop, { PAIRWISE_LOG_POLL_MS: '60000' });
 
 /** One client per server process (test/support/server-client.ts). */
-const clientPerServer = () => clientPerServerAt(supervisor.url, shop.secretKey);
+const clientPerServer = () => clientPerServerAt(service.child.url, shop.secretKey);
 
 /** The products a recently-viewed answer took from the customer's views. */
 const viewed = (json: { products: { id: string; strategy: string }[] }) => json.products.filter((p) => p.strategy === 'recently-viewed').map((p) => p.id);
-
-beforeAll(async () => {
-  // The log's heads polled once a minute: what reaches the other server sooner came by its notice.
-  supervisor = await startChildServer(dataDir, shop, { PAIRWISE_SERVERS: '2', PAIRWISE_LOG_POLL_MS: '60000' });
-  await untilServersReady(supervisor);
-});
-
-afterAll(async () => {
-  await killIfRunning(supervisor);
-  rmSync(dataDir, { recursive: true, force: true });
-});
 
 describe('erasure with PAIRWISE_SERVERS=2', () => {
   test('When a customer is erased through one server, then the other answers without them once it reads at the erasure position', async () => {

@@ -1,29 +1,17 @@
 // PAIRWISE_SERVERS=2, the real compiled service: a rule put through one server process is read and
 // applied by the other (its answer read at the write's position), and its removal likewise. Each
 // client keeps one connection, so it talks to one server.
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { killIfRunning, startChildServer, untilServersReady, type ChildServer } from '../support/child-server.js';
+import { describe, expect, test } from 'vitest';
+import { twoServers } from '../support/child-server.js';
 import { clientPerServer as clientPerServerAt, ServerClient } from '../support/server-client.js';
-import { newShop, tempDataDir, wireProduct } from '../support/service.js';
+import { newShop, wireProduct } from '../support/service.js';
 
 const shop = newShop('multi-rules');
-const dataDir = tempDataDir();
-let supervisor: ChildServer;
+// The log's heads polled once a minute: what reaches the other server sooner came by its notice.
+const service = twoServers(shop, { PAIRWISE_LOG_POLL_MS: '60000' });
 
 /** One client per server process (test/support/server-client.ts). */
-const clientPerServer = () => clientPerServerAt(supervisor.url, shop.secretKey);
-
-beforeAll(async () => {
-  // The log's heads polled once a minute: what reaches the other server sooner came by its notice.
-  supervisor = await startChildServer(dataDir, shop, { PAIRWISE_SERVERS: '2', PAIRWISE_LOG_POLL_MS: '60000' });
-  await untilServersReady(supervisor);
-});
-
-afterAll(async () => {
-  await killIfRunning(supervisor);
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const clientPerServer = () => clientPerServerAt(service.child.url, shop.secretKey);
 
 describe('rules with PAIRWISE_SERVERS=2', () => {
   test('When a rule is put through one server, then the other lists it and applies it at the write position; removed, likewise', async () => {

@@ -2,17 +2,17 @@
 // the real compiled service. Each client below keeps one connection, so it talks to one server.
 import fc from 'fast-check';
 import { readFileSync, rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { killIfRunning, spawnChildServer, startChildServer, untilServersReady, type ChildServer } from '../support/child-server.js';
+import { describe, expect, test } from 'vitest';
+import { killIfRunning, spawnChildServer, startChildServer, twoServers, untilServersReady } from '../support/child-server.js';
 import { clientPerServer as clientPerServerAt, ServerClient } from '../support/server-client.js';
 import { newShop, tempDataDir } from '../support/service.js';
 
 const shop = newShop('multi');
-const dataDir = tempDataDir();
-let supervisor: ChildServer;
+// The log's heads polled once a minute: what reaches the other server sooner came by its notice.
+const service = twoServers(shop, { PAIRWISE_LOG_POLL_MS: '60000', PAIRWISE_EASE_REFIT_EVENTS: '20' });
 
 /** One client per server process (test/support/server-client.ts). */
-const clientPerServer = () => clientPerServerAt(supervisor.url, shop.publicKey);
+const clientPerServer = () => clientPerServerAt(service.child.url, shop.publicKey);
 type Client = ServerClient;
 
 /** Whether the process runs (a zombie left for a reaper that never comes, as in some containers, does not). */
@@ -26,18 +26,6 @@ function running(pid: number): boolean {
 }
 
 const products = Array.from({ length: 12 }, (_, i) => ({ id: String(i + 1), title: `Product ${i + 1}`, price: '5.00', collections: [`c${i % 3}`], vendor: `V${i % 2}` }));
-
-beforeAll(async () => {
-  // The log's heads polled once a minute: what reaches the other server sooner came by its notice.
-  supervisor = await startChildServer(dataDir, shop, { PAIRWISE_SERVERS: '2', PAIRWISE_LOG_POLL_MS: '60000', PAIRWISE_EASE_REFIT_EVENTS: '20' });
-  // Both servers are listening once each has said so.
-  await untilServersReady(supervisor);
-});
-
-afterAll(async () => {
-  await killIfRunning(supervisor);
-  rmSync(dataDir, { recursive: true, force: true });
-});
 
 describe('PAIRWISE_SERVERS=2', () => {
   test('When writes go to one server, then reads with their position from the other never miss them, catalog and events alike', async () => {
@@ -119,8 +107,8 @@ describe('PAIRWISE_SERVERS=2', () => {
     }
     expect(fitted[0]).toBeGreaterThan(0);
     expect(fitted[1]).toBe(fitted[0]);
-    expect(supervisor.output().match(/EASE refit of shop "multi"/g)?.length ?? 0).toBeGreaterThanOrEqual(1);
-    expect(supervisor.output().match(/took the housekeeping lease/g)).toHaveLength(1); // one server refits
+    expect(service.child.output().match(/EASE refit of shop "multi"/g)?.length ?? 0).toBeGreaterThanOrEqual(1);
+    expect(service.child.output().match(/took the housekeeping lease/g)).toHaveLength(1); // one server refits
     const held = async (client: Client) => Number(/pairwise_housekeeping_lease_held\{[^}]*\} (\d)/.exec((await client.call('GET', '/metrics', undefined, shop.secretKey)).text)?.[1]);
     expect((await held(a)) + (await held(b))).toBe(1);
     const query = '/api/recommendations?strategy=personalized&customerId=c1&limit=8';
@@ -137,7 +125,7 @@ describe('PAIRWISE_SERVERS=2', () => {
     let replaced = false;
     for (let i = 0; i < 200 && !replaced; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      replaced = /server \d of 2 \(pid \d+\) ready/.test(supervisor.output().split(`pid ${b.pid}) died`)[1] ?? '');
+      replaced = /server \d of 2 \(pid \d+\) ready/.test(service.child.output().split(`pid ${b.pid}) died`)[1] ?? '');
     }
     expect(replaced).toBe(true);
     const [c, d] = await clientPerServer();
@@ -159,16 +147,16 @@ describe('PAIRWISE_SERVERS=2', () => {
   });
 
   test('When a second service is started on the same data dir, then it is refused, naming the running one', async () => {
-    const second = await spawnChildServer(dataDir, shop, { PAIRWISE_SERVERS: '2' });
+    const second = await spawnChildServer(service.dataDir, shop, { PAIRWISE_SERVERS: '2' });
     const { code } = await second.exited;
     expect(code).toBe(1);
-    expect(second.output()).toMatch(new RegExp(`not started: data dir .* is in use by another Pairwise server \\(pid ${supervisor.process.pid}`));
+    expect(second.output()).toMatch(new RegExp(`not started: data dir .* is in use by another Pairwise server \\(pid ${service.child.process.pid}`));
   });
 
   test('When the supervisor gets SIGTERM, then its servers drain and it exits 0, leaving no process behind', async () => {
     const [a, b] = await clientPerServer();
-    supervisor.process.kill('SIGTERM');
-    expect((await supervisor.exited).code).toBe(0);
+    service.child.process.kill('SIGTERM');
+    expect((await service.child.exited).code).toBe(0);
     for (const pid of [a.pid, b.pid]) expect(running(pid)).toBe(false);
   });
 });

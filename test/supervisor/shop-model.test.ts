@@ -2,34 +2,22 @@
 // processes: a shop whose newest purchases are products momentum pushes down gets a
 // non-default momentum exponent, reported alike by GET /api/shop/model and /metrics on both.
 import typia from 'typia';
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { killIfRunning, startChildServer, untilServersReady, type ChildServer } from '../support/child-server.js';
+import { describe, expect, test } from 'vitest';
+import { twoServers } from '../support/child-server.js';
 import { momentumShopProducts, momentumShopPurchases } from '../support/momentum-shop.js';
 import { clientPerServer as clientPerServerAt, ServerClient } from '../support/server-client.js';
-import { newShop, tempDataDir } from '../support/service.js';
+import { newShop } from '../support/service.js';
 import type { ShopModel } from '../../src/api/responses.js';
 
 const shop = newShop('tuned');
-const dataDir = tempDataDir();
-let supervisor: ChildServer;
+const service = twoServers(shop, { PAIRWISE_EASE_REFIT_EVENTS: '100' });
 
 /** One client per server process (test/support/server-client.ts). */
-const clientPerServer = () => clientPerServerAt(supervisor.url, shop.secretKey);
-
-beforeAll(async () => {
-  supervisor = await startChildServer(dataDir, shop, { PAIRWISE_SERVERS: '2', PAIRWISE_EASE_REFIT_EVENTS: '100' });
-  await untilServersReady(supervisor);
-});
-
-afterAll(async () => {
-  await killIfRunning(supervisor);
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const clientPerServer = () => clientPerServerAt(service.child.url, shop.secretKey);
 
 describe('GET /api/shop/model', () => {
   test('When no fit is installed yet, then the defaults are reported, untuned; a public key gets a 403 problem', async () => {
-    const client = new ServerClient(supervisor.url, shop.secretKey);
+    const client = new ServerClient(service.child.url, shop.secretKey);
     const res = await client.call('GET', '/api/shop/model');
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ shopId: 'tuned', fitProducts: 0, tuning: null, settings: { momentumExponent: 0.5, realTimeWeight: 0.1, historyExponent: 0, lambda: 500 } });
@@ -61,7 +49,7 @@ describe('GET /api/shop/model', () => {
     expect(x.tuning.scores.popularity).toBeGreaterThan(0);
     expect(x.tuning.shoppers).toBe((8 * 20) / 2);
     expect(y).toEqual(x);
-    expect(supervisor.output()).toMatch(/EASE refit of shop "tuned".*tuning tuned on \d+ shoppers/);
+    expect(service.child.output()).toMatch(/EASE refit of shop "tuned".*tuning tuned on \d+ shoppers/);
     for (const client of [a, b]) {
       const metrics = (await client.call('GET', '/metrics')).text;
       expect(metrics).toContain(`pairwise_model_setting{shop="tuned",setting="momentum_exponent"} ${x.settings.momentumExponent}`);

@@ -1,8 +1,10 @@
 // Runs the compiled server (dist/, built by global-setup) as a child process on a free port.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { freePort } from '../../bench/support/free-port.js';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { testEnv, type TestShop } from './service.js';
+import { afterAll, beforeAll } from 'vitest';
+import { freePort } from '../../bench/support/free-port.js';
+import { tempDataDir, testEnv, type TestShop } from './service.js';
 
 const MAIN = path.resolve('dist/src/main.js');
 
@@ -53,6 +55,31 @@ export async function startChildServer(dataDir: string, shop: TestShop, env: Rec
 /** Waits (up to 10 s) until `servers` server processes of the supervisor `child` have said they are ready. */
 export async function untilServersReady(child: ChildServer, servers = 2): Promise<void> {
   for (let i = 0; i < 200 && (child.output().match(/ready:/g) ?? []).length < servers; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/**
+ * A supervisor of two server processes (PAIRWISE_SERVERS=2, plus `env`) on a data dir of its own,
+ * for one test file: started before its tests (both servers ready), killed and its data dir
+ * removed after them.
+ */
+export function twoServers(shop: TestShop, env: Record<string, string> = {}): { readonly dataDir: string; readonly child: ChildServer } {
+  const dataDir = tempDataDir();
+  let child: ChildServer | undefined;
+  beforeAll(async () => {
+    child = await startChildServer(dataDir, shop, { PAIRWISE_SERVERS: '2', ...env });
+    await untilServersReady(child);
+  });
+  afterAll(async () => {
+    if (child !== undefined) await killIfRunning(child);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return {
+    dataDir,
+    get child(): ChildServer {
+      if (child === undefined) throw new Error('the servers start in beforeAll');
+      return child;
+    },
+  };
 }
 
 /** The server process, spawned and not waited for (it may refuse to start: see `exited`). `env.PORT` overrides the free port. */
