@@ -30,15 +30,15 @@ export function natsServerArgs(member: { name: string; clientPort: number; route
     '--cluster_name', clusterName, '--cluster', `nats://127.0.0.1:${member.routePort}`, '--routes', routes];
 }
 
+/** The throwaway stream untilJetStreamAnswers places to see every server joined. */
+const READY_PROBE = 'PAIRWISE_READY_PROBE';
+
 /**
  * Resolves once a client reaches `urls`, JetStream answers (a meta leader is elected) and every
  * server has joined it (a stream of one replica per server can be placed: before that, creating
  * one fails with "no suitable peers for placement"); throws after `timeoutMs`, or as soon as
  * `exited` names a server that exited, with `output()`.
  */
-/** The throwaway stream untilJetStreamAnswers places to see every server joined. */
-const READY_PROBE = 'PAIRWISE_READY_PROBE';
-
 export async function untilJetStreamAnswers(urls: readonly string[], timeoutMs: number, exited: () => string | undefined, output: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
