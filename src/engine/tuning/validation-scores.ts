@@ -37,6 +37,24 @@ export function blendsOf(grid: BlendGrid): Blend[] {
   return blends;
 }
 
+/**
+ * Offers (id, score) to the best-first lists `ids`/`scores` holding `size` of at most their length
+ * (an insertion: k is small); returns the new size. Equal scores keep the one offered first.
+ */
+function offerBest(ids: Int32Array, scores: Float64Array, size: number, id: number, score: number): number {
+  const k = ids.length;
+  if (size === k && score <= scores[k - 1]!) return size;
+  let at = size < k ? size++ : k - 1;
+  while (at > 0 && scores[at - 1]! < score) {
+    scores[at] = scores[at - 1]!;
+    ids[at] = ids[at - 1]!;
+    at--;
+  }
+  scores[at] = score;
+  ids[at] = id;
+  return size;
+}
+
 /** The k strongest Jaccard neighbours of each item from G = XᵀX: G_ij / (G_ii + G_jj − G_ij). */
 export function jaccardRows(g: Matrix, n: number, k: number): EaseRows {
   const rows: EaseRows = { n, k, sizes: new Uint8Array(n), ids: new Int32Array(n * k), weights: new Float32Array(n * k) };
@@ -49,15 +67,7 @@ export function jaccardRows(g: Matrix, n: number, k: number): EaseRows {
       const together = g[row + j]!;
       if (j === i || !(together > 0)) continue;
       const w = together / (g[row + i]! + g[j * n + j]! - together);
-      if (size === k && w <= weights[size - 1]!) continue;
-      let at = size < k ? size++ : k - 1;
-      while (at > 0 && weights[at - 1]! < w) {
-        weights[at] = weights[at - 1]!;
-        ids[at] = ids[at - 1]!;
-        at--;
-      }
-      weights[at] = w;
-      ids[at] = j;
+      size = offerBest(ids, weights, size, j, w);
     }
     rows.sizes[i] = size;
     rows.ids.set(ids.subarray(0, size), i * k);
@@ -117,15 +127,7 @@ function ndcg(boards: Boards, n: number, held: number, score: (j: number) => num
   for (let j = 0; j < n; j++) {
     if (excluded[j] === 1) continue;
     const s = score(j);
-    if (!(s > 0) || (size === TOP_N && s <= topScores[TOP_N - 1]!)) continue;
-    let at = size < TOP_N ? size++ : TOP_N - 1;
-    while (at > 0 && topScores[at - 1]! < s) {
-      topScores[at] = topScores[at - 1]!;
-      topIds[at] = topIds[at - 1]!;
-      at--;
-    }
-    topScores[at] = s;
-    topIds[at] = j;
+    if (s > 0) size = offerBest(topIds, topScores, size, j, s);
   }
   let dcg = 0;
   for (let r = 0; r < size; r++) if (relevant[topIds[r]!] === 1) dcg += DISCOUNT[r]!;
