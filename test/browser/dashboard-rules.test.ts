@@ -5,7 +5,7 @@
 import { copyFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchBrowser, screenshot } from '../support/browser.js';
+import { launchBrowser, screenshot, signInToDashboard } from '../support/browser.js';
 import { ids, recommendations, startTestService, type TestService } from '../support/service.js';
 
 describe('dashboard rules', () => {
@@ -20,12 +20,7 @@ describe('dashboard rules', () => {
     await t?.cleanup();
   });
 
-  async function signIn(on: Page): Promise<void> {
-    await on.goto(`${t.url}/dashboard`);
-    await on.fill('#key', t.service.demoKeys!.secretKey);
-    await on.click('button[type="submit"]');
-    await on.waitForSelector('body[data-loaded]');
-  }
+  const signIn = (page: Page) => signInToDashboard(page, t);
 
   test('When the merchant previews, saves, disables and deletes a rule in the page, then the preview shows its effect and the API follows each step', async () => {
     const secret = t.service.demoKeys!.secretKey;

@@ -5,7 +5,7 @@
 import { copyFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { launchBrowser, screenshot } from '../support/browser.js';
+import { launchBrowser, screenshot, signInToDashboard } from '../support/browser.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 describe('dashboard', () => {
@@ -30,12 +30,7 @@ describe('dashboard', () => {
     await context?.close();
   });
 
-  async function signIn(on: Page): Promise<void> {
-    await on.goto(`${t.url}/dashboard`);
-    await on.fill('#key', t.service.demoKeys!.secretKey);
-    await on.click('button[type="submit"]');
-    await on.waitForSelector('body[data-loaded]');
-  }
+  const signIn = (page: Page) => signInToDashboard(page, t);
 
   test('When the merchant signs in, then the charts, tables, top products and the running experiment show the demo store’s numbers', async () => {
     const errors: string[] = [];

@@ -84,3 +84,11 @@ export function sessionIdOf(page: Page): Promise<string> {
 export function cardIds(page: Page, widget = '[data-pairwise]'): Promise<string[]> {
   return page.locator(`${widget} .pw-card`).evaluateAll((cards) => cards.map((card) => (card as HTMLElement).dataset.productId ?? ''));
 }
+
+/** Opens the service's dashboard in `page` and signs in with the demo shop's secret key. */
+export async function signInToDashboard(page: Page, t: TestService): Promise<void> {
+  await page.goto(`${t.url}/dashboard`);
+  await page.fill('#key', t.service.demoKeys!.secretKey);
+  await page.click('button[type="submit"]');
+  await page.waitForSelector('body[data-loaded]');
+}
