@@ -94,6 +94,11 @@ export interface RateLimitConfig {
    */
   newSessionsPerAddress: RateConfig;
   newSessionsPerShop: RateConfig;
+  /**
+   * Dashboard sign-in attempts per client address (perSecond a fraction): a guessing bound of their
+   * own, which never spends the address's budget for the storefront API.
+   */
+  signInsPerAddress: RateConfig;
   /** Buckets kept per table (addresses, keys); the least recently used are dropped past it. */
   maxEntries: number;
 }
@@ -310,6 +315,7 @@ function rateLimits(env: NodeJS.ProcessEnv, servers: number): RateLimitConfig {
     socket: rate(env, 'PAIRWISE_RATE_WS_OPS', 20, 1),
     newSessionsPerAddress: perMinute(env, 'PAIRWISE_NEW_SESSIONS_PER_ADDRESS_PER_MINUTE', 120, servers),
     newSessionsPerShop: perMinute(env, 'PAIRWISE_NEW_SESSIONS_PER_SHOP_PER_MINUTE', 6000, servers),
+    signInsPerAddress: perMinute(env, 'PAIRWISE_SIGN_INS_PER_ADDRESS_PER_MINUTE', 30, servers),
     maxEntries: integer(env, 'PAIRWISE_RATE_LIMIT_ENTRIES', 100_000, 16, 10_000_000),
   });
 }

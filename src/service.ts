@@ -11,6 +11,7 @@ import { Answers } from './app/answers.js';
 import { cachedResolver, type CachedResolver, type Principal } from './transport/auth.js';
 import type { ShopRecordView } from './http/deps.js';
 import { RateLimits } from './transport/rate-limits.js';
+import type { MonotonicClock } from './limits/monotonic-clock.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { CatalogUpdates } from './app/catalog-updates.js';
 import { ContentWarmer } from './ingest/content-warmer.js';
@@ -60,8 +61,8 @@ export interface ServiceOptions {
   clock?: () => number;
   log?: (line: string) => void;
   demoDir?: string;
-  /** Monotonic ms for the rate limits' buckets (performance.now()); tests may drive it. */
-  monotonic?: () => number;
+  /** The rate limits' buckets' time (performance.now()); tests may drive it. */
+  monotonic?: MonotonicClock;
   /** How this thread's stores commit to LMDB; tests wrap the real one to hold flushes or refuse commits (the snapshot writer thread keeps the real one). */
   committer?: Committer;
 }

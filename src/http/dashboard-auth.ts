@@ -70,7 +70,7 @@ export function checkCsrf(session: DashboardSession, token: string | undefined):
 export function requireSession(deps: HttpDeps, exchange: Exchange): SignedIn {
   const current = signedIn(deps, exchange);
   if (current === undefined) throw new AppError('unauthorized', 'sign in to the dashboard first (POST /dashboard/sign-in)');
-  const wait = deps.limits.takeKey(current.session.keyHash, 'secret', deps.clock());
+  const wait = deps.limits.takeKey(current.session.keyHash, 'secret', deps.limits.clock());
   if (wait > 0 && deps.limits.secretKey !== undefined) throw deps.limits.secretKey.error(wait);
   return current;
 }

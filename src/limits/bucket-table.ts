@@ -5,6 +5,7 @@
 // key already held.
 import { LruSlots } from '../engine/lru-slots.js';
 import { grownTo } from '../engine/typed-arrays.js';
+import type { MonotonicMs } from './monotonic-clock.js';
 import type { BucketRate } from './token-bucket.js';
 
 export class BucketTable {
@@ -24,7 +25,7 @@ export class BucketTable {
   }
 
   /** 0 when a token was taken from `key`'s bucket at `now`, else the ms until one is there (nothing taken). */
-  take(key: string, rate: BucketRate, now: number): number {
+  take(key: string, rate: BucketRate, now: MonotonicMs): number {
     const before = this.#slots.size;
     const slot = this.#slots.touch(key);
     if (this.#slots.size > before) {

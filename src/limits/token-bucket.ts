@@ -1,6 +1,7 @@
 // Token-bucket arithmetic in its GCRA form: a bucket is one number, the time at which it would be
 // full again, so an idle bucket needs no timer and a table of buckets is one Float64Array. Times are
-// milliseconds on a monotonic clock (performance.now(); tests inject a fake).
+// milliseconds on a monotonic clock (limits/monotonic-clock.ts), typed so that no other time gets in.
+import type { MonotonicMs } from './monotonic-clock.js';
 
 /** A bucket's shape: it refills `perSecond` tokens a second and holds at most `burst`. */
 export class BucketRate {
@@ -26,13 +27,13 @@ export class BucketRate {
    * Takes one token from the bucket that is full again at `fullAt` (≤ now: full): 0 when there was one,
    * else the ms until there is (always > 0). The caller stores `afterTake` only when this returns 0.
    */
-  wait(fullAt: number, now: number): number {
+  wait(fullAt: number, now: MonotonicMs): number {
     const over = (fullAt > now ? fullAt : now) + this.intervalMs - now - this.spanMs;
     return over <= this.#slackMs ? 0 : over;
   }
 
   /** The bucket's full-time after a token was taken at `now`. */
-  afterTake(fullAt: number, now: number): number {
+  afterTake(fullAt: number, now: MonotonicMs): number {
     return (fullAt > now ? fullAt : now) + this.intervalMs;
   }
 }
@@ -43,7 +44,7 @@ export class TokenBucket {
   #fullAt = -Infinity;
 
   /** 0 when a token was taken at `now`, else the ms until one is there (nothing taken). */
-  take(rate: BucketRate, now: number): number {
+  take(rate: BucketRate, now: MonotonicMs): number {
     const wait = rate.wait(this.#fullAt, now);
     if (wait === 0) this.#fullAt = rate.afterTake(this.#fullAt, now);
     return wait;

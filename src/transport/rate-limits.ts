@@ -10,13 +10,14 @@ import { AppError, type ErrorCode } from '../errors.js';
 import { BucketTable } from '../limits/bucket-table.js';
 import { bucketKeyOf, isLoopback, uwsForms } from '../limits/client-address.js';
 import { resolveClient } from '../limits/proxied-client.js';
+import { monotonicNow, type MonotonicClock, type MonotonicMs } from '../limits/monotonic-clock.js';
 import { BucketRate } from '../limits/token-bucket.js';
 import { TrustedProxies } from '../limits/trusted-proxies.js';
 import { authenticate, authorize, presentedKey, type KeyResolver, type Principal, type Scope } from './auth.js';
 import type { RequestInfo } from './exchange.js';
 
 /** Policy names, as the RateLimit fields and the WebSocket error details call them. */
-export type Policy = 'address' | 'public-key' | 'secret-key' | 'socket' | 'address-new-sessions' | 'shop-new-sessions';
+export type Policy = 'address' | 'public-key' | 'secret-key' | 'socket' | 'address-new-sessions' | 'shop-new-sessions' | 'address-sign-ins';
 
 /** Refusals with a wait up to this many whole seconds are made once and reused. */
 const CACHED_SECONDS = 60;
@@ -77,13 +78,15 @@ function isLoopbackHost(host: string): boolean {
 }
 
 export interface RateLimitStats {
-  /** Requests, WebSocket operations and new sessions refused since start. */
+  /** Requests, WebSocket operations, new sessions and dashboard sign-ins refused since start. */
   refused: number;
   /** Buckets held (each table is capped at maxEntries). */
   addressBuckets: number;
   keyBuckets: number;
   /** New-session buckets: client addresses and shops. */
   newSessionBuckets: number;
+  /** Dashboard sign-in buckets, by client address. */
+  signInBuckets: number;
 }
 
 export class RateLimits {
@@ -95,10 +98,13 @@ export class RateLimits {
   /** New sessions per client address, and per shop (its public keys together). */
   readonly newSessionsPerAddress: Limit | undefined;
   readonly newSessionsPerShop: Limit | undefined;
+  /** Dashboard sign-in attempts per client address: a bound of their own, apart from the address's API budget. */
+  readonly signInsPerAddress: Limit | undefined;
   readonly #addresses: BucketTable;
   readonly #keys: BucketTable;
   readonly #sessionAddresses: BucketTable;
   readonly #sessionShops: BucketTable;
+  readonly #signIns: BucketTable;
   readonly #exemptLoopback: boolean;
   readonly #exempt: ReadonlySet<string>;
   readonly #trusted: TrustedProxies;
@@ -115,8 +121,8 @@ export class RateLimits {
     listenHost: string,
     /** PAIRWISE_TRUSTED_PROXIES, validated by config.ts. */
     trustedProxies: readonly string[],
-    /** Monotonic ms (performance.now()); tests inject a fake. */
-    readonly clock: () => number = () => performance.now(),
+    /** Every bucket's time (performance.now()); tests inject a fake. */
+    readonly clock: MonotonicClock = monotonicNow,
   ) {
     this.address = limit('address', config.address, 'this client address', REQUESTS_OR_OPS);
     this.publicKey = limit('public-key', config.publicKey, 'this public key', REQUESTS_OR_OPS);
@@ -124,14 +130,16 @@ export class RateLimits {
     this.socket = limit('socket', config.socket, 'this connection', 'operations');
     this.newSessionsPerAddress = limit('address-new-sessions', config.newSessionsPerAddress, 'this client address', 'new sessions', 'too_many_new_sessions', 'minute');
     this.newSessionsPerShop = limit('shop-new-sessions', config.newSessionsPerShop, "this shop's public keys", 'new sessions', 'too_many_new_sessions', 'minute');
+    this.signInsPerAddress = limit('address-sign-ins', config.signInsPerAddress, 'this client address', 'dashboard sign-in attempts', 'rate_limited', 'minute');
     this.#addresses = new BucketTable(config.maxEntries);
     this.#keys = new BucketTable(config.maxEntries);
     this.#sessionAddresses = new BucketTable(config.maxEntries);
     this.#sessionShops = new BucketTable(config.maxEntries);
+    this.#signIns = new BucketTable(config.maxEntries);
     this.#exemptLoopback = config.exemptLoopback;
     this.#exempt = new Set(config.exemptAddresses.flatMap((address) => uwsForms(address) ?? []));
     this.#trusted = new TrustedProxies(trustedProxies);
-    const anyLimit = [this.address, this.publicKey, this.secretKey, this.socket, this.newSessionsPerAddress, this.newSessionsPerShop].some((l) => l !== undefined);
+    const anyLimit = [this.address, this.publicKey, this.secretKey, this.socket, this.newSessionsPerAddress, this.newSessionsPerShop, this.signInsPerAddress].some((l) => l !== undefined);
     this.#off = !config.enabled || !anyLimit || (config.exemptLoopback && isLoopbackHost(listenHost) && this.#trusted.empty);
   }
 
@@ -184,12 +192,12 @@ export class RateLimits {
   }
 
   /** 0 when `key`'s bucket had a token at `now`, else the ms until it has (nothing taken; counted as refused). */
-  takeKey(key: string, kind: Principal['kind'], now: number): number {
+  takeKey(key: string, kind: Principal['kind'], now: MonotonicMs): number {
     return this.#take(this.keyLimit(kind), this.#keys, key, now);
   }
 
   /** As takeKey, for a client's address bucket. */
-  takeAddress(client: string, now: number): number {
+  takeAddress(client: string, now: MonotonicMs): number {
     return this.#take(this.address, this.#addresses, client, now);
   }
 
@@ -198,11 +206,17 @@ export class RateLimits {
    * then to its shop: the refusal (429 too_many_new_sessions with Retry-After) or undefined. One its
    * address refuses takes nothing from the shop's, so one client cannot use up a shop's new sessions.
    */
-  takeNewSession(client: string, shopId: string, now: number): AppError | undefined {
+  takeNewSession(client: string, shopId: string, now: MonotonicMs): AppError | undefined {
     let wait = this.#take(this.newSessionsPerAddress, this.#sessionAddresses, client, now);
     if (wait > 0) return this.newSessionsPerAddress!.error(wait);
     wait = this.#take(this.newSessionsPerShop, this.#sessionShops, shopId, now);
     return wait > 0 ? this.newSessionsPerShop!.error(wait) : undefined;
+  }
+
+  /** Charges one dashboard sign-in attempt of `client` (a key clientOf gave): the refusal (429 with Retry-After) or undefined. */
+  takeSignIn(client: string, now: MonotonicMs): AppError | undefined {
+    const wait = this.#take(this.signInsPerAddress, this.#signIns, client, now);
+    return wait > 0 ? this.signInsPerAddress!.error(wait) : undefined;
   }
 
   /** Counts a refusal decided elsewhere (a connection's own bucket). */
@@ -216,17 +230,18 @@ export class RateLimits {
       addressBuckets: this.#addresses.size,
       keyBuckets: this.#keys.size,
       newSessionBuckets: this.#sessionAddresses.size + this.#sessionShops.size,
+      signInBuckets: this.#signIns.size,
     };
   }
 
-  #take(limit: Limit | undefined, table: BucketTable, bucketKey: string, now: number): number {
+  #take(limit: Limit | undefined, table: BucketTable, bucketKey: string, now: MonotonicMs): number {
     if (limit === undefined) return 0;
     const wait = table.take(bucketKey, limit.rate, now);
     if (wait > 0) this.#refused++;
     return wait;
   }
 
-  #charge(limit: Limit | undefined, table: BucketTable, bucketKey: string, now: number): void {
+  #charge(limit: Limit | undefined, table: BucketTable, bucketKey: string, now: MonotonicMs): void {
     const wait = this.#take(limit, table, bucketKey, now);
     if (wait > 0) throw limit!.error(wait);
   }

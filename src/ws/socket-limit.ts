@@ -4,6 +4,7 @@
 // ignores the retry hints, and is closed as a flooder.
 import type { Principal } from '../transport/auth.js';
 import type { Limit, RateLimits } from '../transport/rate-limits.js';
+import type { MonotonicMs } from '../limits/monotonic-clock.js';
 import { TokenBucket } from '../limits/token-bucket.js';
 
 export class SocketLimit {
@@ -27,7 +28,7 @@ export class SocketLimit {
   }
 
   /** 0 when an operation may run at `now`, else the ms until one may (see refusedBy). */
-  take(now: number): number {
+  take(now: MonotonicMs): number {
     const socket = this.limits.socket;
     let wait = socket === undefined ? 0 : this.#ops.take(socket.rate, now);
     if (wait > 0) {

@@ -151,7 +151,7 @@ describe('rate limits over HTTP', () => {
   test('When rate limits are turned off, then nothing is refused', async () => {
     const t = await start({ PAIRWISE_RATE_LIMITS: '0', PAIRWISE_RATE_ADDRESS_PER_SECOND: '1', PAIRWISE_RATE_ADDRESS_BURST: '1' });
     expect(await statuses(4, () => fetchFrom(t.url + RECS, '127.0.0.2', { key: t.shop.publicKey }))).toEqual([200, 200, 200, 200]);
-    expect(t.service.limits.stats()).toEqual({ refused: 0, addressBuckets: 0, keyBuckets: 0, newSessionBuckets: 0 });
+    expect(t.service.limits.stats()).toEqual({ refused: 0, addressBuckets: 0, keyBuckets: 0, newSessionBuckets: 0, signInBuckets: 0 });
   });
 
   test('When more distinct addresses call than the table holds, then it stays at its cap and /metrics shows it', async () => {
@@ -181,7 +181,7 @@ describe('rate limit configuration', () => {
     });
   });
 
-  test('When nothing is set, then the defaults apply: loopback exempt, 50/s per address, 5000/s per key, 20/s per connection, bursts of two seconds; 120 new sessions a minute per address, 6000 per shop, bursts of a minute', () => {
+  test('When nothing is set, then the defaults apply: loopback exempt, 50/s per address, 5000/s per key, 20/s per connection, bursts of two seconds; 120 new sessions a minute per address, 6000 per shop, 30 sign-ins a minute per address, bursts of a minute', () => {
     const { rateLimits } = loadConfig({ PAIRWISE_SERVERS: '1' });
     expect(rateLimits).toEqual({
       enabled: true,
@@ -193,6 +193,7 @@ describe('rate limit configuration', () => {
       socket: { perSecond: 20, burst: 40 },
       newSessionsPerAddress: { perSecond: 2, burst: 120 },
       newSessionsPerShop: { perSecond: 100, burst: 6000 },
+      signInsPerAddress: { perSecond: 0.5, burst: 30 },
       maxEntries: 100_000,
     });
   });

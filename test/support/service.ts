@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
+import { monotonicMs } from '../../src/limits/monotonic-clock.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { generateSigningSecret, mintCustomerToken } from '../../src/api/customer-token.js';
 import type { Committer } from '../../src/store/durable-commit.js';
@@ -82,7 +83,9 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
   const shop = options.shop ?? newShop();
   const loaded = loadConfig(testEnv(dataDir, shop, options.env));
   const config = options.engine === undefined ? loaded : { ...loaded, engine: { ...loaded.engine, ...options.engine } };
-  const service = await startService(config, { clock: options.clock, monotonic: options.monotonic, committer: options.committer, log: () => {} });
+  const fake = options.monotonic;
+  const monotonic = fake === undefined ? undefined : () => monotonicMs(fake());
+  const service = await startService(config, { clock: options.clock, monotonic, committer: options.committer, log: () => {} });
   const url = `http://127.0.0.1:${service.port}`;
   let stopped = false;
   const stop = async () => {

@@ -64,11 +64,10 @@ export function postDashboardSignIn(deps: HttpDeps): Handler {
     checkSameOrigin(exchange);
     const client = deps.limits.clientOf(exchange.res, exchange.request); // before the await: res may be gone after
     const key = (await readForm(exchange)).get('key')?.trim() ?? '';
-    // Each attempt costs the address a token, as an unknown API key does.
-    if (client !== undefined) {
-      const wait = deps.limits.takeAddress(client, deps.clock());
-      if (wait > 0 && deps.limits.address !== undefined) throw deps.limits.address.error(wait);
-    }
+    // Each attempt costs the address a sign-in token: a bound on guessing of its own, so that sign-ins
+    // never spend the address's budget for the storefront API (its shoppers may share it).
+    const refusal = client === undefined ? undefined : deps.limits.takeSignIn(client, deps.limits.clock());
+    if (refusal !== undefined) throw refusal;
     const principal = key === '' ? undefined : deps.resolveKey(key);
     if (principal === undefined || principal.kind !== 'secret') {
       const why = principal === undefined ? 'That key is not a key of any shop here.' : 'That is a public key: sign in with the secret (sk_) key.';
