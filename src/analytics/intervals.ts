@@ -15,9 +15,9 @@ export interface Interval {
 }
 
 /**
- * The Wilson score interval of `successes` out of `trials`. Attributed counts can exceed their base
- * (a card's own add-to-cart button needs no click), so the interval is of min(successes, trials),
- * while `rate` is the plain ratio.
+ * The Wilson score interval of `successes` out of `trials`. A count can exceed its base where events
+ * arrive without what should come first (clicks sent without their impressions), so the interval is
+ * of min(successes, trials), while `rate` is the plain ratio.
  */
 export function wilson(successes: number, trials: number, z = Z_95): Interval {
   if (trials <= 0) return { rate: null, low: null, high: null };

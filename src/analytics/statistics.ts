@@ -4,7 +4,7 @@
 // products from the per-product cells.
 import { CODED_STRATEGIES } from '../engine/attribution/rec-id.js';
 import type { Attribution } from '../engine/attribution/attribution.js';
-import { ADD_TO_CARTS, CLICKS, DAY_MS, FIELDS, IMPRESSIONS, keyExperiment, keyStrategy, keyVariant, keyWidget, ORDERS, REVENUE, STOREFRONT_REVENUE } from '../engine/attribution/day-cells.js';
+import { ADD_TO_CARTS, CARTED_CLICKS, CLICKS, CONVERTED_CLICKS, DAY_MS, FIELDS, IMPRESSIONS, keyExperiment, keyStrategy, keyVariant, keyWidget, ORDERS, REVENUE, STOREFRONT_REVENUE } from '../engine/attribution/day-cells.js';
 import type { WidgetNames } from '../engine/attribution/widget-names.js';
 import { newcombe, sampleSizePerGroup, wilson, type Interval } from './intervals.js';
 
@@ -34,11 +34,15 @@ export interface Metrics {
    * prices), rounded to cents; the rest came from a secret key (the merchant's server).
    */
   storefrontRevenue: number;
+  /** Of these clicks, those the shopper followed with an add_to_cart of the product within the attribution window (each click once). */
+  cartedClicks: number;
+  /** Of these clicks, those the shopper followed with a purchase of the product within the attribution window (each click once). */
+  convertedClicks: number;
   /** clicks / impressions. */
   ctr: Interval;
-  /** attributed add-to-carts / clicks. */
+  /** cartedClicks / clicks: within [0, 1]. */
   addToCartRate: Interval;
-  /** attributed orders / clicks. */
+  /** convertedClicks / clicks: within [0, 1], however many orders one click was followed by. */
   conversionRate: Interval;
 }
 
@@ -108,9 +112,9 @@ export function dayString(day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10);
 }
 
-type Counts = [number, number, number, number, number, number];
+type Counts = [number, number, number, number, number, number, number, number];
 
-const zeros = (): Counts => [0, 0, 0, 0, 0, 0];
+const zeros = (): Counts => [0, 0, 0, 0, 0, 0, 0, 0];
 
 function metrics(c: Counts): Metrics {
   return {
@@ -120,9 +124,11 @@ function metrics(c: Counts): Metrics {
     orders: c[ORDERS],
     revenue: Math.round(c[REVENUE] * 100) / 100,
     storefrontRevenue: Math.round(c[STOREFRONT_REVENUE] * 100) / 100,
+    cartedClicks: c[CARTED_CLICKS],
+    convertedClicks: c[CONVERTED_CLICKS],
     ctr: wilson(c[CLICKS], c[IMPRESSIONS]),
-    addToCartRate: wilson(c[ADD_TO_CARTS], c[CLICKS]),
-    conversionRate: wilson(c[ORDERS], c[CLICKS]),
+    addToCartRate: wilson(c[CARTED_CLICKS], c[CLICKS]),
+    conversionRate: wilson(c[CONVERTED_CLICKS], c[CLICKS]),
   };
 }
 

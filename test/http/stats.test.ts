@@ -18,15 +18,33 @@ interface Metrics {
   orders: number;
   revenue: number;
   storefrontRevenue: number;
+  cartedClicks: number;
+  convertedClicks: number;
   ctr: unknown;
   addToCartRate: unknown;
   conversionRate: unknown;
 }
 
-/** Every statistic of a group with these counts, the rates' intervals as wilson() computes them (checked by hand in test/analytics/intervals.test.ts). */
-function expected(impressions: number, clicks: number, addToCarts: number, orders: number, revenue: number): Metrics {
+/**
+ * Every statistic of a group with these counts, the rates' intervals as wilson() computes them
+ * (checked by hand in test/analytics/intervals.test.ts). `carted` and `converted` are the group's
+ * clicks that went on to a cart and to an order (counted on the click's day).
+ */
+function expected(impressions: number, clicks: number, addToCarts: number, orders: number, revenue: number, carted = 0, converted = 0): Metrics {
   // Every purchase of the script comes from the secret key: none is storefront-reported.
-  return { impressions, clicks, addToCarts, orders, revenue, storefrontRevenue: 0, ctr: wilson(clicks, impressions), addToCartRate: wilson(addToCarts, clicks), conversionRate: wilson(orders, clicks) };
+  return {
+    impressions,
+    clicks,
+    addToCarts,
+    orders,
+    revenue,
+    storefrontRevenue: 0,
+    cartedClicks: carted,
+    convertedClicks: converted,
+    ctr: wilson(clicks, impressions),
+    addToCartRate: wilson(carted, clicks),
+    conversionRate: wilson(converted, clicks),
+  };
 }
 
 async function stats(t: TestService, query: string): Promise<{ status: number; body: Record<string, unknown> & { totals: Metrics; groups: (Metrics & { key: string })[] } }> {
@@ -95,19 +113,20 @@ async function script(t: TestService): Promise<void> {
   );
 }
 
-/** What the script must show over 2025-06-01 … 2025-06-03. */
-const TOTALS = expected(5, 4, 1, 3, 44);
+/** What the script must show over 2025-06-01 … 2025-06-03: Bob's click went on to a cart, his, Dave's and Alice's to an order. */
+const TOTALS = expected(5, 4, 1, 3, 44, 1, 3);
 // No item of the script was pinned by a rule: all of each strategy's numbers are organic.
 const BY_STRATEGY = [
   { key: 'bought-together', ...expected(1, 1, 0, 0, 0), pinned: expected(0, 0, 0, 0, 0), organic: expected(1, 1, 0, 0, 0) },
-  { key: 'trending', ...expected(4, 3, 1, 3, 44), pinned: expected(0, 0, 0, 0, 0), organic: expected(4, 3, 1, 3, 44) },
+  { key: 'trending', ...expected(4, 3, 1, 3, 44, 1, 3), pinned: expected(0, 0, 0, 0, 0), organic: expected(4, 3, 1, 3, 44, 1, 3) },
 ];
 const BY_WIDGET = [
-  { key: 'home', ...expected(4, 3, 1, 3, 44), registered: false },
+  { key: 'home', ...expected(4, 3, 1, 3, 44, 1, 3), registered: false },
   { key: 'pdp', ...expected(1, 1, 0, 0, 0), registered: false },
 ];
 const BY_DAY = [
-  { key: '2025-06-01', ...expected(5, 4, 1, 2, 20) },
+  // Alice's click of 06-01 converted with her order of 06-03: counted on the click's day.
+  { key: '2025-06-01', ...expected(5, 4, 1, 2, 20, 1, 3) },
   { key: '2025-06-02', ...expected(0, 0, 0, 0, 0) },
   { key: '2025-06-03', ...expected(0, 0, 0, 1, 24) },
 ];
@@ -116,7 +135,7 @@ const BY_DAY = [
  * clicked from a recommendation (its purchase in order o2 earns nothing), so it is not there.
  */
 const BY_PRODUCT = [
-  { key: 'p1', title: 'Product p1', ...expected(0, 3, 1, 3, 44) },
+  { key: 'p1', title: 'Product p1', ...expected(0, 3, 1, 3, 44, 1, 3) },
   { key: 'p2', title: 'Product p2', ...expected(0, 1, 0, 0, 0) },
 ];
 const RANGE = 'from=2025-06-01&to=2025-06-03';

@@ -19,15 +19,28 @@ export interface ReferenceKey {
   storefrontDay?: number;
 }
 
-interface Shopper {
-  shown: { product: string; key: ReferenceKey; pinned: boolean }[];
-  clicks: { product: string; key: ReferenceKey; t: number; pinned: boolean }[];
+/** One click, held by its customer's and its session's lists alike: what it went on to is one fact. */
+interface Click {
+  product: string;
+  key: ReferenceKey;
+  t: number;
+  pinned: boolean;
+  carted: boolean;
+  converted: boolean;
 }
 
-/** Counters by `day|strategy|widget|experiment|variant`: impressions, clicks, add-to-carts, orders, revenue, storefront revenue. */
+interface Shopper {
+  shown: { product: string; key: ReferenceKey; pinned: boolean }[];
+  clicks: Click[];
+}
+
+/**
+ * Counters by `day|strategy|widget|experiment|variant`: impressions, clicks, add-to-carts, orders,
+ * revenue, storefront revenue, and of the clicks, those that went on to a cart and to an order.
+ */
 export type ReferenceCells = Map<string, number[]>;
 
-/** Counters by `day|productId`, the same five but impressions (not counted per product): what each product earned per day. */
+/** Counters by `day|productId`, the same but impressions (not counted per product): what each product earned per day. */
 export type ReferenceProductCells = Map<string, number[]>;
 
 export class ReferenceAttribution {
@@ -79,16 +92,33 @@ export class ReferenceAttribution {
     }
     let converted = key;
     let convertedPinned = pinned;
-    if (converted) this.#remember(event, converted, pinned);
-    else {
-      let best: { key: ReferenceKey; t: number; pinned: boolean } | undefined;
-      for (const name of [event.customerId === undefined ? undefined : 'c:' + event.customerId, 's:' + event.sessionId]) {
-        const click = name === undefined ? undefined : this.shoppers.get(name)?.clicks.find((c) => c.product === product);
-        if (click && click.t <= t && t - click.t <= this.windowMs && (best === undefined || click.t > best.t)) best = click;
+    let best: Click | undefined;
+    for (const name of [event.customerId === undefined ? undefined : 'c:' + event.customerId, 's:' + event.sessionId]) {
+      const click = name === undefined ? undefined : this.shoppers.get(name)?.clicks.find((c) => c.product === product);
+      if (click && click.t <= t && t - click.t <= this.windowMs && (best === undefined || click.t > best.t)) best = click;
+    }
+    if (key) {
+      // The card's own button is a click on the card, unless it follows a click under the same key.
+      const same = best && best.key.strategy === key.strategy && best.key.widget === key.widget && best.key.experiment === key.experiment && best.key.variant === key.variant;
+      if (!same) {
+        this.#count(day, key, product, 1, 1, pinned);
+        best = this.#remember(event, key, pinned);
       }
+    } else {
       if (!best) return;
       converted = this.#onDay(best.key, day);
       convertedPinned = best.pinned;
+    }
+    // Each click goes on to a cart, and to an order, once: counted in the click's own cells.
+    const click = best!;
+    const flag = type === 'add_to_cart' ? 'carted' : 'converted';
+    if (!click[flag]) {
+      click[flag] = true;
+      const clickDay = Math.floor(click.t / DAY);
+      const field = flag === 'carted' ? 6 : 7;
+      for (const [cells, name] of [[this.cells, cellName(clickDay, click.key)], [this.products, `${clickDay}|${product}`], ...(click.pinned ? [[this.pins, cellName(clickDay, click.key)] as const] : [])] as const) {
+        cells.get(name)![field]! += 1;
+      }
     }
     if (type === 'add_to_cart') {
       this.#count(day, converted, product, 2, 1, convertedPinned);
@@ -121,15 +151,17 @@ export class ReferenceAttribution {
     return { ...key, storefrontDay: undefined, ...this.#widget(key.widget, day) };
   }
 
-  #remember(event: AttributedEvent, key: ReferenceKey, pinned: boolean): void {
+  #remember(event: AttributedEvent, key: ReferenceKey, pinned: boolean): Click {
     const names = event.customerId === undefined ? ['s:' + event.sessionId] : ['c:' + event.customerId, 's:' + event.sessionId];
+    const click: Click = { product: event.productId, key, t: event.timestamp, pinned, carted: false, converted: false };
     for (const name of names) {
       const clicks = this.shoppers.touch(name).clicks;
       const at = clicks.findIndex((c) => c.product === event.productId);
       if (at >= 0) clicks.splice(at, 1);
-      clicks.push({ product: event.productId, key, t: event.timestamp, pinned });
+      clicks.push(click);
       if (clicks.length > 16) clicks.shift();
     }
+    return click;
   }
 
   #count(day: number, key: ReferenceKey, product: string, field: number, amount: number, pinned: boolean): void {
@@ -137,7 +169,7 @@ export class ReferenceAttribution {
     const pins = pinned ? ([[this.pins, cellName(day, key)]] as const) : [];
     for (const [cells, name] of [[this.cells, cellName(day, key)] as const, ...perProduct, ...pins]) {
       let cell = cells.get(name);
-      if (cell === undefined) cells.set(name, (cell = [0, 0, 0, 0, 0, 0]));
+      if (cell === undefined) cells.set(name, (cell = [0, 0, 0, 0, 0, 0, 0, 0]));
       cell[field]! += amount;
     }
   }

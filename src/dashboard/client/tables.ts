@@ -12,8 +12,8 @@ export function fillTotals(box: HTMLElement, totals: Metrics): void {
     box,
     card('Revenue attributed', amount(totals.revenue), `${count(totals.orders)} orders${storefrontNote(totals)}`, 'revenue'),
     card('Click-through rate', withInterval(totals.ctr).split(' (')[0]!, `${count(totals.clicks)} clicks of ${count(totals.impressions)} impressions`, 'ctr'),
-    card('Conversion rate', withInterval(totals.conversionRate).split(' (')[0]!, 'attributed orders per click', 'conversion'),
-    card('Add-to-cart rate', withInterval(totals.addToCartRate).split(' (')[0]!, `${count(totals.addToCarts)} add-to-carts`, 'add-to-cart'),
+    card('Conversion rate', withInterval(totals.conversionRate).split(' (')[0]!, `${count(totals.convertedClicks)} of ${count(totals.clicks)} clicks led to an order`, 'conversion'),
+    card('Add-to-cart rate', withInterval(totals.addToCartRate).split(' (')[0]!, `${count(totals.cartedClicks)} clicks led to a cart · ${count(totals.addToCarts)} add-to-carts`, 'add-to-cart'),
   );
 }
 

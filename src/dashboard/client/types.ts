@@ -16,6 +16,9 @@ export interface Metrics {
   revenue: number;
   /** The part of revenue a public key reported (bounded by catalog prices). */
   storefrontRevenue: number;
+  /** Clicks followed by an add-to-cart, and by an order, of the product (each click once). */
+  cartedClicks: number;
+  convertedClicks: number;
   ctr: Interval;
   addToCartRate: Interval;
   conversionRate: Interval;

@@ -7,9 +7,14 @@
 //   - a click counts for the key of its recId, or without one (or with one that does not parse)
 //     for the key its session was last shown that product under; otherwise it is no
 //     recommendation's click. A counted click is remembered for its customer and its session;
-//   - an add_to_cart or purchase with a recId counts for that key (the card's own button) and is
-//     remembered like a click; without one it counts for the shopper's (customer's or session's)
-//     latest remembered click on that product at most `windowMs` earlier (last click wins);
+//   - an add_to_cart or purchase with a recId counts for that key (the card's own button); unless
+//     the shopper's latest click on that product within `windowMs` was under the same key, it is
+//     also a click on that card (counted and remembered as one). Without a recId it counts for the
+//     shopper's (customer's or session's) latest remembered click on that product at most
+//     `windowMs` earlier (last click wins);
+//   - the click an add_to_cart or purchase counts for is marked carted or converted, once: the
+//     first time it is counted in CARTED_CLICKS or CONVERTED_CLICKS of the click's own cell (its
+//     day and key), so those never exceed the cell's clicks and the rates over them stay in [0, 1];
 //   - a purchase counts one order per distinct metadata.orderId and key (each purchase without an
 //     orderId is an order), and revenue (revenueOf): as sent when a secret key sent it, else at most
 //     the catalog price × MAX_STOREFRONT_QUANTITY, also counted apart as storefront-reported.
@@ -22,9 +27,9 @@
 import { orderIdOf, type EngineEvent } from '../event.js';
 import { CUSTOMER_SPACE, SESSION_SPACE } from '../shopper-keys.js';
 import { parseRecId } from './rec-id.js';
-import { ADD_TO_CARTS, CLICKS, DAY_MS, DayCells, IMPRESSIONS, ORDERS, keyWidget, packKey, REVENUE, STOREFRONT_REVENUE, withWidget, type DayCellsSnapshot } from './day-cells.js';
+import { ADD_TO_CARTS, CARTED_CLICKS, CLICKS, CONVERTED_CLICKS, DAY_MS, DayCells, IMPRESSIONS, ORDERS, keyWidget, packKey, REVENUE, STOREFRONT_REVENUE, withWidget, type DayCellsSnapshot } from './day-cells.js';
 import { ProductCells, type ProductCellsSnapshot } from './product-cells.js';
-import { productHash, ShopperMemory, type ShopperMemorySnapshot } from './shopper-memory.js';
+import { CARTED, CONVERTED, productHash, ShopperMemory, type ShopperMemorySnapshot } from './shopper-memory.js';
 import { WidgetNames, type WidgetNamesSnapshot } from './widget-names.js';
 
 /** The event fields attribution reads (EngineEvent plus the two it alone uses). */
@@ -117,13 +122,19 @@ export class Attribution {
     }
     let convertedKey = key;
     let convertedPinned = pinned;
-    if (convertedKey >= 0) this.#remember(event, product, convertedKey, pinned, t);
-    else {
-      const click = this.#lastClick(event, product, t, day);
-      if (click === undefined) return;
-      convertedKey = click.key;
-      convertedPinned = click.pinned;
+    let click = this.#lastClick(event, product, t);
+    if (key >= 0) {
+      // The card's own button: a click on the card unless it continues the shopper's click under this key.
+      if (click < 0 || !this.#sameKey(click, key, day)) {
+        this.#count(day, key, pinned, event.productId, CLICKS, 1);
+        click = this.#remember(event, product, key, pinned, t);
+      }
+    } else {
+      if (click < 0) return;
+      convertedKey = this.#onDay(memory.clickKey(click), Math.floor(memory.clickTime(click) / DAY_MS), day);
+      convertedPinned = memory.clickPinned(click);
     }
+    this.#wentOn(click, event.productId, type === 'add_to_cart' ? CARTED : CONVERTED);
     if (type === 'add_to_cart') {
       this.#count(day, convertedKey, convertedPinned, event.productId, ADD_TO_CARTS, 1);
       return;
@@ -168,11 +179,30 @@ export class Attribution {
     this.products.add(day, productId, field, amount);
   }
 
-  /** Remembers the click (or the carted card) for the customer, when there is one, and the session. */
-  #remember(event: AttributedEvent, product: number, key: number, pinned: boolean, t: number): void {
+  /** Remembers the click for the customer, when there is one, and the session, as twins; the session's entry. */
+  #remember(event: AttributedEvent, product: number, key: number, pinned: boolean, t: number): number {
     const memory = this.shoppers;
-    if (event.customerId !== undefined) memory.clicked(memory.touch(CUSTOMER_SPACE, event.customerId), product, key, t, pinned);
-    memory.clicked(memory.touch(SESSION_SPACE, event.sessionId), product, key, t, pinned);
+    const id = memory.newClickId();
+    const customer = event.customerId === undefined ? -1 : memory.touch(CUSTOMER_SPACE, event.customerId);
+    if (customer >= 0) memory.clicked(customer, product, key, t, pinned, id);
+    const session = memory.touch(SESSION_SPACE, event.sessionId);
+    // One pool for both may have just given the customer's slot to the session.
+    const twin = customer >= 0 && customer !== session ? customer : -1;
+    const index = memory.clicked(session, product, key, t, pinned, id, twin);
+    if (twin >= 0) memory.setTwin(twin, product, id, session);
+    return index;
+  }
+
+  /** Counts, the first time only, that the click at `index` went on to a cart or an order (`flag`), in the click's own cells. */
+  #wentOn(index: number, productId: string, flag: number): void {
+    const memory = this.shoppers;
+    if (!memory.mark(index, flag)) return;
+    const field = flag === CARTED ? CARTED_CLICKS : CONVERTED_CLICKS;
+    const day = Math.floor(memory.clickTime(index) / DAY_MS);
+    const key = memory.clickKey(index);
+    this.cells.addClickOutcome(day, key, field);
+    if (memory.clickPinned(index)) this.pins.addClickOutcome(day, key, field);
+    this.products.addClickOutcome(day, productId, field);
   }
 
   /** A remembered key, made on `fromDay`, as counted on `day` (its storefront widget is a day's name: widget-names.ts). */
@@ -182,11 +212,18 @@ export class Attribution {
     return now === widget ? key : withWidget(key, now);
   }
 
-  /** The key, as counted on `day`, of the shopper's latest click on `product` within the window before `t`, and whether it was on a pin; undefined when none. */
-  #lastClick(event: AttributedEvent, product: number, t: number, day: number): { key: number; pinned: boolean } | undefined {
+  /** Whether the remembered click at `index` was under `key` (as counted on `day`): the same strategy, experiment, variant and widget name. */
+  #sameKey(index: number, key: number, day: number): boolean {
+    const clickKey = this.shoppers.clickKey(index);
+    if (withWidget(clickKey, 0) !== withWidget(key, 0)) return false;
+    const clickDay = Math.floor(this.shoppers.clickTime(index) / DAY_MS);
+    return this.widgets.nameOf(clickDay, keyWidget(clickKey)) === this.widgets.nameOf(day, keyWidget(key));
+  }
+
+  /** The index of the shopper's latest remembered click on `product` within the window before `t`; -1 when none. */
+  #lastClick(event: AttributedEvent, product: number, t: number): number {
     const memory = this.shoppers;
     let best = -1;
-    let bestPinned = false;
     let bestTime = -Infinity;
     for (let k = 0; k < 2; k++) {
       const id = k === 0 ? event.customerId : event.sessionId;
@@ -197,12 +234,11 @@ export class Attribution {
       if (click < 0) continue;
       const at = memory.clickTime(click);
       if (at <= t && t - at <= this.windowMs && at > bestTime) {
-        best = memory.clickKey(click);
-        bestPinned = memory.clickPinned(click);
+        best = click;
         bestTime = at;
       }
     }
-    return best < 0 ? undefined : { key: this.#onDay(best, Math.floor(bestTime / DAY_MS), day), pinned: bestPinned };
+    return best;
   }
 
   /** True the first time an (order, cell) entry is seen among the last MAX_ORDERS_REMEMBERED. */

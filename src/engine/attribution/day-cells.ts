@@ -1,6 +1,8 @@
 // The pre-aggregated numbers behind the statistics: per UTC day and per key (strategy, widget,
-// experiment, variant) six counters — impressions, clicks, attributed add-to-carts, orders,
-// revenue and the storefront-reported part of it — in one growing Float64Array, found through one Map from a numeric cell key. A stats
+// experiment, variant) eight counters — impressions, clicks, attributed add-to-carts, orders,
+// revenue, the storefront-reported part of it, and the clicks that went on to a cart and to an order
+// (counted on the click's own cell, so each cell's are at most its clicks) — in one growing
+// Float64Array, found through one Map from a numeric cell key. A stats
 // query reads these cells only (a few per key and day), never the events.
 // Bounded whatever the input: MAX_DAYS days (the oldest dropped first; an event older than every
 // kept day when full is not counted) and MAX_CELLS cells; past that, a day's new keys are counted
@@ -20,9 +22,13 @@ export const ORDERS = 3;
 export const REVENUE = 4;
 /** The part of REVENUE from purchases a public key sent (bounded by the catalog: attribution.ts). */
 export const STOREFRONT_REVENUE = 5;
-export const FIELDS = 6;
-/** Counters per cell in snapshots from before STOREFRONT_REVENUE (read as 0 there). */
-const FIELDS_BEFORE_STOREFRONT_REVENUE = 5;
+/** Of the cell's clicks, those followed by an add_to_cart of the product within the window (each click once). */
+export const CARTED_CLICKS = 6;
+/** Of the cell's clicks, those followed by a purchase of the product within the window (each click once). */
+export const CONVERTED_CLICKS = 7;
+export const FIELDS = 8;
+/** Counters per cell in older snapshots: before STOREFRONT_REVENUE (5), before the carted and converted clicks (6); the rest read as 0. */
+const OLDER_FIELDS: readonly number[] = [5, 6];
 
 /** Key layout: strategy (0-7) | widget (0-511) | variant (0-15) | experiment (0-46,655), below 2^32. */
 export function packKey(strategy: number, widget: number, experiment: number, variant: number): number {
@@ -130,6 +136,19 @@ export class DayCells {
     if (row >= 0) this.#rows[row * FIELDS + field]! += amount;
   }
 
+  /**
+   * Counts one of the clicks of the cell (day, key) as gone on to a cart or an order (`field`:
+   * CARTED_CLICKS or CONVERTED_CLICKS): in that cell where it is kept, else in the day's overflow
+   * cell (where a full table counted the click). It never creates a cell (a dropped day's clicks are
+   * gone), and never counts past the cell's clicks, whatever the bounds did to it.
+   */
+  addClickOutcome(day: number, key: number, field: number): void {
+    const row = this.#rowOf.get(day * KEY_SPACE + key) ?? this.#rowOf.get(day * KEY_SPACE + this.bounds.overflowKey);
+    if (row === undefined) return;
+    const at = row * FIELDS;
+    if (this.#rows[at + field]! < this.#rows[at + CLICKS]!) this.#rows[at + field]! += 1;
+  }
+
   /** The counters (live view: read them before the next write). */
   get rows(): Float64Array {
     return this.#rows;
@@ -160,8 +179,8 @@ export class DayCells {
     if (this.#rowOf.size > 0) throw new Error('restore needs an empty table');
     const cells = fromBytes(Float64Array, snapshot.cells);
     const rows = fromBytes(Float64Array, snapshot.rows);
-    const fields = rows.length === cells.length * FIELDS ? FIELDS : FIELDS_BEFORE_STOREFRONT_REVENUE;
-    if (rows.length !== cells.length * fields) throw new Error('day cells snapshot: rows do not match cells');
+    const fields = [FIELDS, ...OLDER_FIELDS].find((n) => rows.length === cells.length * n);
+    if (fields === undefined) throw new Error('day cells snapshot: rows do not match cells');
     for (let i = 0; i < cells.length; i++) {
       const cellKey = cells[i]!;
       const day = Math.floor(cellKey / KEY_SPACE);

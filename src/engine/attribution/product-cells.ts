@@ -1,7 +1,7 @@
 // What recommendations earned per product: per UTC day and per product clicked from a
-// recommendation the same five counters as the key cells (clicks, attributed add-to-carts, orders,
-// revenue; impressions stay 0: they are not counted per product, see attribution.ts), in a
-// DayCells table keyed by a product's index in a bounded table of names. It backs the dashboard's
+// recommendation the same counters as the key cells (impressions stay 0: they are not counted per
+// product, see attribution.ts), in a DayCells table keyed by a product's index in a bounded table
+// of names. It backs the dashboard's
 // "top recommended products" and GET /api/stats?groupBy=product.
 // Bounded whatever the input: MAX_PRODUCTS named products (later ones count as OTHER_PRODUCT),
 // MAX_DAYS days and MAX_PRODUCT_CELLS (day, product) cells; when full, the oldest day is dropped
@@ -64,6 +64,11 @@ export class ProductCells {
       this.#lastDrops[index] = cells.drops;
     }
     cells.rows[row * FIELDS + field]! += amount;
+  }
+
+  /** One of the product's clicks on `day` gone on to a cart or an order (DayCells.addClickOutcome). */
+  addClickOutcome(day: number, productId: string, field: number): void {
+    this.cells.addClickOutcome(day, this.#indexOf.get(productId) ?? OTHER_PRODUCT, field);
   }
 
   snapshot(): ProductCellsSnapshot {

@@ -4,7 +4,10 @@
 //     with a recId), each with the attribution key it was shown under and its UTC day (a key's
 //     storefront widget names a day's widget: widget-names.ts), newest last;
 //   - clicks: the last CLICKS_PER_SHOPPER distinct products the shopper clicked from a
-//     recommendation, each with its key and time (clicking a product again moves it to newest).
+//     recommendation, each with its key and time (clicking a product again moves it to newest), and
+//     whether it already went on to a cart and to an order (each counts once per click). One click
+//     is remembered for its customer and its session: the two entries share an id and each names
+//     the other's slot (its twin), so that what one of them goes on to is marked on both.
 // Products are held as 32-bit hashes of their bare ids (productHash), so the memory does not depend
 // on the catalog (a replay, catalog first, and the live service see the same thing); two of one
 // shopper's ≤ 48 remembered products sharing a hash is a chance of about 48² / 2^33.
@@ -15,6 +18,10 @@ import { bytesOf, fromBytes, grownTo } from '../typed-arrays.js';
 
 export const SHOWN_PER_SHOPPER = 32;
 export const CLICKS_PER_SHOPPER = 16;
+
+/** What a remembered click went on to (ShopperMemory.mark): flags, each set at most once. */
+export const CARTED = 1;
+export const CONVERTED = 2;
 
 /** FNV-1a over the id's UTF-16 code units, as a signed 32-bit integer. */
 export function productHash(id: string): number {
@@ -38,6 +45,11 @@ export interface ShopperMemorySnapshot {
   clickKeys: Uint8Array;
   clickPinned?: Uint8Array;
   clickTimes: Uint8Array;
+  /** Absent in snapshots from before clicks were marked: none marked, no ids or twins. */
+  clickIds?: Uint8Array;
+  clickTwins?: Uint8Array;
+  clickFlags?: Uint8Array;
+  nextClickId?: number;
 }
 
 export class ShopperMemory {
@@ -57,6 +69,11 @@ export class ShopperMemory {
   #clickKeys = new Uint32Array(0);
   #clickPinned = new Uint8Array(0);
   #clickTimes = new Float64Array(0);
+  /** A click's id (shared by its customer's and its session's entry; 0: none), its twin's slot (-1: none) and its CARTED / CONVERTED flags. */
+  #clickIds = new Uint32Array(0);
+  #clickTwins = new Int32Array(0);
+  #clickFlags = new Uint8Array(0);
+  #nextClickId = 1;
 
   readonly #erased: ErasedKeys;
 
@@ -131,8 +148,18 @@ export class ShopperMemory {
     return this.#shownPinned[index] === 1;
   }
 
-  /** Remembers the shopper's click on `product` from `key` at `t` (replacing an older click on it). */
-  clicked(slot: number, product: number, key: number, t: number, pinned = false): void {
+  /** A new click's id, for both of its entries (never 0). */
+  newClickId(): number {
+    const id = this.#nextClickId;
+    this.#nextClickId = id === 0xffffffff ? 1 : id + 1;
+    return id;
+  }
+
+  /**
+   * Remembers the shopper's click on `product` from `key` at `t` (replacing an older click on it),
+   * with its id and its twin's slot; returns its index (valid until the slot's next click).
+   */
+  clicked(slot: number, product: number, key: number, t: number, pinned = false, id = 0, twin = -1): number {
     const base = slot * CLICKS_PER_SHOPPER;
     let count = this.#clickCount[slot]!;
     let i = 0;
@@ -144,11 +171,40 @@ export class ShopperMemory {
     this.#clickKeys.copyWithin(base + i, base + i + 1, base + count);
     this.#clickTimes.copyWithin(base + i, base + i + 1, base + count);
     this.#clickPinned.copyWithin(base + i, base + i + 1, base + count);
+    this.#clickIds.copyWithin(base + i, base + i + 1, base + count);
+    this.#clickTwins.copyWithin(base + i, base + i + 1, base + count);
+    this.#clickFlags.copyWithin(base + i, base + i + 1, base + count);
     const last = base + count - 1;
     this.#clickProducts[last] = product;
     this.#clickKeys[last] = key;
     this.#clickPinned[last] = pinned ? 1 : 0;
     this.#clickTimes[last] = t;
+    this.#clickIds[last] = id;
+    this.#clickTwins[last] = twin;
+    this.#clickFlags[last] = 0;
+    return last;
+  }
+
+  /** Names `twin` as the other slot of the click `id` on `product` that `slot` holds. */
+  setTwin(slot: number, product: number, id: number, twin: number): void {
+    const index = this.clickOf(slot, product);
+    if (index >= 0 && this.#clickIds[index] === id) this.#clickTwins[index] = twin;
+  }
+
+  /**
+   * Marks the click at `index`, and the same click in its twin's slot, with `flag` (CARTED or
+   * CONVERTED); false when it already had it (it went on to that before: count it once).
+   */
+  mark(index: number, flag: number): boolean {
+    if ((this.#clickFlags[index]! & flag) !== 0) return false;
+    this.#clickFlags[index]! |= flag;
+    const id = this.#clickIds[index]!;
+    const twin = this.#clickTwins[index]!;
+    if (id !== 0 && twin >= 0) {
+      const other = this.clickOf(twin, this.#clickProducts[index]!);
+      if (other >= 0 && this.#clickIds[other] === id) this.#clickFlags[other]! |= flag;
+    }
+    return true;
   }
 
   /** Index (into clickKey/clickTime) of the shopper's remembered click on `product`; -1 when none. */
@@ -188,6 +244,10 @@ export class ShopperMemory {
       clickKeys: bytesOf(this.#clickKeys.subarray(0, n * CLICKS_PER_SHOPPER)),
       clickPinned: bytesOf(this.#clickPinned.subarray(0, n * CLICKS_PER_SHOPPER)),
       clickTimes: bytesOf(this.#clickTimes.subarray(0, n * CLICKS_PER_SHOPPER)),
+      clickIds: bytesOf(this.#clickIds.subarray(0, n * CLICKS_PER_SHOPPER)),
+      clickTwins: bytesOf(this.#clickTwins.subarray(0, n * CLICKS_PER_SHOPPER)),
+      clickFlags: bytesOf(this.#clickFlags.subarray(0, n * CLICKS_PER_SHOPPER)),
+      nextClickId: this.#nextClickId,
     };
   }
 
@@ -206,6 +266,11 @@ export class ShopperMemory {
     this.#clickProducts.set(fromBytes(Int32Array, snapshot.clickProducts));
     this.#clickKeys.set(fromBytes(Uint32Array, snapshot.clickKeys));
     this.#clickTimes.set(fromBytes(Float64Array, snapshot.clickTimes));
+    this.#clickTwins.fill(-1);
+    if (snapshot.clickIds !== undefined) this.#clickIds.set(fromBytes(Uint32Array, snapshot.clickIds));
+    if (snapshot.clickTwins !== undefined) this.#clickTwins.set(fromBytes(Int32Array, snapshot.clickTwins));
+    if (snapshot.clickFlags !== undefined) this.#clickFlags.set(fromBytes(Uint8Array, snapshot.clickFlags));
+    if (snapshot.nextClickId !== undefined) this.#nextClickId = snapshot.nextClickId;
   }
 
   #reserve(slots: number): void {
@@ -223,5 +288,8 @@ export class ShopperMemory {
     this.#clickProducts = grownTo(this.#clickProducts, capacity * CLICKS_PER_SHOPPER);
     this.#clickKeys = grownTo(this.#clickKeys, capacity * CLICKS_PER_SHOPPER);
     this.#clickTimes = grownTo(this.#clickTimes, capacity * CLICKS_PER_SHOPPER);
+    this.#clickIds = grownTo(this.#clickIds, capacity * CLICKS_PER_SHOPPER);
+    this.#clickTwins = grownTo(this.#clickTwins, capacity * CLICKS_PER_SHOPPER);
+    this.#clickFlags = grownTo(this.#clickFlags, capacity * CLICKS_PER_SHOPPER);
   }
 }

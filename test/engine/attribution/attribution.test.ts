@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { Attribution, MAX_STOREFRONT_QUANTITY, type AttributedEvent } from '../../../src/engine/attribution/attribution.js';
-import { CLICKS, DAY_MS, FIELDS, IMPRESSIONS, keyExperiment, keyStrategy, keyVariant, keyWidget, MAX_CELLS, MAX_DAYS, ORDERS, OVERFLOW_KEY, packKey, REVENUE } from '../../../src/engine/attribution/day-cells.js';
+import { CARTED_CLICKS, CLICKS, CONVERTED_CLICKS, DAY_MS, FIELDS, IMPRESSIONS, keyExperiment, keyStrategy, keyVariant, keyWidget, MAX_CELLS, MAX_DAYS, ORDERS, OVERFLOW_KEY, packKey, REVENUE } from '../../../src/engine/attribution/day-cells.js';
 import { STOREFRONT_WIDGETS_PER_DAY } from '../../../src/engine/attribution/widget-names.js';
 import { cellName, ReferenceAttribution, type ReferenceCells } from '../../reference/attribution.js';
 
@@ -133,8 +133,8 @@ describe('Attribution rules', () => {
       model.apply({ type: 'click', productId, sessionId: 's', timestamp: at(0) + 1 }, priceOf);
       model.apply({ type: 'purchase', productId, sessionId: 's', sender: 'secret', timestamp: at(0) + 2 }, priceOf);
     }
-    expect(cellsOf(model).get(`${day}|3|(none)|0|0`)).toEqual([2, 2, 0, 2, 12.5, 0]);
-    expect(cellsOf(model, 'pins').get(`${day}|3|(none)|0|0`)).toEqual([1, 1, 0, 1, 10, 0]);
+    expect(cellsOf(model).get(`${day}|3|(none)|0|0`)).toEqual([2, 2, 0, 2, 12.5, 0, 0, 2]);
+    expect(cellsOf(model, 'pins').get(`${day}|3|(none)|0|0`)).toEqual([1, 1, 0, 1, 10, 0, 0, 1]);
   });
 
   test('When a purchase comes 7 days after the click, then it counts; 7 days and 1 ms after, it does not', () => {
@@ -143,8 +143,9 @@ describe('Attribution rules', () => {
     model.apply({ type: 'purchase', productId: '1', sessionId: 's2', customerId: 'c', timestamp: at(7) }, priceOf);
     model.apply({ type: 'purchase', productId: '1', sessionId: 's3', customerId: 'c', timestamp: at(7) + 1 }, priceOf);
     const cells = cellsOf(model);
-    expect(cells.get(`${day}|3|(none)|0|0`)).toEqual([0, 1, 0, 0, 0, 0]);
-    expect(cells.get(`${day + 7}|3|(none)|0|0`)).toEqual([0, 0, 0, 1, 10, 10]);
+    // The order counts on its own day; that the click converted, on the click's.
+    expect(cells.get(`${day}|3|(none)|0|0`)).toEqual([0, 1, 0, 0, 0, 0, 0, 1]);
+    expect(cells.get(`${day + 7}|3|(none)|0|0`)).toEqual([0, 0, 0, 1, 10, 10, 0, 0]);
   });
 
   test('When an order holds three attributed lines, then it is one order with the revenue of all three', () => {
@@ -153,7 +154,7 @@ describe('Attribution rules', () => {
     for (const p of ['1', '2', '3']) {
       model.apply({ type: 'purchase', productId: p, sessionId: 's', metadata: { orderId: 'o1', price: 4, quantity: 2 }, timestamp: at(0) + 1000, sender: 'secret' }, priceOf);
     }
-    expect(cellsOf(model).get(`${day}|1|pdp|0|0`)).toEqual([0, 3, 0, 1, 24, 0]);
+    expect(cellsOf(model).get(`${day}|1|pdp|0|0`)).toEqual([0, 3, 0, 1, 24, 0, 0, 3]);
   });
 
   test('When a purchase comes the day after a click on a storefront widget, then it counts under that widget’s name on its own day', () => {
@@ -164,9 +165,9 @@ describe('Attribution rules', () => {
     model.apply({ type: 'click', productId: '1', sessionId: 's', timestamp: at(0) + 1 }, priceOf);
     model.apply({ type: 'purchase', productId: '1', sessionId: 's', metadata: { orderId: 'o' }, timestamp: at(1) + 1, sender: 'secret' }, priceOf);
     const cells = cellsOf(model);
-    expect(cells.get(`${day}|3|pdp|0|0`)).toEqual([1, 1, 0, 0, 0, 0]);
-    expect(cells.get(`${day + 1}|3|pdp|0|0`)).toEqual([0, 0, 0, 1, 10, 0]);
-    expect(cells.get(`${day + 1}|3|other-day|0|0`)).toEqual([1, 0, 0, 0, 0, 0]);
+    expect(cells.get(`${day}|3|pdp|0|0`)).toEqual([1, 1, 0, 0, 0, 0, 0, 1]);
+    expect(cells.get(`${day + 1}|3|pdp|0|0`)).toEqual([0, 0, 0, 1, 10, 0, 0, 0]);
+    expect(cells.get(`${day + 1}|3|other-day|0|0`)).toEqual([1, 0, 0, 0, 0, 0, 0, 0]);
   });
 
   test('When a public key claims a price and quantity, then the purchase earns at most the catalog price × MAX_STOREFRONT_QUANTITY, and nothing without a catalog price', () => {
@@ -176,7 +177,58 @@ describe('Attribution rules', () => {
     model.apply({ type: 'purchase', productId: '2', sessionId: 's', metadata: { price: 1, quantity: 3 }, timestamp: at(0) + 1 }, priceOf);
     model.apply({ type: 'purchase', productId: '4', sessionId: 's', metadata: { price: 50 }, timestamp: at(0) + 1 }, priceOf);
     const revenue = 10 * MAX_STOREFRONT_QUANTITY + 1 * 3;
-    expect(cellsOf(model).get(`${day}|1|(none)|0|0`)).toEqual([0, 3, 0, 3, revenue, revenue]);
+    expect(cellsOf(model).get(`${day}|1|(none)|0|0`)).toEqual([0, 3, 0, 3, revenue, revenue, 0, 3]);
+  });
+});
+
+describe('Attribution: what a click went on to', () => {
+  const at = (days: number) => T0 + days * DAY_MS;
+  const day = Math.floor(T0 / DAY_MS);
+
+  test('When one click is followed by three purchases with different order ids, then three orders count and the click converted once', () => {
+    const model = new Attribution(WINDOW);
+    model.apply({ type: 'click', productId: '1', sessionId: 's', recId: 'rec_t_0_0_1', timestamp: at(0) }, priceOf);
+    for (const orderId of ['o1', 'o2', 'o3']) model.apply({ type: 'purchase', productId: '1', sessionId: 's', metadata: { orderId }, timestamp: at(0) + 1000 }, priceOf);
+    // impressions, clicks, add-to-carts, orders, revenue, storefront revenue, carted clicks, converted clicks
+    expect(cellsOf(model).get(`${day}|3|(none)|0|0`)).toEqual([0, 1, 0, 3, 30, 30, 0, 1]);
+    expect(productCellsOf(model).get(`${day}|1`)).toEqual([0, 1, 0, 3, 30, 30, 0, 1]);
+  });
+
+  test("When a card's own add-to-cart button is pressed without a click, then it is the card's click, carted; pressed again under the same key, no second click", () => {
+    const model = new Attribution(WINDOW);
+    const cart = { type: 'add_to_cart', productId: '1', sessionId: 's', recId: 'rec_t_0_0_1', timestamp: at(0) } as const;
+    model.apply(cart, priceOf);
+    model.apply({ ...cart, timestamp: at(0) + 1 }, priceOf);
+    model.apply({ type: 'purchase', productId: '1', sessionId: 's', timestamp: at(1) }, priceOf);
+    model.apply({ ...cart, recId: 'rec_b_0_0_2', timestamp: at(1) + 1 }, priceOf);
+    expect(cellsOf(model).get(`${day}|3|(none)|0|0`)).toEqual([0, 1, 2, 0, 0, 0, 1, 1]);
+    expect(cellsOf(model).get(`${day + 1}|3|(none)|0|0`)).toEqual([0, 0, 0, 1, 10, 10, 0, 0]);
+    // Another recommendation's card: a click of its own.
+    expect(cellsOf(model).get(`${day + 1}|1|(none)|0|0`)).toEqual([0, 1, 1, 0, 0, 0, 1, 0]);
+  });
+
+  test("When a customer's click converts in another session, then the click's entry in its own session is converted too", () => {
+    const model = new Attribution(WINDOW);
+    model.apply({ type: 'click', productId: '1', sessionId: 's1', customerId: 'c', recId: 'rec_t_0_0_1', timestamp: at(0) }, priceOf);
+    model.apply({ type: 'purchase', productId: '1', sessionId: 's2', customerId: 'c', metadata: { orderId: 'o1' }, timestamp: at(0) + 1 }, priceOf);
+    model.apply({ type: 'purchase', productId: '1', sessionId: 's1', metadata: { orderId: 'o2' }, timestamp: at(0) + 2 }, priceOf);
+    expect(cellsOf(model).get(`${day}|3|(none)|0|0`)).toEqual([0, 1, 0, 2, 20, 20, 0, 1]);
+  });
+
+  test('When any stream of events is applied, then no cell counts more carted or converted clicks than clicks', () => {
+    fc.assert(
+      fc.property(fc.array(eventArb, { maxLength: 150 }), fc.integer({ min: 1, max: 6 }), (stream, shoppers) => {
+        const model = new Attribution(WINDOW, shoppers);
+        for (const event of timed(stream)) model.apply(event, priceOf);
+        for (const cells of [cellsOf(model), cellsOf(model, 'pins'), productCellsOf(model)]) {
+          for (const [, cell] of cells) {
+            expect(cell[CARTED_CLICKS]).toBeLessThanOrEqual(cell[CLICKS]!);
+            expect(cell[CONVERTED_CLICKS]).toBeLessThanOrEqual(cell[CLICKS]!);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -196,7 +248,7 @@ describe('Attribution bounds', () => {
     expect(cells.get(`${day + 1}|3|pdp|0|0`)![IMPRESSIONS]).toBe(1);
   });
 
-  test('When a snapshot from before per-day widget names is restored, then its names and five counters per cell still read', () => {
+  test('When a snapshot from before per-day widget names is restored, then its names and five counters per cell still read (the rest 0)', () => {
     const model = new Attribution(WINDOW);
     model.apply({ type: 'click', productId: '1', sessionId: 's', recId: 'rec_t_0_0_1', timestamp: T0 }, priceOf);
     const { registeredWidgets: _r, dayWidgets: _d, ...current } = model.snapshot();
@@ -207,7 +259,7 @@ describe('Attribution bounds', () => {
     const old = { ...current, widgets: ['legacy-home'], cells: { cells: new Uint8Array(oldCells.buffer), rows: new Uint8Array(oldRows.buffer) } };
     const restored = new Attribution(WINDOW);
     restored.restore(old);
-    expect(cellsOf(restored).get(`${day}|3|legacy-home|0|0`)).toEqual([7, 3, 0, 1, 42, 0]);
+    expect(cellsOf(restored).get(`${day}|3|legacy-home|0|0`)).toEqual([7, 3, 0, 1, 42, 0, 0, 0]);
   });
 
   test('When events span more days than the bound, then the newest MAX_DAYS are kept and older events are not counted', () => {
