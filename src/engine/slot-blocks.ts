@@ -126,7 +126,7 @@ export class SlotBlocks<T extends readonly LaneArray[]> {
     if (snapshot.fill.length !== 2 * slots || snapshot.start.length !== 4 * slots || snapshot.lanes.length !== this.laneTypes.length || snapshot.free.length !== this.#free.length) {
       throw new Error('slot block snapshot does not fit these blocks');
     }
-    this.#blockClass = snapshot.blockClass.slice();
+    this.#blockClass = Uint8Array.from(snapshot.blockClass); // a copy, and a plain Uint8Array whatever the decoder gave
     this.#fill = fromBytes(Uint16Array, snapshot.fill);
     this.#start = fromBytes(Int32Array, snapshot.start);
     this.#lanes = this.laneTypes.map((make, i) => fromBytes(make, snapshot.lanes[i]!)) as unknown as T;

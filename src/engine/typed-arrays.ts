@@ -3,13 +3,24 @@
 
 type TypedArray = Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array | Uint16Array;
 
+const KINDS = [Int32Array, Uint32Array, Float32Array, Float64Array, Uint8Array, Uint16Array] as const;
+
+/**
+ * The plain typed-array class of `array`. Not `array.constructor`: bytes a snapshot decoder hands
+ * back may be a subclass (Node's Buffer, whose constructor is deprecated: DEP0005).
+ */
+function kindOf<T extends TypedArray>(array: T): new (length: number) => T {
+  for (const kind of KINDS) if (array instanceof kind) return kind as unknown as new (length: number) => T;
+  throw new TypeError('not one of the typed arrays the models use');
+}
+
 /** `array` when it already holds `minLength` elements, else a copy grown by doubling (at most `maxLength`, never below `minLength`). */
 export function grownTo<T extends TypedArray>(array: T, minLength: number, maxLength = Infinity): T {
   if (array.length >= minLength) return array;
   let length = Math.max(64, array.length);
   while (length < minLength) length *= 2;
   length = Math.max(minLength, Math.min(length, maxLength));
-  const grown = new (array.constructor as new (length: number) => T)(length);
+  const grown = new (kindOf(array))(length);
   grown.set(array);
   return grown;
 }

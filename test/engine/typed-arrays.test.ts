@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { bytesOf, fromBytes, handOver } from '../../src/engine/typed-arrays.js';
+import { bytesOf, fromBytes, grownTo, handOver } from '../../src/engine/typed-arrays.js';
 
 describe('fromBytes', () => {
   test('When bytes are not handed over, then the array is a copy: changing the source leaves it alone', () => {
@@ -24,5 +24,15 @@ describe('fromBytes', () => {
     const restored = fromBytes(Int32Array, view);
     expect(restored.buffer).not.toBe(whole.buffer);
     expect(restored.length).toBe(2);
+  });
+});
+
+describe('grownTo', () => {
+  test('When the array is a subclass (a Buffer, as msgpack decodes stored bytes), then the grown copy is a plain typed array and keeps the values', () => {
+    const restored = Buffer.from([1, 2, 3]);
+    const grown = grownTo(restored, 10);
+    expect(Object.getPrototypeOf(grown)).toBe(Uint8Array.prototype);
+    expect(Array.from(grown.subarray(0, 4))).toEqual([1, 2, 3, 0]);
+    expect(grown.length).toBe(64);
   });
 });

@@ -74,6 +74,30 @@ describe('restart', () => {
     expect((await second.fetch('/api/products/30', { key: second.shop.secretKey })).status).toBe(404);
   });
 
+  test('When the service restarts from its snapshot and new shoppers send events, then Node warns of nothing (no deprecated Buffer())', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const first = await startTestService({ clock: () => NOW });
+      started.push(first);
+      await arrange(first, 'id order');
+      await first.stop();
+      const second = await startTestService({ dataDir: first.dataDir, shop: first.shop, clock: () => NOW });
+      started.push(second);
+      expect(second.service.replayed).toMatchObject({ snapshots: 1 });
+
+      // Restored tables are grown as new shoppers, customers and products appear.
+      const kinds = ['view', 'click', 'add_to_cart', 'purchase', 'save', 'dismiss'] as const;
+      await postEvents(second, Array.from({ length: 90 }, (_, i) => ({ type: kinds[i % kinds.length]!, productId: String(1 + (i % 12)), sessionId: `new-${i}`, customerId: `new-c${i}` })));
+      await putProducts(second, Array.from({ length: 80 }, (_, i) => wireProduct(`n${i}`, { collections: ['c1'] })));
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((w) => `${w.name}: ${w.message}`)).toEqual([]);
+  });
+
   // Replay loads the catalog in LMDB key order before any event, unlike the live arrival order:
   // ties and unscored products are ordered by product id so that answers do not depend on it.
   test('When products arrived out of id order, then every answer is still the same after a restart', async () => {
