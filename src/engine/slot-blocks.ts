@@ -160,8 +160,8 @@ export class SlotBlocks<T extends readonly LaneArray[]> {
     if (entries <= length) return;
     let next = Math.max(1024, length);
     while (next < entries) next = Math.ceil(next * 1.5);
-    this.#lanes = this.#lanes.map((lane) => {
-      const grown = new (lane.constructor as new (length: number) => LaneArray)(next);
+    this.#lanes = this.#lanes.map((lane, i) => {
+      const grown: LaneArray = new this.laneTypes[i]!(next); // the declared class, never a decoder's subclass
       grown.set(lane.subarray(0, this.#used));
       return grown;
     }) as unknown as T;
