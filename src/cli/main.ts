@@ -9,7 +9,7 @@ import { importCommand } from './import-command.js';
 import { withDataDir } from './open-data-dir.js';
 import { USAGE, UsageError } from './usage.js';
 
-const COMMANDS = new Set(['shop create', 'shop list', 'shop origins', 'key create', 'key list', 'key revoke', 'token secret', 'token mint', 'token app-proxy', 'import catalog', 'import events']);
+const COMMANDS = new Set(['shop create', 'shop list', 'shop origins', 'key create', 'key list', 'key revoke', 'token secret', 'token rotate', 'token mint', 'token app-proxy', 'import catalog', 'import events']);
 
 async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -103,9 +103,19 @@ async function run(command: string, args: string[], values: Values, shops: ShopS
       return;
     }
     case 'token secret': {
-      const secret = await shops.rotateSigningSecret(needShop());
-      console.log(secret);
-      console.error('give it to the server that renders your storefront (it mints customer tokens); a token of the secret before this one stays valid until the next rotation');
+      // Reading changes nothing, however often it is run: only a shop that has none gets its first.
+      const id = needShop();
+      const current = shops.getShop(id)!.signingSecrets?.[0];
+      console.log(current ?? (await shops.rotateSigningSecret(id)));
+      console.error(`the signing secret of "${id}": give it to the server that renders your storefront (it mints customer tokens)`);
+      return;
+    }
+    case 'token rotate': {
+      const id = needShop();
+      console.log(await shops.rotateSigningSecret(id));
+      console.error(
+        `a new signing secret of "${id}": give it to the server that renders your storefront. Tokens of the one before it stay valid until the next rotation; tokens of any older one no longer verify`,
+      );
       return;
     }
     case 'token mint': {

@@ -8,7 +8,8 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   key create <shopId> --kind public|secret [--label <text>]
   key list <shopId>                               key fingerprints, kinds and labels (keys are never stored)
   key revoke <fingerprint>                        revoke a key by the fingerprint shown by key list
-  token secret <shopId>                           add a customer-token signing secret (the previous one stays valid) and print it
+  token secret <shopId>                           print the shop's customer-token signing secret, the same each time (a shop without one gets its first)
+  token rotate <shopId>                           add a new signing secret and print it: the previous one stays valid until the next rotation, older ones stop
   token mint <shopId> <customerId> [--ttl <s>]    print a customer token (default 3600 s, at most 31 days) signed with the newest secret
   token app-proxy <shopId> [<shared secret>]      set (or, without one, remove) the shop's Shopify app proxy secret
   import catalog <shopId> <file>                  products: .json, .ndjson/.jsonl or .csv (optionally .gz)

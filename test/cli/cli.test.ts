@@ -4,6 +4,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { signingKey, verifyCustomerToken } from '../../src/api/customer-token.js';
 import { loadConfig } from '../../src/config.js';
 import { startService } from '../../src/service.js';
+import { withDataDir } from '../../src/cli/open-data-dir.js';
 import { cliSync, type CliResult } from '../support/cli.js';
 import { postEvents, putProducts, startTestService, tempDataDir, wireProduct } from '../support/service.js';
 
@@ -15,6 +16,11 @@ function cli(...args: string[]): CliResult {
 
 function cliIn(dir: string, ...args: string[]): CliResult {
   return cliSync([...args, '--data-dir', dir]);
+}
+
+/** The shop's signing secrets as stored, newest first (what a server on the data dir accepts). */
+function shopSigningSecrets(shopId: string): Promise<string[]> {
+  return withDataDir(dataDir, async (_dbs, shops) => shops.getShop(shopId)?.signingSecrets ?? []);
 }
 
 describe('cli', () => {
@@ -29,10 +35,27 @@ describe('cli', () => {
     const nowS = Math.floor(Date.now() / 1000);
     expect(verifyCustomerToken(minted.stdout.trim(), 'tokens', [signingKey(secret)], nowS)).toBe('cust-1');
     expect(verifyCustomerToken(minted.stdout.trim(), 'tokens', [signingKey(secret)], nowS + 601)).toBeUndefined();
-    const next = cli('token', 'secret', 'tokens').stdout.trim();
+    const next = cli('token', 'rotate', 'tokens').stdout.trim();
     expect(next).not.toBe(secret);
     expect(verifyCustomerToken(cli('token', 'mint', 'tokens', 'cust-2').stdout.trim(), 'tokens', [signingKey(next)], nowS)).toBe('cust-2');
     expect(cli('token', 'mint', 'tokens', 'cust-2', '--ttl', String(40 * 86_400)).status).toBe(2);
+  });
+
+  test('When the signing secret is read again and again, then it stays the same and no token stops verifying; only token rotate makes a new one', async () => {
+    expect(cli('shop', 'create', 'reads').status).toBe(0);
+    const first = cli('token', 'secret', 'reads').stdout.trim();
+    expect(first).toMatch(/^cts_/);
+    const token = cli('token', 'mint', 'reads', 'cust-1').stdout.trim();
+    for (let i = 0; i < 3; i++) expect(cli('token', 'secret', 'reads').stdout.trim()).toBe(first);
+
+    const rotated = cli('token', 'rotate', 'reads').stdout.trim();
+    expect(rotated).not.toBe(first);
+    expect(cli('token', 'secret', 'reads').stdout.trim()).toBe(rotated);
+    // A server on the data dir accepts tokens of the newest two: the one minted before still verifies.
+    const secrets = await shopSigningSecrets('reads');
+    expect(secrets).toEqual([rotated, first]);
+    const nowS = Math.floor(Date.now() / 1000);
+    expect(verifyCustomerToken(token, 'reads', secrets.map(signingKey), nowS)).toBe('cust-1');
   });
 
   test('When a shop is created and a catalog and events are imported, then a server on that data dir serves them', async () => {
