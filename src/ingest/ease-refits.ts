@@ -97,12 +97,30 @@ interface Last {
  */
 export type PublishFit = (shopId: string, fit: EaseFit, fittedThrough: number) => Promise<void>;
 
-/** The refit's log line's account of its tuning. */
-function tuningLine(report: TuningReport | undefined): string {
+/** What each tuning decision did, as the refit's log line says it. */
+const DECIDED: Record<TuningReport['decision'], string> = {
+  tuned: 'settings tuned',
+  'default-best': 'the defaults kept (none tried scored above them)',
+  'within-noise': 'the defaults kept (the best tried led by less than the noise)',
+  'too-little-data': 'the defaults kept',
+};
+
+/** The refit's log line's account of its tuning: what was measured, on how many shoppers, and what it decided. */
+export function tuningLine(report: TuningReport | undefined): string {
   if (report === undefined) return '';
-  const { settings: s, scores } = report;
-  const score = (x: number | null) => (x === null ? '-' : x.toFixed(4));
-  return `; tuning ${report.decision} on ${report.shoppers} shoppers in ${(report.ms / 1000).toFixed(1)} s: momentum ${s.momentumExponent}, real-time weight ${s.realTimeWeight}, history exponent ${s.historyExponent}, λ ${s.lambda} (nDCG@10 ${score(scores.chosen)}, default ${score(scores.default)}, popularity ${score(scores.popularity)}; best tried ${score(scores.best)} ± ${report.standardError.toFixed(4)}: momentum ${report.best.momentumExponent}, real-time weight ${report.best.realTimeWeight}, history exponent ${report.best.historyExponent}, λ ${report.best.lambda})`;
+  const { settings: s, scores, best } = report;
+  const seconds = (report.ms / 1000).toFixed(1);
+  const settings = `momentum ${s.momentumExponent}, real-time weight ${s.realTimeWeight}, history exponent ${s.historyExponent}, λ ${s.lambda}`;
+  if (report.decision === 'too-little-data' || scores.chosen === null || scores.default === null) {
+    return `; tuning: ${report.shoppers} shoppers' newest purchases to validate on, too few to measure: ${DECIDED['too-little-data']} (${settings})`;
+  }
+  const score = (x: number | null) => (x === null ? 'not measured' : x.toFixed(4));
+  const bestSellers = scores.popularity === null ? '' : `, best sellers ${score(scores.popularity)}${scores.popularity >= scores.chosen ? ' (as good or better)' : ''}`;
+  return (
+    `; tuning on ${report.shoppers} shoppers' newest purchases in ${seconds} s: ${DECIDED[report.decision]}, ${settings} ` +
+    `(nDCG@10 in use ${score(scores.chosen)}, defaults ${score(scores.default)}${bestSellers}; best tried ${score(scores.best)} ± ${report.standardError.toFixed(4)}: ` +
+    `momentum ${best.momentumExponent}, real-time weight ${best.realTimeWeight}, history exponent ${best.historyExponent}, λ ${best.lambda})`
+  );
 }
 
 export class EaseRefits {

@@ -26,7 +26,10 @@ describe('the "Why these recommendations" panel', () => {
   test('When the shop tuned itself, then the panel says why, with the validation scores and each setting beside its default', () => {
     const text = modelPanel(tuned).text;
     expect(text).toContain('data-decision="tuned"');
-    expect(text).toContain('better than the defaults, by more than the validation noise');
+    expect(text).toContain('The settings in use scored 0.9385 against the defaults’ 0.4167: better by more than the validation noise (standard error 0.0123)');
+    expect(text).toContain('the newest purchases of 144 shoppers were hidden and predicted');
+    expect(text).toContain('Simply listing your best sellers scored 0.1012, below the settings in use.');
+    expect(text).toContain('with live shopper and basket similarity');
     expect(text).toMatch(/data-metric="validation-chosen">0.9385</);
     expect(text).toMatch(/data-metric="validation-default">0.4167</);
     expect(text).toMatch(/data-metric="validation-popularity">0.1012</);
@@ -41,10 +44,23 @@ describe('the "Why these recommendations" panel', () => {
     expect(text).toMatch(/<tr data-setting="momentumExponent"><th scope="row">Momentum exponent<\/th><td>1<\/td><td>1<\/td>/);
   });
 
-  test('When too little data was there, then the scores show as not measured', () => {
+  test('When too little data was there, then the panel says nothing was measured and the scores show as not measured', () => {
     const none = { chosen: null, default: null, best: null, popularity: null };
-    const text = modelPanel({ ...tuned, settings: defaults, tuning: { ...tuned.tuning!, decision: 'too-little-data', scores: none } }).text;
-    expect(text).toContain('Too few shoppers');
+    const text = modelPanel({ ...tuned, settings: defaults, tuning: { ...tuned.tuning!, decision: 'too-little-data', shoppers: 3, scores: none } }).text;
+    expect(text).toContain('Too few shoppers with several purchases to validate on yet (3): nothing was measured');
     expect(text).toMatch(/data-metric="validation-chosen">–</);
+  });
+
+  test('When best sellers scored higher than the tuned settings, then the panel says so instead of claiming a win', () => {
+    const scores = { chosen: 0.1512, default: 0.1401, best: 0.1512, popularity: 0.1518 };
+    const text = modelPanel({ ...tuned, tuning: { ...tuned.tuning!, scores, standardError: 0.004 } }).text;
+    expect(text).toContain('Simply listing your best sellers scored 0.1518, as well or better: on these purchases personalized did not beat best sellers.');
+  });
+
+  test('When the real-time weight in use is 0, then the panel does not speak of live shopper similarity', () => {
+    const settings = { ...tuned.settings, realTimeWeight: 0 };
+    const text = modelPanel({ ...tuned, settings, tuning: { ...tuned.tuning!, best: settings } }).text;
+    expect(text).toContain('come from an EASE model alone');
+    expect(text).not.toMatch(/live shopper|shopper similarity/);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { EaseRefitConfig } from '../../src/config.js';
 import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
-import { BUSY_LIMIT, EaseRefits, LOADING_EVENTS_PER_SECOND, MAX_DEFER_MS, REST_FACTOR, processRoom, type Room } from '../../src/ingest/ease-refits.js';
+import { BUSY_LIMIT, EaseRefits, LOADING_EVENTS_PER_SECOND, MAX_DEFER_MS, REST_FACTOR, processRoom, tuningLine, type Room } from '../../src/ingest/ease-refits.js';
+import type { TuningReport } from '../../src/engine/tuning/tuned-settings.js';
 import { ShopEngines } from '../../src/ingest/shop-engines.js';
 import { DAY, product, T0 } from '../engine/fixtures.js';
 
@@ -211,5 +212,36 @@ describe('EASE refit schedule', () => {
     buy(engines, 20, 5);
     now = 1000 + REST_FACTOR * 1000 - 1;
     expect(await refits.refitDue()).toBe(0);
+  });
+});
+
+describe("the refit's log line", () => {
+  const settings = { momentumExponent: 1, realTimeWeight: 0, historyExponent: 0.5, lambda: 500 };
+  const report = (overrides: Partial<TuningReport>): TuningReport => ({
+    decision: 'tuned',
+    settings,
+    defaults: settings,
+    best: settings,
+    scores: { chosen: 0.1512, default: 0.1401, best: 0.1512, popularity: 0.1518 },
+    standardError: 0.004,
+    margin: 2,
+    shoppers: 631,
+    settingsTried: 36,
+    lambdasTried: [500],
+    ms: 2100,
+    peakBytes: 0,
+    ...overrides,
+  });
+
+  test('When settings were tuned but best sellers scored higher, then the line says what was measured and that best sellers did as well or better', () => {
+    const line = tuningLine(report({}));
+    expect(line).toContain("tuning on 631 shoppers' newest purchases in 2.1 s: settings tuned");
+    expect(line).toContain('nDCG@10 in use 0.1512, defaults 0.1401, best sellers 0.1518 (as good or better)');
+    expect(line).not.toContain('tuning tuned');
+  });
+
+  test('When a small shop had too few shoppers to validate on, then the line says nothing was measured, without empty scores', () => {
+    const line = tuningLine(report({ decision: 'too-little-data', shoppers: 4, scores: { chosen: null, default: null, best: null, popularity: null } }));
+    expect(line).toBe("; tuning: 4 shoppers' newest purchases to validate on, too few to measure: the defaults kept (momentum 1, real-time weight 0, history exponent 0.5, λ 500)");
   });
 });

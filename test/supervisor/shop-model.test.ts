@@ -49,7 +49,7 @@ describe('GET /api/shop/model', () => {
     expect(x.tuning.scores.popularity).toBeGreaterThan(0);
     expect(x.tuning.shoppers).toBe((8 * 20) / 2);
     expect(y).toEqual(x);
-    expect(service.child.output()).toMatch(/EASE refit of shop "tuned".*tuning tuned on \d+ shoppers/);
+    expect(service.child.output()).toMatch(/EASE refit of shop "tuned".*tuning on \d+ shoppers' newest purchases in [\d.]+ s: settings tuned/);
     for (const client of [a, b]) {
       const metrics = (await client.call('GET', '/metrics')).text;
       expect(metrics).toContain(`pairwise_model_setting{shop="tuned",setting="momentum_exponent"} ${x.settings.momentumExponent}`);

@@ -5,18 +5,40 @@ import { html, type Html } from '../../demo/pages/html.js';
 
 const score = (x: number | null) => (x === null ? '–' : x.toFixed(4));
 
-const WHY: Record<NonNullable<ShopModel['tuning']>['decision'], string> = {
-  tuned: 'These settings predicted your shoppers\u2019 latest purchases better than the defaults, by more than the validation noise.',
-  'default-best': 'No other setting predicted your shoppers\u2019 latest purchases better than the defaults.',
-  'within-noise': 'Another setting scored a little higher, by less than the validation noise: the defaults stay.',
-  'too-little-data': 'Too few shoppers with several purchases to validate on yet: the defaults stay.',
-};
+/** What the validation found, as measured: the decision, and how the settings in use compare with listing the best sellers. */
+function finding(tuning: NonNullable<ShopModel['tuning']>): Html {
+  const { chosen, default: byDefault, best, popularity } = tuning.scores;
+  if (tuning.decision === 'too-little-data' || chosen === null || byDefault === null) {
+    return html`<p data-decision="${tuning.decision}">Too few shoppers with several purchases to validate on yet (${String(tuning.shoppers)}): nothing was measured, and the default settings stay.</p>`;
+  }
+  const noise = `the validation noise (standard error ${tuning.standardError.toFixed(4)})`;
+  const decided = {
+    tuned: `The settings in use scored ${score(chosen)} against the defaults’ ${score(byDefault)}: better by more than ${noise}, so they replaced the defaults.`,
+    'default-best': `No other setting tried scored above the defaults (${score(byDefault)}), so the defaults stay.`,
+    'within-noise': `The best setting tried scored ${score(best)} against the defaults’ ${score(byDefault)}: ahead by less than ${noise}, so the defaults stay.`,
+  }[tuning.decision];
+  const versusBestSellers =
+    popularity === null
+      ? ''
+      : popularity >= chosen
+        ? ` Simply listing your best sellers scored ${score(popularity)}, as well or better: on these purchases personalized did not beat best sellers.`
+        : ` Simply listing your best sellers scored ${score(popularity)}, below the settings in use.`;
+  return html`<p data-decision="${tuning.decision}">${decided}${versusBestSellers}</p>`;
+}
+
+/** What personalized blends, as the settings in use say (no live similarity when its weight is 0). */
+function blendSentence(model: ShopModel): string {
+  if (model.fitProducts === 0) return 'No EASE model is fitted yet: personalized answers come from live shopper and basket similarity with the default settings.';
+  return model.settings.realTimeWeight === 0
+    ? 'Personalized recommendations come from an EASE model alone, refitted in the background from your shoppers’ histories.'
+    : 'Personalized recommendations blend an EASE model, refitted in the background, with live shopper and basket similarity.';
+}
 
 function settingRows(s: ModelSettings, defaults: ModelSettings): Html {
   const row = (name: string, key: keyof ModelSettings, help: string) =>
     html`<tr data-setting="${key}"><th scope="row">${name}</th><td>${String(s[key])}</td><td>${String(defaults[key])}</td><td>${help}</td></tr>`;
   return html`${row('Momentum exponent', 'momentumExponent', 'How much what sells now outranks what sold before (0: off).')}
-    ${row('Real-time weight', 'realTimeWeight', 'Weight of live shopper and basket similarity next to the EASE model.')}
+    ${row('Real-time weight', 'realTimeWeight', 'How much the real-time model weighs next to EASE (0: EASE alone).')}
     ${row('History exponent', 'historyExponent', 'How much a shopper\u2019s recent interests outweigh older ones (0: all alike).')}
     ${row('EASE λ', 'lambda', 'Regularization of the EASE model (higher: closer to popularity).')}`;
 }
@@ -25,8 +47,9 @@ export function modelPanel(model: ShopModel): Html {
   const { tuning } = model;
   const summary =
     tuning === null
-      ? html`<p data-decision="none">${model.fitProducts === 0 ? 'No EASE model is fitted yet: personalized answers come from the real-time model with the default settings.' : 'Tuning is off: the default settings are in use.'}</p>`
-      : html`<p data-decision="${tuning.decision}">${WHY[tuning.decision]}</p>
+      ? html`<p data-decision="none">${model.fitProducts === 0 ? 'The settings have not been checked on your data yet: the defaults are in use.' : 'Tuning is off: the default settings are in use.'}</p>`
+      : html`<p>At the latest refit, the newest purchases of ${String(tuning.shoppers)} shoppers were hidden and predicted from the rest of their histories, scored by nDCG@10 (1: every hidden purchase at the top of the ten recommended, 0: none among them).</p>
+          ${finding(tuning)}
           <dl class="glance">
             <dt>Shoppers validated</dt> <dd data-metric="validation-shoppers">${String(tuning.shoppers)}</dd>
             <dt>nDCG@10, these settings</dt> <dd data-metric="validation-chosen">${score(tuning.scores.chosen)}</dd>
@@ -37,7 +60,7 @@ export function modelPanel(model: ShopModel): Html {
   return html`<section id="model">
       <h2>Why these recommendations</h2>
       <div class="panel">
-        <p>Personalized recommendations blend an EASE model, refitted in the background, with live shopper similarity. At each refit the shop checks its settings on its own data: its newest purchases are hidden and predicted from the rest of those shoppers\u2019 histories.</p>
+        <p data-blend>${blendSentence(model)}</p>
         ${summary}
         <div class="scroll"><table>
           <thead><tr><th scope="col">Setting</th><th scope="col">In use</th><th scope="col">Default</th><th scope="col">What it does</th></tr></thead>
