@@ -26,6 +26,8 @@ export const ERROR_CODES = {
   /** PUT /api/shop/widgets: a body that is not `{"widgets": [...]}` with at most 64 ids of 1-128 characters. */
   invalid_widgets: 400,
   invalid_recency: 400,
+  /** PUT /api/shop/currency: not `{"currency": "<ISO 4217 code>"}`. */
+  invalid_currency: 400,
   /** `after=` / `Pairwise-After:` that is not a position this deployment acknowledged (malformed, another data dir's, past the shop's log). */
   invalid_position: 400,
   /** WebSocket: a frame that is not one of the protocol's messages (unknown op, wrong fields). */

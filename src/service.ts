@@ -26,6 +26,7 @@ import { Rules } from './app/rules.js';
 import { RuleStore } from './store/rule-store.js';
 import { WidgetRegistry } from './app/widget-registry.js';
 import { RecencySetting } from './app/shop-recency.js';
+import { CurrencySetting } from './app/shop-currency.js';
 import { LogApplier } from './ingest/log-applier.js';
 import { LogListeners } from './ingest/log-listeners.js';
 import { LogTail } from './ingest/log-tail.js';
@@ -150,6 +151,7 @@ function shopRecordView(shops: ShopStore, shopId: string): ShopRecordView | unde
     customerTokenSecrets: shop.signingSecrets?.length ?? 0,
     appProxy: shop.appProxySecret !== undefined,
     widgets: shop.widgets ?? [],
+    currency: shop.currency ?? null,
     keys,
   };
 }
@@ -267,6 +269,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const shopRecord = (shopId: string) => shopRecordView(shops, shopId);
   const widgets = new WidgetRegistry(shops);
   const recency = new RecencySetting(shops);
+  const currency = new CurrencySetting(shops);
   const shopErasure = new ShopErasure((shopId) => shopLog.eraseShop(shopId), (shopId) => forgetShop(shopId));
   // Work done once for every process of the data dir (snapshots, EASE refits, the dedup prune): by
   // the holder of this lease, which another process takes over within seconds when its holder dies.
@@ -297,7 +300,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   };
   const disk = () => diskUsage(dbs);
   const logProblems = () => replicated?.problems() ?? [];
-  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, rules, widgets, recency, dashboardSessions, background, disk, logProblems }, stream.routes).catch(async (error: unknown) => {
+  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, rules, widgets, recency, currency, dashboardSessions, background, disk, logProblems }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     await housekeeping.release(); // its renewals would outlive the databases startService closes now
     throw error;

@@ -133,6 +133,8 @@ export interface ShopInfo {
     appProxy: boolean;
     /** The registered widget ids (PUT /api/shop/widgets): attribution names these for good. */
     widgets: string[];
+    /** The ISO 4217 code of the shop's prices (PUT /api/shop/currency); null: not set. */
+    currency: string | null;
     /** The shop's recency setting (PUT /api/shop/recency). */
     recency: 'auto' | 'off';
     /** What its answers apply: `off` when its setting or the service's (PAIRWISE_RECENCY) is off. */

@@ -46,6 +46,8 @@ const EVENTS_PER_COMMIT = 2000;
 
 /** Every widget id of the demo pages (src/demo/pages): the traffic's, and two it does not generate. */
 const DEMO_WIDGETS = [...TRAFFIC_WIDGETS, 'home-recently-viewed', 'not-found-trending'];
+/** The currency of the demo's prices (the Online Retail shop's, in the UK). */
+const DEMO_CURRENCY = 'GBP';
 
 function readKeys(file: string): DemoKeys | undefined {
   if (!existsSync(file)) return undefined;
@@ -125,6 +127,9 @@ async function seedEvents(deps: SeedDeps, demoDir: string, now: number): Promise
 export async function seedDemoStore(deps: SeedDeps, demoDir: string, keysFile: string, now: number, log: (line: string) => void): Promise<DemoStore> {
   const started = performance.now();
   const created = await deps.shops.ensureShop(DEMO_SHOP, { demo: true }, now);
+  // The demo's prices are the Online Retail shop's, in pounds (data/demo/README.md); a demo store
+  // seeded before shops had a currency gets it at its next start.
+  if (deps.shops.getShop(DEMO_SHOP)?.currency === undefined) await deps.shops.setCurrency(DEMO_SHOP, DEMO_CURRENCY);
   let seeded: DemoSeeded | undefined;
   if (created) {
     log('first start: seeding the demo store…');

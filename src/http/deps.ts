@@ -8,6 +8,7 @@ import type { Experiments } from '../app/experiments.js';
 import type { Rules } from '../app/rules.js';
 import type { WidgetRegistry } from '../app/widget-registry.js';
 import type { RecencySetting } from '../app/shop-recency.js';
+import type { CurrencySetting } from '../app/shop-currency.js';
 import type { LogTail } from '../ingest/log-tail.js';
 import type { PositionWaits } from '../app/position-waits.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
@@ -30,6 +31,8 @@ export interface ShopRecordView {
   appProxy: boolean;
   /** The registered widget ids (PUT /api/shop/widgets). */
   widgets: readonly string[];
+  /** The ISO 4217 code of the shop's prices (PUT /api/shop/currency); null: not set. */
+  currency: string | null;
   keys: { public: number; secret: number };
 }
 
@@ -78,6 +81,8 @@ export interface HttpDeps {
   widgets: WidgetRegistry;
   /** The shop's recency setting (PUT /api/shop/recency). */
   recency: RecencySetting;
+  /** The shop's currency (PUT /api/shop/currency). */
+  currency: CurrencySetting;
   /** The demo storefront's pages (/demo), when the demo store is on. */
   demo?: DemoStorefront;
   background: BackgroundMemory;

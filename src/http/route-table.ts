@@ -25,10 +25,11 @@ import { deleteProduct, getProduct, listProducts, putProducts } from './routes/p
 import { getRecommendations } from './routes/recommendations.js';
 import { deleteCustomer, getCustomer } from './routes/customers.js';
 import { getExperiment, listExperiments, MAX_EXPERIMENT_BODY_BYTES, postExperiment, postExperimentAction } from './routes/experiments.js';
+import { getFavicon } from './routes/favicon.js';
 import { getRoot } from './routes/root.js';
 import { deleteRule, getRule, listRules, MAX_RULE_BYTES, putRule } from './routes/rules.js';
 import { getStats } from './routes/stats.js';
-import { deleteShop, getShop, MAX_RECENCY_BODY_BYTES, MAX_WIDGETS_BODY_BYTES, putShopRecency, putShopWidgets } from './routes/shop.js';
+import { deleteShop, getShop, MAX_CURRENCY_BODY_BYTES, MAX_RECENCY_BODY_BYTES, MAX_WIDGETS_BODY_BYTES, putShopCurrency, putShopRecency, putShopWidgets } from './routes/shop.js';
 import { getShopModel } from './routes/shop-model.js';
 import { getWidget } from './routes/widget.js';
 
@@ -260,6 +261,22 @@ export const ROUTES: readonly Route[] = [
       body: { schema: 'WireRecency', maxBytes: MAX_RECENCY_BODY_BYTES },
       ok: { status: 200, description: 'The setting, as stored, and what answers apply.', schema: 'ShopRecency' },
       errors: ['invalid_recency', 'not_found'],
+    },
+  },
+  {
+    method: 'put',
+    path: '/api/shop/currency',
+    handler: putShopCurrency,
+    options: { async: true },
+    access: 'secret',
+    doc: {
+      summary: "Name the currency the shop's prices are in",
+      description:
+        'An ISO 4217 code (`EUR`, `USD`, `GBP`, …). Prices in the catalog and in purchase events are plain numbers in it; the dashboard shows revenue with it (unset: without a currency). A shop change in its log, as every setting.',
+      tag: 'analytics',
+      body: { schema: 'WireCurrency', maxBytes: MAX_CURRENCY_BODY_BYTES },
+      ok: { status: 200, description: 'The setting, as stored.', schema: 'ShopCurrency' },
+      errors: ['invalid_currency', 'not_found'],
     },
   },
   {
@@ -504,6 +521,13 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'JavaScript (gzip when accepted).', contentType: 'application/javascript; charset=utf-8' },
       errors: ['not_found'],
     },
+  },
+  {
+    method: 'get',
+    path: '/favicon.ico',
+    handler: getFavicon,
+    access: 'none',
+    doc: { summary: "The service's icon (what browsers ask every host for)", tag: 'operations', ok: { status: 200, description: 'An SVG icon.', contentType: 'image/svg+xml' } },
   },
   {
     method: 'get',

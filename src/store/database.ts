@@ -32,6 +32,8 @@ export interface ShopRecord {
   widgets?: string[];
   /** Whether time-based priors shape the shop's answers (PUT /api/shop/recency); absent: 'auto'. */
   recency?: Recency;
+  /** The ISO 4217 code of the shop's prices (PUT /api/shop/currency); absent: not set. */
+  currency?: string;
 }
 
 export interface ApiKeyRecord {

@@ -19,7 +19,8 @@ export type ShopUpdate =
   /** The Shopify app proxy's shared secret; absent: removed. */
   | { field: 'appProxySecret'; secret?: string }
   | { field: 'widgets'; widgets: readonly string[] }
-  | { field: 'recency'; recency: Recency };
+  | { field: 'recency'; recency: Recency }
+  | { field: 'currency'; currency: string };
 
 export type ShopCommand =
   | { kind: 'put-products'; products: readonly Product[] }
@@ -60,6 +61,8 @@ export function updatedRecord(shop: ShopRecord, update: ShopUpdate): ShopRecord 
       return { ...shop, widgets: [...update.widgets] };
     case 'recency':
       return (shop.recency ?? 'auto') === update.recency ? undefined : { ...shop, recency: update.recency };
+    case 'currency':
+      return shop.currency === update.currency ? undefined : { ...shop, currency: update.currency };
   }
 }
 

@@ -100,6 +100,11 @@ export class ShopStore {
     await this.#update(shopId, { field: 'recency', recency });
   }
 
+  async setCurrency(shopId: string, currency: string): Promise<void> {
+    if (this.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}"`);
+    await this.#update(shopId, { field: 'currency', currency });
+  }
+
   findKey(key: string): ApiKeyRecord | undefined {
     return this.dbs.apiKeys.get(hashKey(key));
   }

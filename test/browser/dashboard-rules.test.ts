@@ -41,7 +41,14 @@ describe('dashboard rules', () => {
       await page.fill('#rule-id', 'campaign');
       await page.fill('#rule-json', JSON.stringify({ then: { hide: 'tag:clearance AND (vendor:x' } }));
       await page.click('#rule-preview');
-      await expect.poll(() => page.locator('#rule-status').textContent()).toContain("/then/hide at position 27: expected ')'");
+      // Said once, beside the editor (not at the top of the section, not repeated).
+      const problem = "/then/hide: expected ')' at position 27, found the end of the filter";
+      await expect.poll(() => page.locator('#rule-editor-status').textContent()).toBe(problem);
+      expect(await page.locator('#rule-status').textContent()).toBe('');
+      expect((await page.locator('main').innerText()).split("expected ')'").length - 1).toBe(1);
+      const [editor, status] = await Promise.all([page.locator('#rule-editor').boundingBox(), page.locator('#rule-editor-status').boundingBox()]);
+      expect(status!.y).toBeGreaterThan(editor!.y);
+      expect(status!.y + status!.height).toBeLessThanOrEqual(editor!.y + editor!.height);
 
       // Preview: before is today's answer, after has the pin first; nothing is stored.
       await page.fill('#rule-json', JSON.stringify({ then: { pin: [{ productId: pinned, position: 1 }] } }, null, 2));

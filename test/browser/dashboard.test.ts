@@ -36,8 +36,11 @@ describe('dashboard', () => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => {
-      // The browser's own favicon request is the service's 404; anything else is the page's error.
-      if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) errors.push(`${message.text()} (${message.location().url})`);
+      if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+    });
+    const notFound: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 404) notFound.push(response.url());
     });
     await signIn(page);
     expect(await page.locator('h1').textContent()).toBe('Overview');
@@ -52,8 +55,11 @@ describe('dashboard', () => {
       expect(box.width).toBeGreaterThan(300);
       expect(box.height).toBeGreaterThan(100);
     }
+    // Money in the shop's currency (the demo's prices are in pounds).
     const revenue = await page.locator('[data-kpi="revenue"] strong').textContent();
-    expect(Number(revenue!.replace(/,/g, ''))).toBeGreaterThan(100);
+    expect(revenue).toMatch(/^£[\d,]+\.\d\d$/);
+    expect(Number(revenue!.replace(/[£,]/g, ''))).toBeGreaterThan(100);
+    expect(await page.locator('#top-products tbody tr td').last().textContent()).toMatch(/^£/);
     expect(await page.locator('[data-kpi="ctr"] strong').textContent()).toMatch(/^\d+\.\d\d %$/);
     expect(await page.locator('#by-strategy tbody tr').count()).toBe(6);
     expect(await page.locator('#by-widget tbody th').allTextContents()).toEqual(
@@ -61,6 +67,8 @@ describe('dashboard', () => {
     );
     expect(await page.locator('#top-products tbody tr').count()).toBe(15);
     expect(await page.locator('#top-products tbody tr .title').first().textContent()).not.toBe('');
+    // Each heading once: the table's caption says what it ranks by, not the section's name again.
+    expect((await page.locator('main').innerText()).split('Top recommended products').length - 1).toBe(1);
 
     // The seeded experiment runs, with both variants' intervals and a verdict.
     const experiment = page.locator('article.experiment[data-status="running"]');
@@ -75,6 +83,7 @@ describe('dashboard', () => {
 
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
     expect(errors).toEqual([]);
+    expect(notFound).toEqual([]); // the favicon included
     const file = await screenshot(page, 'dashboard.png', true);
     if (process.env.PAIRWISE_UPDATE_DOCS === '1') copyFileSync(file, 'docs/dashboard.png');
   });
@@ -153,7 +162,7 @@ describe('dashboard', () => {
 
     await signIn(page);
 
-    expect(await page.locator('[data-kpi="revenue"] .kpi-note').textContent()).toMatch(/ · [\d,.]+ storefront-reported$/);
+    expect(await page.locator('[data-kpi="revenue"] .kpi-note').textContent()).toMatch(/ · £[\d,.]+ storefront-reported$/);
     expect(await page.locator('#by-widget tbody th').allTextContents()).toContain('storefront-only storefront-named');
     expect(await page.locator('#by-widget tbody th').allTextContents()).toContain('home-trending');
   });

@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config.js';
 import { API_VERSION, openApiDocument } from '../../src/http/openapi/document.js';
 import { MAX_EXPERIMENT_BODY_BYTES } from '../../src/http/routes/experiments.js';
 import { ROUTES } from '../../src/http/route-table.js';
-import { MAX_RECENCY_BODY_BYTES, MAX_WIDGETS_BODY_BYTES } from '../../src/http/routes/shop.js';
+import { MAX_CURRENCY_BODY_BYTES, MAX_RECENCY_BODY_BYTES, MAX_WIDGETS_BODY_BYTES } from '../../src/http/routes/shop.js';
 import { startTestService, testEnv, newShop, tempDataDir, type TestService } from '../support/service.js';
 import { StreamClient } from '../ws/stream-client.js';
 
@@ -101,6 +101,7 @@ describe('the OpenAPI document', () => {
       '/api/experiments': MAX_EXPERIMENT_BODY_BYTES,
       '/api/shop/widgets': MAX_WIDGETS_BODY_BYTES,
       '/api/shop/recency': MAX_RECENCY_BODY_BYTES,
+      '/api/shop/currency': MAX_CURRENCY_BODY_BYTES,
       '/api/rules/{id}': MAX_RULE_BYTES,
       '/dashboard/data/experiments': MAX_EXPERIMENT_BODY_BYTES,
       '/dashboard/data/rules/{id}': MAX_RULE_BYTES,

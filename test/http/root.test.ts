@@ -22,6 +22,14 @@ describe('GET / without the demo', () => {
     expect((await t.fetch('/healthz', { key: null })).status).toBe(200);
   });
 
+  test('When a browser asks for /favicon.ico, then it gets an icon, cached, not a 404', async () => {
+    const res = await t.fetch('/favicon.ico', { key: null });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/svg+xml');
+    expect(res.headers.get('cache-control')).toContain('max-age=');
+    expect(await res.text()).toMatch(/^<svg /);
+  });
+
   test('When the root is posted to, then 405; an unknown path is still a problem+json 404', async () => {
     await expectProblem(await t.fetch('/', { method: 'POST', key: null, body: '{}' }), 405, 'method_not_allowed');
     await expectProblem(await t.fetch('/demo', { key: null }), 404, 'not_found');

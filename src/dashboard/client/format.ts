@@ -1,9 +1,22 @@
-// How numbers read on the dashboard: counts with separators, money with two decimals, rates as
-// percentages with their 95 % interval.
+// How numbers read on the dashboard: counts with separators, money in the shop's currency (when it
+// named one: PUT /api/shop/currency), rates as percentages with their 95 % interval.
 import type { Interval } from './types';
 
 const counts = new Intl.NumberFormat('en');
-const money = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const plainMoney = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+let money = plainMoney;
+let currency: string | undefined;
+
+/** Shows money in `code` (ISO 4217) from now on; undefined: plain numbers with two decimals. */
+export function useCurrency(code: string | undefined): void {
+  currency = code;
+  money = code === undefined ? plainMoney : new Intl.NumberFormat('en', { style: 'currency', currency: code });
+}
+
+/** The shop's currency, when it named one. */
+export function shopCurrency(): string | undefined {
+  return currency;
+}
 
 export const count = (n: number): string => counts.format(n);
 export const amount = (n: number): string => money.format(n);

@@ -4,7 +4,7 @@
 import { stats } from './api';
 import { drawRates, drawRevenue } from './charts';
 import { byId, el, fill } from './dom';
-import { dayString } from './format';
+import { dayString, useCurrency } from './format';
 import { loadExperiments, setUpExperimentForm } from './experiments';
 import { fillGroups, fillTopProducts, fillTotals } from './tables';
 import { loadRules, setUpRuleEditor } from './rules';
@@ -46,6 +46,7 @@ function setUpRangePicker(): void {
 }
 
 function start(): void {
+  useCurrency(document.querySelector<HTMLMetaElement>('meta[name="shop-currency"]')?.content || undefined);
   setUpRangePicker();
   setUpExperimentForm();
   const pressed = document.querySelector<HTMLButtonElement>('#range button[aria-pressed="true"]');

@@ -8,10 +8,11 @@ import type { PreviewItem, Rule } from './types';
 
 const EXAMPLE = { enabled: true, when: { strategies: ['trending'] }, then: { hide: 'tag:clearance', pin: [{ productId: '1001', position: 1 }] } };
 
+/** What went wrong, said once: each field's error with its pointer (its detail names the position), else the problem's detail. */
 function message(error: unknown): string {
   if (error instanceof ProblemError) {
-    const fields = error.problem.errors?.map((e) => `${e.pointer}${e.position === undefined ? '' : ` at position ${e.position}`}: ${e.expected === undefined ? e.detail : `expected ${e.expected}`}`).join('; ');
-    return fields ? `${error.problem.detail} (${fields})` : error.problem.detail;
+    const fields = error.problem.errors?.map((e) => `${e.pointer}: ${e.detail}`);
+    return fields !== undefined && fields.length > 0 ? fields.join('; ') : error.problem.detail;
   }
   return error instanceof Error ? error.message : String(error);
 }
@@ -22,8 +23,9 @@ function bodyOf(rule: Rule): Record<string, unknown> {
   return body;
 }
 
+/** The editor's fields, and where what Save and Preview did is said (beside the editor); the list's own status is #rule-status. */
 function editor(): { id: HTMLInputElement; json: HTMLTextAreaElement; status: HTMLElement } {
-  return { id: byId<HTMLInputElement>('rule-id'), json: byId<HTMLTextAreaElement>('rule-json'), status: byId('rule-status') };
+  return { id: byId<HTMLInputElement>('rule-id'), json: byId<HTMLTextAreaElement>('rule-json'), status: byId('rule-editor-status') };
 }
 
 function edit(rule: Rule): void {
@@ -41,7 +43,7 @@ function summary(rule: Rule): string {
 }
 
 function row(rule: Rule): HTMLElement {
-  const status = editor().status;
+  const status = byId('rule-status');
   const toggle = el('input', { type: 'checkbox', 'aria-label': `Enable ${rule.id}`, 'data-toggle': rule.id });
   toggle.checked = rule.enabled;
   toggle.addEventListener('change', async () => {
@@ -99,6 +101,7 @@ function list(caption: string, items: PreviewItem[], other: PreviewItem[]): HTML
 /** The editor: Save puts the rule; Preview shows the chosen query's answer before and after it. */
 export function setUpRuleEditor(): void {
   const { id, json, status } = editor();
+  const listStatus = byId('rule-status');
   json.value = JSON.stringify(EXAMPLE, null, 2);
   const parse = (): unknown => {
     try {
@@ -108,6 +111,7 @@ export function setUpRuleEditor(): void {
     }
   };
   byId('rule-save').addEventListener('click', async () => {
+    fill(listStatus);
     try {
       const saved = await saveRule(id.value.trim(), parse());
       fill(status, `Saved ${saved.rule.id}: it applies from the next request.`);
@@ -118,6 +122,7 @@ export function setUpRuleEditor(): void {
   });
   byId('rule-preview').addEventListener('click', async () => {
     const out = byId('rule-preview-result');
+    fill(listStatus);
     try {
       const query = byId<HTMLInputElement>('rule-query').value.trim();
       const { before, after } = await previewRule(id.value.trim() || 'draft', parse(), query);

@@ -2,7 +2,7 @@
 // products, each rate with its 95 % Wilson interval. Figures a storefront reported (revenue from a
 // public key's purchases, widget names it sent) say so.
 import { el, fill } from './dom';
-import { amount, count, withInterval } from './format';
+import { amount, count, shopCurrency, withInterval } from './format';
 import type { Metrics, StatsAnswer } from './types';
 
 export function fillTotals(box: HTMLElement, totals: Metrics): void {
@@ -10,7 +10,7 @@ export function fillTotals(box: HTMLElement, totals: Metrics): void {
     el('div', { class: 'kpi', 'data-kpi': metric }, el('span', { class: 'kpi-label' }, label), el('strong', {}, value), el('span', { class: 'kpi-note' }, note));
   fill(
     box,
-    card('Revenue attributed', amount(totals.revenue), `${count(totals.orders)} orders${storefrontNote(totals)}`, 'revenue'),
+    card('Revenue attributed', amount(totals.revenue), `${count(totals.orders)} orders${storefrontNote(totals)}${shopCurrency() === undefined ? ' · no currency set (PUT /api/shop/currency)' : ''}`, 'revenue'),
     card('Click-through rate', withInterval(totals.ctr).split(' (')[0]!, `${count(totals.clicks)} clicks of ${count(totals.impressions)} impressions`, 'ctr'),
     card('Conversion rate', withInterval(totals.conversionRate).split(' (')[0]!, `${count(totals.convertedClicks)} of ${count(totals.clicks)} clicks led to an order`, 'conversion'),
     card('Add-to-cart rate', withInterval(totals.addToCartRate).split(' (')[0]!, `${count(totals.cartedClicks)} clicks led to a cart · ${count(totals.addToCarts)} add-to-carts`, 'add-to-cart'),
@@ -69,7 +69,8 @@ export function fillTopProducts(box: HTMLElement, stats: StatsAnswer, limit = 15
       el('td', { class: 'num' }, revenue(g)),
     ),
   );
-  const note = stats.productsFrom === undefined ? 'Top recommended products' : `Top recommended products (per-product numbers from ${stats.productsFrom})`;
+  // The section's heading names the table; its caption says what it ranks by.
+  const note = `The ${limit} products recommendations earned most from, by revenue${stats.productsFrom === undefined ? '' : ` (per-product numbers from ${stats.productsFrom})`}`;
   // Per product only clicks and what they earned are counted (no impressions: see docs/analytics.md).
   fill(box, table(note, ['#', 'Product', 'Clicks', 'Add-to-carts', 'Orders', 'Conversion (95 % interval)', 'Revenue'], rows, 'No recommended product was clicked in this range.'));
 }

@@ -15,6 +15,8 @@ export interface ShopGlance {
   shoppersTracked: number;
   /** What personalized runs with and why. */
   model: ShopModel;
+  /** The ISO 4217 code of the shop's prices (PUT /api/shop/currency); null: amounts are shown without one. */
+  currency: string | null;
 }
 
 const count = new Intl.NumberFormat('en');
@@ -57,6 +59,7 @@ function ruleEditor(): Html {
         <button type="button" class="secondary" id="rule-preview">Preview</button>
         <button type="button" id="rule-save">Save</button>
       </div>
+      <p class="form-status" id="rule-editor-status" role="status"></p>
       <div class="preview" id="rule-preview-result"></div>
     </div>`;
 }
@@ -110,6 +113,7 @@ export function homePage(glance: ShopGlance, csrf: string): Html {
         </section>
       </main>`,
     html`<meta name="csrf-token" content="${csrf}">
+<meta name="shop-currency" content="${glance.currency ?? ''}">
 <link rel="stylesheet" href="/dashboard/app.css">
 <script src="/dashboard/app.js" defer></script>`,
   );

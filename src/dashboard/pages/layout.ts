@@ -25,6 +25,7 @@ export function dashboardLayout(title: string, body: Html, head?: Html): Html {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
+<link rel="icon" href="/favicon.ico" type="image/svg+xml">
 <title>${title} · Pairwise</title>
 <style>${STYLES}</style>
 ${head ?? ''}

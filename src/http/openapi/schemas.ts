@@ -9,6 +9,7 @@ import type { WireExperiment } from '../../api/experiment.js';
 import type { RuleDeleted, RuleList, RulePreview, RulePreviewRequest, RuleStored, RuleView, WireRule } from '../../api/rule.js';
 import type { RegisteredWidgets, WireWidgets } from '../../api/widgets.js';
 import type { ShopRecency, WireRecency } from '../../api/recency.js';
+import type { ShopCurrency, WireCurrency } from '../../api/currency.js';
 import type {
   CatalogPage,
   CatalogPageParams,
@@ -54,6 +55,8 @@ export const SCHEMAS = typia.json.schemas<
     RegisteredWidgets,
     WireRecency,
     ShopRecency,
+    WireCurrency,
+    ShopCurrency,
     StatsParams,
     StatsAnswer,
     WireExperiment,

@@ -53,6 +53,7 @@ export function getDashboard(deps: HttpDeps): Handler {
       eventsApplied: engine.eventCount,
       shoppersTracked: engine.shoppers.size,
       model: shopModel(current.shopId, engine, deps.config.easeRefit.lambda),
+      currency: deps.shopRecord(current.shopId)?.currency ?? null,
     };
     exchange.send(200, HTML, homePage(glance, current.session.csrf).text, PAGE_HEADERS);
   };

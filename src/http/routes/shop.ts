@@ -1,7 +1,9 @@
 // GET /api/shop (secret key): who the key's shop is, what it holds, and the settings it runs with;
 // PUT /api/shop/widgets (secret key): the widget ids attribution names (docs/analytics.md);
 // PUT /api/shop/recency (secret key): whether time-based priors shape the shop's answers;
+// PUT /api/shop/currency (secret key): the currency the shop's prices are in;
 // DELETE /api/shop?confirm=<shopId> (secret key): the shop erased, on every server process.
+import type { ShopCurrency } from '../../api/currency.js';
 import type { ShopRecency } from '../../api/recency.js';
 import type { RegisteredWidgets } from '../../api/widgets.js';
 import { AppError } from '../../errors.js';
@@ -16,8 +18,9 @@ const HOUR_MS = 3_600_000;
 
 /** 64 ids of 128 characters, escaped: well under this. */
 export const MAX_WIDGETS_BODY_BYTES = 64 * 1024;
-/** {"recency":"auto"} with room to spare. */
+/** {"recency":"auto"} or {"currency":"EUR"} with room to spare. */
 export const MAX_RECENCY_BODY_BYTES = 1024;
+export const MAX_CURRENCY_BODY_BYTES = 1024;
 
 export function getShop(deps: HttpDeps): Handler {
   return (exchange) => {
@@ -49,6 +52,7 @@ export function getShop(deps: HttpDeps): Handler {
           customerTokenSecrets: record.customerTokenSecrets,
           appProxy: record.appProxy,
           widgets: record.widgets,
+          currency: record.currency,
           ...recencyOf(deps, shopId),
           eventWeights: models.eventWeights,
           trendingHalfLifeHours: models.trendingHalfLifeMs / HOUR_MS,
@@ -78,6 +82,16 @@ export function putShopRecency(deps: HttpDeps): Handler {
     const input = parseJson(await readBody(exchange, MAX_RECENCY_BODY_BYTES));
     await deps.recency.set(shopId, input);
     exchange.json(JSON.stringify(recencyOf(deps, shopId)));
+  };
+}
+
+export function putShopCurrency(deps: HttpDeps): Handler {
+  return async (exchange) => {
+    const { shopId } = admit(exchange, deps, 'admin');
+    checkJsonContentType(exchange.request.contentType);
+    const input = parseJson(await readBody(exchange, MAX_CURRENCY_BODY_BYTES));
+    const answer: ShopCurrency = { currency: await deps.currency.set(shopId, input) };
+    exchange.json(JSON.stringify(answer));
   };
 }
 
