@@ -85,7 +85,8 @@ export class HttpSink implements ImportSink {
     baseUrl: string,
     readonly secretKey: string,
   ) {
-    this.#base = baseUrl.replace(/\/+$/, '');
+    // The server's address, or its API's (`$API`, as the README's shell sets it): the routes are appended to the server's.
+    this.#base = baseUrl.replace(/\/+$/, '').replace(/\/api$/, '');
   }
 
   /** The shop the key belongs to on that server (GET /api/shop): checked before anything is sent. */

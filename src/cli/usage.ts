@@ -19,7 +19,8 @@ export const USAGE = `usage: npm run cli -- <command> [options]
 
 options:
   --data-dir <dir>   data directory (default: PAIRWISE_DATA_DIR or ./data); LMDB lives in <dir>/db
-  --url <url>        import through a running server's API (live at once) instead of into LMDB
+  --url <url>        import through a running server's API (live at once) instead of into LMDB:
+                     the server's address (http://127.0.0.1:8080) or its API's (…/api)
                      (stored straight into LMDB, a running server's models get them at its next start)
   --key <sk_…>       the shop's secret key, with --url
 

@@ -80,6 +80,16 @@ describe('cli import --url', () => {
     expect(found).toEqual([200, 404, 200]);
   });
 
+  test("When --url is the server's API address ($API, ending in /api), then the import goes to the same routes", async () => {
+    const file = write('catalog-api.csv', 'id,title,price\nv1,Teapot,20.00\n');
+
+    const result = await cli(['import', 'catalog', file, '--url', `${server.url}/api/`, '--key', server.shop.secretKey], { cwd: elsewhere, env });
+
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('1 stored, 0 duplicates, 0 rejected');
+    expect((await server.fetch('/api/products/v1', { key: server.shop.secretKey })).status).toBe(200);
+  });
+
   test('When --url names an address where nothing listens, then the error names the address and ECONNREFUSED, without the usage', async () => {
     const port = await closedPort();
     const file = write('dead.ndjson', JSON.stringify({ type: 'view', productId: '1', sessionId: 's' }));
