@@ -24,17 +24,28 @@ export class BucketTable {
     return this.#slots.size;
   }
 
-  /** 0 when a token was taken from `key`'s bucket at `now`, else the ms until one is there (nothing taken). */
-  take(key: string, rate: BucketRate, now: MonotonicMs): number {
+  /** 0 when `key`'s bucket held a token at `now` and `cost` were taken (BucketRate.afterTake), else the ms until one is there (nothing taken). */
+  take(key: string, rate: BucketRate, now: MonotonicMs, cost = 1): number {
+    const slot = this.#slot(key);
+    const fullAt = this.#fullAt[slot]!;
+    const wait = rate.wait(fullAt, now);
+    if (wait === 0) this.#fullAt[slot] = rate.afterTake(fullAt, now, cost);
+    return wait;
+  }
+
+  /** Takes `cost` tokens from `key`'s bucket at `now` whatever it holds (the rest of a cost admitted earlier). */
+  charge(key: string, rate: BucketRate, now: MonotonicMs, cost: number): void {
+    const slot = this.#slot(key);
+    this.#fullAt[slot] = rate.afterTake(this.#fullAt[slot]!, now, cost);
+  }
+
+  #slot(key: string): number {
     const before = this.#slots.size;
     const slot = this.#slots.touch(key);
     if (this.#slots.size > before) {
       this.#fullAt = grownTo(this.#fullAt, slot + 1, this.maxEntries);
       this.#fullAt[slot] = -Infinity;
     }
-    const fullAt = this.#fullAt[slot]!;
-    const wait = rate.wait(fullAt, now);
-    if (wait === 0) this.#fullAt[slot] = rate.afterTake(fullAt, now);
-    return wait;
+    return slot;
   }
 }

@@ -1,6 +1,10 @@
 // Token-bucket arithmetic in its GCRA form: a bucket is one number, the time at which it would be
 // full again, so an idle bucket needs no timer and a table of buckets is one Float64Array. Times are
 // milliseconds on a monotonic clock (limits/monotonic-clock.ts), typed so that no other time gets in.
+// A take may cost more than one token (a request carrying N events costs N): it is admitted when the
+// bucket holds one token and takes them all, leaving the bucket owing what it lacked, so the rate
+// over time is exact and a cost above the burst (a batch of 100 on a 50-token share) still passes,
+// on a full bucket, instead of never.
 import type { MonotonicMs } from './monotonic-clock.js';
 
 /** A bucket's shape: it refills `perSecond` tokens a second and holds at most `burst`. */
@@ -32,9 +36,9 @@ export class BucketRate {
     return over <= this.#slackMs ? 0 : over;
   }
 
-  /** The bucket's full-time after a token was taken at `now`. */
-  afterTake(fullAt: number, now: MonotonicMs): number {
-    return (fullAt > now ? fullAt : now) + this.intervalMs;
+  /** The bucket's full-time after `cost` tokens were taken at `now` (past `now + spanMs`: the bucket owes). */
+  afterTake(fullAt: number, now: MonotonicMs, cost = 1): number {
+    return (fullAt > now ? fullAt : now) + cost * this.intervalMs;
   }
 }
 
@@ -43,10 +47,10 @@ export class TokenBucket {
   /** When the bucket is full again; ≤ now means full. A new bucket is full. */
   #fullAt = -Infinity;
 
-  /** 0 when a token was taken at `now`, else the ms until one is there (nothing taken). */
-  take(rate: BucketRate, now: MonotonicMs): number {
+  /** 0 when the bucket held a token at `now` and `cost` were taken, else the ms until one is there (nothing taken). */
+  take(rate: BucketRate, now: MonotonicMs, cost = 1): number {
     const wait = rate.wait(this.#fullAt, now);
-    if (wait === 0) this.#fullAt = rate.afterTake(this.#fullAt, now);
+    if (wait === 0) this.#fullAt = rate.afterTake(this.#fullAt, now, cost);
     return wait;
   }
 }

@@ -191,14 +191,26 @@ export class RateLimits {
     return kind === 'public' ? this.publicKey : this.secretKey;
   }
 
-  /** 0 when `key`'s bucket had a token at `now`, else the ms until it has (nothing taken; counted as refused). */
-  takeKey(key: string, kind: Principal['kind'], now: MonotonicMs): number {
-    return this.#take(this.keyLimit(kind), this.#keys, key, now);
+  /** 0 when `key`'s bucket had a token at `now` and `cost` were taken, else the ms until it has (nothing taken; counted as refused). */
+  takeKey(key: string, kind: Principal['kind'], now: MonotonicMs, cost = 1): number {
+    return this.#take(this.keyLimit(kind), this.#keys, key, now, cost);
   }
 
   /** As takeKey, for a client's address bucket. */
-  takeAddress(client: string, now: MonotonicMs): number {
-    return this.#take(this.address, this.#addresses, client, now);
+  takeAddress(client: string, now: MonotonicMs, cost = 1): number {
+    return this.#take(this.address, this.#addresses, client, now, cost);
+  }
+
+  /**
+   * Charges the rest of a public-key request that carries `events` events (admit took one token): one
+   * token per event from its address's and its key's buckets, whatever they hold, so a batch of 100
+   * costs what 100 single events do. A secret key (a merchant's server) and an unlimited client are not charged.
+   */
+  chargeEvents(client: string | undefined, request: RequestInfo, principal: Principal, events: number): void {
+    if (client === undefined || principal.kind !== 'public' || events <= 1) return;
+    const now = this.clock();
+    if (this.address !== undefined) this.#addresses.charge(client, this.address.rate, now, events - 1);
+    if (this.publicKey !== undefined) this.#keys.charge(presentedKey(request)!, this.publicKey.rate, now, events - 1);
   }
 
   /**
@@ -234,9 +246,9 @@ export class RateLimits {
     };
   }
 
-  #take(limit: Limit | undefined, table: BucketTable, bucketKey: string, now: MonotonicMs): number {
+  #take(limit: Limit | undefined, table: BucketTable, bucketKey: string, now: MonotonicMs, cost = 1): number {
     if (limit === undefined) return 0;
-    const wait = table.take(bucketKey, limit.rate, now);
+    const wait = table.take(bucketKey, limit.rate, now, cost);
     if (wait > 0) this.#refused++;
     return wait;
   }

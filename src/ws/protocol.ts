@@ -5,6 +5,7 @@ import type { RecommendationResponse } from '../api/responses.js';
 import type { BatchResponse } from '../app/track-events.js';
 import { AppError, type ErrorCode, type FieldError } from '../errors.js';
 import { typiaPathToPointer } from '../api/json-pointer.js';
+import { MAX_BATCH_EVENTS } from '../api/event.js';
 
 /** The client's correlation id, echoed on every reply to that message. */
 export type Ref = (string & tags.MaxLength<128>) | number;
@@ -89,6 +90,16 @@ export function refOf(input: unknown): Ref | undefined {
   if (typeof ref === 'number' && Number.isFinite(ref)) return ref;
   if (typeof ref === 'string' && ref.length <= 128) return ref;
   return undefined;
+}
+
+/**
+ * The rate-limit tokens a decoded frame costs: its events for an `events` op (at most a batch's
+ * largest, MAX_BATCH_EVENTS: more is refused anyway), one for anything else.
+ */
+export function costOf(input: unknown): number {
+  if (typeof input !== 'object' || input === null || (input as { op?: unknown }).op !== 'events') return 1;
+  const events = (input as { events?: unknown }).events;
+  return Array.isArray(events) ? Math.min(MAX_BATCH_EVENTS, Math.max(1, events.length)) : 1;
 }
 
 /** Checks a decoded frame; `is` first, errors built only on failure (`validate`, which builds them, costs several times as much). */

@@ -1,5 +1,6 @@
 // One WebSocket connection's rate limits: every operation (message) is charged to the connection's
-// own bucket, then to its address's and its key's buckets, which it shares with HTTP. Refusals are
+// own bucket, then to its address's and its key's buckets, which it shares with HTTP; an `events`
+// op costs one token per event, as a batch request does. Refusals are
 // drawn from a second bucket of the connection's shape: a client refused faster than it may send
 // ignores the retry hints, and is closed as a flooder.
 import type { Principal } from '../transport/auth.js';
@@ -27,18 +28,21 @@ export class SocketLimit {
     return this.#flooding;
   }
 
-  /** 0 when an operation may run at `now`, else the ms until one may (see refusedBy). */
-  take(now: MonotonicMs): number {
+  /**
+   * 0 when an operation costing `cost` tokens (an `events` op: its events) may run at `now`, else the
+   * ms until one may (see refusedBy). A secret key's operations cost one token of its key's bucket each, as its requests do.
+   */
+  take(now: MonotonicMs, cost = 1): number {
     const socket = this.limits.socket;
-    let wait = socket === undefined ? 0 : this.#ops.take(socket.rate, now);
+    let wait = socket === undefined ? 0 : this.#ops.take(socket.rate, now, cost);
     if (wait > 0) {
       this.limits.countRefusal();
       this.refusedBy = socket;
     } else {
       // The address first (a secret key is not limited by address, as over HTTP): an operation its
       // address refuses takes nothing from the key, so one client cannot empty the key for everyone.
-      if (this.kind === 'public' && (wait = this.limits.takeAddress(this.client, now)) > 0) this.refusedBy = this.limits.address;
-      else if ((wait = this.limits.takeKey(this.key, this.kind, now)) > 0) this.refusedBy = this.limits.keyLimit(this.kind);
+      if (this.kind === 'public' && (wait = this.limits.takeAddress(this.client, now, cost)) > 0) this.refusedBy = this.limits.address;
+      else if ((wait = this.limits.takeKey(this.key, this.kind, now, this.kind === 'public' ? cost : 1)) > 0) this.refusedBy = this.limits.keyLimit(this.kind);
     }
     if (wait > 0 && socket !== undefined && this.#refusals.take(socket.rate, now) > 0) this.#flooding = true;
     return wait;

@@ -18,7 +18,7 @@ import type { ShopEngines } from '../ingest/shop-engines.js';
 import { BackpressurePolicy } from './backpressure.js';
 import { decodeFrame } from './codec.js';
 import { Connection, type SocketData } from './connection.js';
-import { errorMessage, parseClientMessage, refOf, type Ref } from './protocol.js';
+import { costOf, errorMessage, parseClientMessage, refOf, type Ref } from './protocol.js';
 import { SocketLimit } from './socket-limit.js';
 import { handleMessage, type StreamContext } from './stream-handlers.js';
 import { SubscriptionRegistry, type RegistryStats } from './subscriptions.js';
@@ -190,7 +190,7 @@ export class StreamServer {
         if (message.byteLength > ws.maxPayloadBytes) return conn.end(MESSAGE_TOO_BIG, `a frame may hold at most ${ws.maxPayloadBytes} bytes`);
         const decoded = decodeFrame(message, isBinary);
         if (conn.limit !== undefined) {
-          const wait = conn.limit.take(this.#deps.limits.clock());
+          const wait = conn.limit.take(this.#deps.limits.clock(), costOf(decoded));
           if (wait > 0) return this.#refuse(conn, conn.limit, decoded instanceof AppError ? undefined : refOf(decoded), wait, isBinary);
         }
         if (decoded instanceof AppError) return conn.reply(errorMessage(undefined, decoded), isBinary);

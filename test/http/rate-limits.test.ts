@@ -138,6 +138,54 @@ describe('rate limits over HTTP', () => {
     expect(t.service.engines.get(t.shop.shopId).eventCount).toBe(2);
   });
 
+  /** A batch of `count` view events from `from` with `key`. */
+  function postBatch(t: TestService, from: string, count: number, key = t.shop.publicKey): Promise<PlainResponse> {
+    const events = Array.from({ length: count }, (_, i) => ({ type: 'view', productId: String(i), sessionId: 's' }));
+    return fetchFrom(t.url + '/api/events/batch', from, { method: 'POST', key, body: JSON.stringify({ events }) });
+  }
+
+  test('When a batch of events is stored, then it costs its address one token per event, as single events would', async () => {
+    const t = await start({ PAIRWISE_RATE_ADDRESS_PER_SECOND: '5', PAIRWISE_RATE_ADDRESS_BURST: '10' });
+
+    expect((await postBatch(t, '127.0.0.2', 10)).status).toBe(200);
+    const refused = await fetchFrom(t.url + RECS, '127.0.0.2', { key: t.shop.publicKey });
+
+    expect(refused.status).toBe(429);
+    expect(refused.headers['ratelimit']).toBe('"address";r=0;t=1');
+    expect((await fetchFrom(t.url + RECS, '127.0.0.3', { key: t.shop.publicKey })).status).toBe(200);
+  });
+
+  test('When a batch is larger than the burst, then it passes on a full bucket and the address owes the rest: refused until it is paid back', async () => {
+    const t = await start({ PAIRWISE_RATE_ADDRESS_PER_SECOND: '2', PAIRWISE_RATE_ADDRESS_BURST: '3' });
+
+    expect((await postBatch(t, '127.0.0.2', 10)).status).toBe(200);
+    const refused = await fetchFrom(t.url + RECS, '127.0.0.2', { key: t.shop.publicKey });
+    // 10 tokens at 2 a second from a bucket of 3: one is there again after (10 - 3 + 1) / 2 s.
+    expect(refused.headers['retry-after']).toBe('4');
+
+    now += 3_900;
+    expect((await fetchFrom(t.url + RECS, '127.0.0.2', { key: t.shop.publicKey })).status).toBe(429);
+    now += 100;
+    expect((await fetchFrom(t.url + RECS, '127.0.0.2', { key: t.shop.publicKey })).status).toBe(200);
+  });
+
+  test("When batches come from many addresses, then the public key's bucket counts their events too", async () => {
+    const t = await start({ PAIRWISE_RATE_PUBLIC_KEY_PER_SECOND: '1', PAIRWISE_RATE_PUBLIC_KEY_BURST: '20', PAIRWISE_RATE_ADDRESS_PER_SECOND: '0' });
+
+    expect((await postBatch(t, '127.0.0.2', 15)).status).toBe(200);
+    expect((await postBatch(t, '127.0.0.3', 5)).status).toBe(200);
+    const refused = await fetchFrom(t.url + RECS, '127.0.0.4', { key: t.shop.publicKey });
+
+    expect(refused.status).toBe(429);
+    expect(refused.headers['ratelimit']).toBe('"public-key";r=0;t=1');
+  });
+
+  test("When the merchant's server sends batches with the secret key, then each request is one token of its key, whatever it carries", async () => {
+    const t = await start({ PAIRWISE_RATE_SECRET_KEY_PER_SECOND: '1', PAIRWISE_RATE_SECRET_KEY_BURST: '3' });
+    expect([(await postBatch(t, '127.0.0.2', 100, t.shop.secretKey)).status, (await postBatch(t, '127.0.0.2', 100, t.shop.secretKey)).status]).toEqual([200, 200]);
+    expect((await fetchFrom(t.url + RECS, '127.0.0.2', { key: t.shop.secretKey })).status).toBe(200);
+  });
+
   test('When loopback is exempt (the default) or an address is listed, then those clients are never limited', async () => {
     const byDefault = await startTestService({ env: { PAIRWISE_RATE_ADDRESS_PER_SECOND: '1', PAIRWISE_RATE_ADDRESS_BURST: '1' }, monotonic: () => now });
     started.push(byDefault);

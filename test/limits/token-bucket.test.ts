@@ -25,6 +25,51 @@ describe('TokenBucket', () => {
     );
   });
 
+  test('When takes cost several tokens (batches of events), then each decision and wait equal the textbook bucket that lets the count owe', () => {
+    fc.assert(
+      fc.property(exactRate, fc.integer({ min: 1, max: 20 }), fc.array(fc.record({ dt: gap, cost: fc.integer({ min: 1, max: 100 }) }), { maxLength: 300 }), (perSecond, burst, takes) => {
+        const rate = new BucketRate(perSecond, burst);
+        const bucket = new TokenBucket();
+        const table = new BucketTable(4);
+        const reference = new ReferenceBuckets();
+        let now = 1_000;
+        for (const { dt, cost } of takes) {
+          now += dt;
+          const expected = reference.take('k', perSecond, burst, now, cost);
+          expect(bucket.take(rate, now, cost)).toBe(expected);
+          expect(table.take('k', rate, now, cost)).toBe(expected);
+        }
+      }),
+    );
+  });
+
+  test('When any costs are taken, then the tokens taken over a stretch never exceed burst + rate × time, plus the last take', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.01, max: 10_000, noNaN: true }),
+        fc.integer({ min: 1, max: 1000 }),
+        fc.array(fc.record({ dt: fc.double({ min: 0, max: 100, noNaN: true }), cost: fc.integer({ min: 1, max: 100 }) }), { minLength: 1, maxLength: 300 }),
+        (perSecond, burst, takes) => {
+          const rate = new BucketRate(perSecond, burst);
+          const bucket = new TokenBucket();
+          const start = 5_000;
+          let now = start;
+          let taken = 0;
+          let last = 0;
+          for (const { dt, cost } of takes) {
+            now += dt;
+            if (bucket.take(rate, now, cost) === 0) {
+              taken += cost;
+              last = cost;
+            }
+          }
+          // What is owed is paid back before the next take: only the last may still be owed.
+          expect(taken - last).toBeLessThanOrEqual(burst + Math.floor(((now - start) * perSecond) / 1000 + 1e-6));
+        },
+      ),
+    );
+  });
+
   test('When the rate is not a divisor of 1000 (1/3 s tokens), then a burst still gets all its tokens and no more', () => {
     const rate = new BucketRate(3, 3);
     const bucket = new TokenBucket();

@@ -56,6 +56,22 @@ describe('stream rate limits', () => {
     expect(t.service.stream.stats().connections).toBe(1);
   });
 
+  test('When an events op carries several events, then it costs the connection and its address one token per event', async () => {
+    const t = await start({ PAIRWISE_RATE_WS_OPS_PER_SECOND: '10', PAIRWISE_RATE_WS_OPS_BURST: '5', PAIRWISE_RATE_ADDRESS_PER_SECOND: '0' });
+    const client = await open(t, '127.0.0.2');
+    const events = Array.from({ length: 5 }, (_, i) => ({ type: 'view', productId: String(i), sessionId: 's' }));
+
+    expect(await client.request({ op: 'events', ref: 'e', events })).toMatchObject({ op: 'acks', ref: 'e', accepted: 5 });
+    const refused = await client.request({ op: 'ping', ref: 'p' });
+
+    expect(refused).toMatchObject({ op: 'error', ref: 'p', error: { code: 'rate_limited', retryAfterMs: 100 } });
+    // Over the address bucket too (a second connection, so its own bucket is full).
+    const u = await start({ PAIRWISE_RATE_ADDRESS_PER_SECOND: '1', PAIRWISE_RATE_ADDRESS_BURST: '8' });
+    const other = await open(u, '127.0.0.2'); // 1 of 8
+    expect(await other.request({ op: 'events', ref: 'e', events })).toMatchObject({ op: 'acks', accepted: 5 });
+    expect((await pings(other, 3, 'q')).map((m) => m.op)).toEqual(['pong', 'pong', 'error']);
+  });
+
   test('When a binary (msgpack) client is refused, then the error frame is msgpack too', async () => {
     const t = await start({ PAIRWISE_RATE_WS_OPS_PER_SECOND: '1', PAIRWISE_RATE_WS_OPS_BURST: '1' });
     const client = await open(t, '127.0.0.2', t.shop.publicKey, true);

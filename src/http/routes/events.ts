@@ -33,6 +33,8 @@ export function postEventBatch(deps: HttpDeps): Handler {
     const query = exchange.request.query;
     const envelope = parseBatchEnvelope(parseJson(await readBody(exchange, deps.config.maxBatchBodyBytes)));
     if (!envelope.ok) throw new AppError(envelope.code, envelope.detail, [{ pointer: '/events', detail: envelope.detail }]);
+    // A batch costs its events: the request took one token, the rest come now.
+    deps.limits.chargeEvents(client, exchange.request, principal, envelope.events.length);
     const now = deps.clock();
     const outcome = await trackBatch(deps.pipeline, principal.shopId, envelope.events, now, (claimed, customerToken) =>
       deps.identity.customerId(principal, claimed, { customerToken, query }, now), principal.kind, newSessionGate(deps.limits, deps.engines, client, principal),
