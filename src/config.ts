@@ -7,6 +7,7 @@ import type { EventType } from './engine/event.js';
 import { uwsForms } from './limits/client-address.js';
 import { parseRange } from './limits/trusted-proxies.js';
 import { natsConfig, NatsConfigError, type NatsConfig } from './store/jetstream/nats-config.js';
+import type { StorefrontQuota } from './store/storefront-quota.js';
 
 export type { EventType };
 
@@ -152,6 +153,11 @@ export interface Config {
   easeRefit: EaseRefitConfig;
   ws: WsConfig;
   rateLimits: RateLimitConfig;
+  /**
+   * What each shop's public key may store a day (UTC), counted for the whole node (every server
+   * process together) in the appends' transactions (store/storefront-quota.ts); 0: unbounded.
+   */
+  storefrontQuota: StorefrontQuota;
   /**
    * Peers (reverse proxies, load balancers, CDNs) whose Forwarded / X-Forwarded-For is believed: IP
    * addresses and CIDR ranges, as configured (limits/trusted-proxies.ts). Empty: the TCP peer is the client.
@@ -374,6 +380,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     ws: wsConfig(env),
     rateLimits: rateLimits(env, serverCount),
+    // Sized for a large shop: ~100k sessions a day of ~30 events (impressions most of them), ~150 bytes each.
+    storefrontQuota: Object.freeze({
+      eventsPerDay: integer(env, 'PAIRWISE_STOREFRONT_EVENTS_PER_DAY', 5_000_000, 0, 1_000_000_000),
+      bytesPerDay: integer(env, 'PAIRWISE_STOREFRONT_MB_PER_DAY', 1000, 0, 1_000_000) * 1024 * 1024,
+    }),
     trustedProxies: trustedProxies(env.PAIRWISE_TRUSTED_PROXIES),
     nats: replicatedLog(env),
   });

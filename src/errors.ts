@@ -55,6 +55,11 @@ export const ERROR_CODES = {
    * (or the shop's public keys together) already created its share of new sessions this minute (+Retry-After).
    */
   too_many_new_sessions: 429,
+  /**
+   * The shop's public key has stored its day's budget of events or bytes (PAIRWISE_STOREFRONT_EVENTS_PER_DAY,
+   * PAIRWISE_STOREFRONT_MB_PER_DAY): nothing of the write was stored (+Retry-After: until the next day, UTC).
+   */
+  storefront_quota: 429,
   /** WebSocket: the connection already holds its maximum of live subscriptions. */
   too_many_subscriptions: 429,
   internal: 500,

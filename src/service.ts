@@ -196,7 +196,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const clock = options.clock ?? Date.now;
   const log = options.log ?? ((line: string) => console.log(line));
   checkLogLayout(dbs);
-  const local = new LmdbShopLog(dbs);
+  const local = new LmdbShopLog(dbs, config.storefrontQuota);
   // Past one machine the log is a JetStream stream, materialized into this data dir's LMDB before the
   // models are built from it; on one machine it is the data dir's LMDB.
   let replicated: ReplicatedLog | undefined;
@@ -299,8 +299,9 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     },
   };
   const disk = () => diskUsage(dbs);
+  const storefrontUsage = (shopId: string) => local.storefront.usage(shopId, clock());
   const logProblems = () => replicated?.problems() ?? [];
-  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, rules, widgets, recency, currency, dashboardSessions, background, disk, logProblems }, stream.routes).catch(async (error: unknown) => {
+  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, rules, widgets, recency, currency, dashboardSessions, background, disk, storefrontUsage, logProblems }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     await housekeeping.release(); // its renewals would outlive the databases startService closes now
     throw error;

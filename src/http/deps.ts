@@ -19,6 +19,7 @@ import type { CustomerData } from '../app/customer-data.js';
 import type { ShopErasure } from '../app/shop-erasure.js';
 import type { RateLimits } from '../transport/rate-limits.js';
 import type { DiskUsage } from '../store/disk-usage.js';
+import type { StorefrontUsage } from '../store/storefront-quota.js';
 
 /** A shop's own record as GET /api/shop shows it: settings and counts of keys, never a secret. */
 export interface ShopRecordView {
@@ -86,6 +87,8 @@ export interface HttpDeps {
   /** The demo storefront's pages (/demo), when the demo store is on. */
   demo?: DemoStorefront;
   background: BackgroundMemory;
+  /** What the shop's public key stored today against its storefront budget (every server process together), for /metrics and the dashboard. */
+  storefrontUsage: (shopId: string) => StorefrontUsage;
   /** What the data dir takes on disk (store/disk-usage.ts), for /metrics. */
   disk: () => DiskUsage;
   /** What keeps the log from taking writes now (a replicated log without NATS or quorum), for /healthz; empty: nothing. */

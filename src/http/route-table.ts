@@ -149,11 +149,11 @@ export const ROUTES: readonly Route[] = [
     storefront: true,
     doc: {
       summary: 'Record one shopper event',
-      description: 'Answered only after the event is committed and flushed to disk. A repeated `messageId` within 7 days returns the first `eventId` with `duplicate: true` and changes nothing. With the public key, an event naming a `sessionId` the shop holds no state for creates a session: past the bound on new sessions (per client address and per shop, a minute) it is refused with 429 `too_many_new_sessions` and `Retry-After`.',
+      description: 'Answered only after the event is committed and flushed to disk. A repeated `messageId` within 7 days returns the first `eventId` with `duplicate: true` and changes nothing. With the public key, an event naming a `sessionId` the shop holds no state for creates a session: past the bound on new sessions (per client address and per shop, a minute) it is refused with 429 `too_many_new_sessions` and `Retry-After`. Once the public key has stored its day\'s budget of events or bytes, nothing is stored: 429 `storefront_quota` with `Retry-After` (the next day, UTC).',
       tag: 'events',
       body: { schema: 'WireEvent', textPlain: true, maxBytes: 64 * KIB },
       ok: { status: 200, description: 'The event is stored (or was already).', schema: 'EventAck' },
-      errors: ['invalid_event', 'invalid_customer_token', 'too_many_new_sessions'],
+      errors: ['invalid_event', 'invalid_customer_token', 'too_many_new_sessions', 'storefront_quota'],
     },
   },
   {
@@ -165,11 +165,11 @@ export const ROUTES: readonly Route[] = [
     storefront: true,
     doc: {
       summary: 'Record up to 100 events in one commit',
-      description: 'A body that is not `{events: [...]}` with 1-100 events is refused whole. Otherwise each event is judged alone: the valid ones are stored, the others reported by index (`invalid_event`, `invalid_customer_token`, or `too_many_new_sessions`: a new session past the bound, its wait in `detail`).',
+      description: 'A body that is not `{events: [...]}` with 1-100 events is refused whole. Otherwise each event is judged alone: the valid ones are stored, the others reported by index (`invalid_event`, `invalid_customer_token`, or `too_many_new_sessions`: a new session past the bound, its wait in `detail`). With the public key, events count against the rate limits one token each, and a batch that does not fit in what is left of the day\'s storefront budget stores nothing: 429 `storefront_quota` with `Retry-After`.',
       tag: 'events',
       body: { schema: 'WireBatch', textPlain: true, maxBytes: 512 * KIB },
       ok: { status: 200, description: "Each event's fate, by its index in the batch.", schema: 'BatchResponse' },
-      errors: ['invalid_batch', 'batch_too_large'],
+      errors: ['invalid_batch', 'batch_too_large', 'storefront_quota'],
     },
   },
   {

@@ -16,9 +16,22 @@ export interface Ingested {
   duplicate: boolean;
 }
 
+/** The 429 of a write the shop's storefront budget refused: Retry-After until the budget starts again. */
+function quotaRefusal(until: number, now: number): AppError {
+  const seconds = Math.max(1, Math.ceil((until - now) / 1000));
+  return new AppError(
+    'storefront_quota',
+    `this shop's public key has stored its budget of events for the day (PAIRWISE_STOREFRONT_EVENTS_PER_DAY, PAIRWISE_STOREFRONT_MB_PER_DAY): nothing was stored; it starts again at ${new Date(until).toISOString()}, in ${seconds} s`,
+    undefined,
+    { 'retry-after': String(seconds), 'access-control-expose-headers': 'Retry-After' },
+  );
+}
+
 export class EventPipeline {
   readonly #nextUlid = monotonicFactory();
   #closed = false;
+  /** Events the storefront budget refused, per shop, since this process started. */
+  readonly quotaRefusals = new Map<string, number>();
 
   constructor(
     readonly log: ShopLog,
@@ -43,7 +56,8 @@ export class EventPipeline {
    * Ingests valid events (in order) in one durable commit, then applies them, their messageIds in
    * `sender`'s namespace (the merchant's, by default: the transports name the key's kind); resolves with each
    * event's result and the log position of the last one stored (the shop's head when every one was
-   * a repeat). Rejects with AppError('unavailable').
+   * a repeat). Rejects with AppError('unavailable'), or ('storefront_quota') when the shop's public key
+   * has spent its budget for the day (nothing stored).
    */
   async ingest(shopId: string, events: readonly TrackedEvent[], now: number, sender: Sender = 'secret'): Promise<{ results: Ingested[]; position: number }> {
     if (this.#closed) throw new AppError('unavailable', 'the service is shutting down');
@@ -54,6 +68,10 @@ export class EventPipeline {
       appended = await this.log.appendEvents(shopId, fresh, now, now - this.dedupTtlMs, sender);
     } catch (cause) {
       throw notStored('events', cause);
+    }
+    if (appended.refusedUntil !== undefined) {
+      this.quotaRefusals.set(shopId, (this.quotaRefusals.get(shopId) ?? 0) + events.length);
+      throw quotaRefusal(appended.refusedUntil, now);
     }
     const stored: TrackedEvent[] = [];
     const results = fresh.map(({ eventId, event }, i): Ingested => {

@@ -14,6 +14,7 @@ import type { EngineSnapshot } from '../engine/shop-engine.js';
 import type { EaseArtifact, EventsEntry, StoredLogEntry } from './log-entry.js';
 import type { LeaseRecord } from './lease.js';
 import type { DashboardSession } from '../dashboard/sessions.js';
+import type { StorefrontUsage } from './storefront-quota.js';
 import { StartupError } from '../errors.js';
 import { commitDurably, handleUnclaimedCommitFailures, lmdbCommitter, type Committer } from './durable-commit.js';
 
@@ -117,6 +118,8 @@ export interface Databases {
   artifacts: Database<EaseArtifact, [string, number]>;
   /** SHA-256 of a dashboard session's token → the session (store/dashboard-session-table.ts). */
   dashboardSessions: Database<DashboardSession, string>;
+  /** shopId → what its public key stored today (store/storefront-quota.ts), written in the appends' transactions. */
+  storefrontUsage: Database<StorefrontUsage, string>;
   /** name → the lease on work done by one process of the data dir (store/lease.ts). */
   leases: Database<LeaseRecord, string>;
   /** Facts about the data dir itself: 'logId' → the id its write positions carry (api/position-token.ts). */
@@ -242,6 +245,7 @@ export function openDatabases(path: string, committer: Committer = lmdbCommitter
     experiments: root.openDB({ name: 'experiments', encoding: 'msgpack' }),
     rules: root.openDB({ name: 'rules', encoding: 'msgpack' }),
     artifacts: root.openDB({ name: 'artifacts', encoding: 'msgpack' }),
+    storefrontUsage: root.openDB({ name: 'storefront-usage', encoding: 'msgpack' }),
     leases: root.openDB({ name: 'leases', encoding: 'msgpack' }),
     dashboardSessions: root.openDB({ name: 'dashboard-sessions', encoding: 'msgpack' }),
     meta: root.openDB({ name: 'meta', encoding: 'msgpack' }),

@@ -1,5 +1,5 @@
 // Erases a shop from the data dir: every row of it in every database (its log, head and start, dedup and
-// customer index, catalog, record, keys, snapshot and its position, experiments, rules, EASE fits, dashboard sessions
+// customer index, catalog, record, keys, snapshot and its position, experiments, rules, EASE fits, storefront usage, dashboard sessions
 // signed in with its keys), in one durable commit. Leases are the data dir's, not a shop's.
 // Work: the shop's rows, plus one scan of the keys and dashboard sessions (a few per shop).
 import type { Database, Key } from 'lmdb';
@@ -30,7 +30,7 @@ export function eraseShopRows(dbs: Databases, shopId: string, also?: Alongside<n
     removed += removeRange(dbs.experiments, { start: [shopId, 0], end: [shopId, LAST_POSITION] });
     removed += removeRange(dbs.rules, shopRange(shopId));
     removed += removeRange(dbs.artifacts, { start: [shopId, 0], end: [shopId, LAST_POSITION] });
-    for (const db of [dbs.logHeads, dbs.logStarts, dbs.shops, dbs.snapshots, dbs.snapshotPositions] as Database<unknown, string>[]) {
+    for (const db of [dbs.logHeads, dbs.logStarts, dbs.shops, dbs.snapshots, dbs.snapshotPositions, dbs.storefrontUsage] as Database<unknown, string>[]) {
       if (db.get(shopId) === undefined) continue;
       db.remove(shopId);
       removed++;

@@ -15,6 +15,7 @@ import { buildChange, type ShopCommand } from './shop-command.js';
 import { logStart, pruneLog, type Pruned } from './log-retention.js';
 import { indexEvents } from './customer-index.js';
 import { eraseShopRows } from './shop-erasure.js';
+import { NO_QUOTA, storedEventBytes, StorefrontQuotaTable, type StorefrontQuota } from './storefront-quota.js';
 
 /** One position of a shop's log: an event, or a change. */
 export type LogRecord =
@@ -55,6 +56,11 @@ export interface EventsAppended {
   first: number;
   /** Per event, in order: undefined when stored, else the eventId stored earlier under its messageId. */
   duplicateOf: (string | undefined)[];
+  /**
+   * Set when the shop's public key had spent its storefront budget for the day (store/storefront-quota.ts):
+   * nothing was stored, and the budget starts again at this time (epoch ms).
+   */
+  refusedUntil?: number;
 }
 
 export interface ShopLog {
@@ -111,8 +117,15 @@ const PRUNE_BATCH = 10_000;
 
 export class LmdbShopLog implements ShopLog {
   readonly #committed: ((shopId: string, head: number) => void)[] = [];
+  /** What each shop's public key may store a day, counted in the appends' transactions. */
+  readonly storefront: StorefrontQuotaTable;
 
-  constructor(readonly dbs: Databases) {}
+  constructor(
+    readonly dbs: Databases,
+    quota: StorefrontQuota = NO_QUOTA,
+  ) {
+    this.storefront = new StorefrontQuotaTable(dbs, quota);
+  }
 
   onCommitted(listener: (shopId: string, head: number) => void): void {
     this.#committed.push(listener);
@@ -128,6 +141,13 @@ export class LmdbShopLog implements ShopLog {
    */
   async appendEvents(shopId: string, events: readonly NewEvent[], receivedAt: number, dedupSince: number, sender: Sender = 'public', also?: Alongside<EventsAppended>): Promise<EventsAppended> {
     const { log, logHeads, dedup } = this.dbs;
+    const charged = sender === 'public' && this.storefront.bounded;
+    // A budget already spent is refused without a transaction (a day's count never goes down, so an
+    // older read snapshot saying so is right); a follower records every outcome in its transaction.
+    const spentUntil = charged && also === undefined ? this.storefront.spentUntil(shopId, receivedAt) : undefined;
+    if (spentUntil !== undefined) return { first: logHeads.get(shopId) ?? 0, duplicateOf: events.map(() => undefined), refusedUntil: spentUntil };
+    // Measured before the transaction (it holds every process's writes meanwhile).
+    const bytes = charged ? events.map(({ event }) => storedEventBytes(event)) : undefined;
     let head = 0;
     const appended = await commitDurably(this.dbs, (): EventsAppended => {
       also?.check();
@@ -135,22 +155,34 @@ export class LmdbShopLog implements ShopLog {
       head = logHeads.get(shopId) ?? 0;
       const duplicateOf: (string | undefined)[] = new Array<string | undefined>(events.length).fill(undefined);
       const stored: NewEvent[] = [];
+      /** messageIds of this append so far: a repeat inside it is a duplicate of the first. */
+      const fresh = new Map<string, string>();
+      let storedBytes = 0;
       for (let i = 0; i < events.length; i++) {
         const { eventId, event } = events[i]!;
         const messageId = event.messageId;
         if (messageId !== undefined) {
-          const key: [string, string] = [shopId, dedupKey(sender, messageId)];
-          const known = dedup.get(key);
+          const first = fresh.get(messageId);
+          if (first !== undefined) {
+            duplicateOf[i] = first;
+            continue;
+          }
+          const known = dedup.get([shopId, dedupKey(sender, messageId)]);
           if (known !== undefined && known.at >= dedupSince) {
             duplicateOf[i] = known.eventId;
             continue;
           }
-          dedup.put(key, { eventId, at: receivedAt });
+          fresh.set(messageId, eventId);
         }
         stored.push(events[i]!);
+        if (bytes !== undefined) storedBytes += bytes[i]!;
       }
       let appended: EventsAppended = { first: head, duplicateOf };
-      if (stored.length > 0) {
+      const refusedUntil = charged ? this.storefront.charge(shopId, receivedAt, stored.length, storedBytes) : undefined;
+      if (refusedUntil !== undefined) {
+        appended = { first: head, duplicateOf, refusedUntil };
+      } else if (stored.length > 0) {
+        for (const { eventId, event } of stored) if (event.messageId !== undefined) dedup.put([shopId, dedupKey(sender, event.messageId)], { eventId, at: receivedAt });
         const storedEvents = stored.map(({ event }) => event);
         log.put([shopId, head + 1], toEventsEntry(stored.map(({ eventId }) => eventId), storedEvents));
         indexEvents(this.dbs, shopId, head + 1, storedEvents);
@@ -160,7 +192,7 @@ export class LmdbShopLog implements ShopLog {
       also?.record(appended);
       return appended;
     });
-    if (appended.duplicateOf.includes(undefined)) this.#tell(shopId, head);
+    if (appended.refusedUntil === undefined && appended.duplicateOf.includes(undefined)) this.#tell(shopId, head);
     return appended;
   }
 

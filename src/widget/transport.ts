@@ -16,7 +16,7 @@ const MAX_RETRY_MS = 30_000;
 /** The service's batch limit (events) and a safe beacon body size (browsers cap beacons at 64 KiB). */
 const MAX_BATCH = 100;
 const MAX_BEACON_BYTES = 60_000;
-/** Server error codes after which a retry can succeed; any other error drops the event. */
+/** Server error codes after which a retry can succeed; any other error (storefront_quota: the shop's budget for the day) drops the event. */
 const RETRYABLE = ['unavailable', 'rate_limited', 'too_many_new_sessions', 'internal'];
 /** The service refused an event's or a list's customer token: it goes again as the session. */
 const TOKEN_REFUSED = 'invalid_customer_token';
@@ -364,10 +364,14 @@ export class Transport {
         this.#settle(ids, body.results);
         notePosition(body.position);
         ok = true;
-      } else if (response.status >= 400 && response.status < 500 && response.status !== 429) {
-        console.warn('Pairwise: events refused', response.status, await response.text());
-        ids.forEach((id) => this.#forget(id));
-        ok = true;
+      } else if (response.status >= 400 && response.status < 500) {
+        const text = await response.text();
+        // A 429 is retried, unless the shop's storefront budget for the day is spent (as over the socket).
+        if (response.status !== 429 || text.includes('"storefront_quota"')) {
+          console.warn('Pairwise: events refused', response.status, text);
+          ids.forEach((id) => this.#forget(id));
+          ok = true;
+        }
       }
     } catch {
       // Offline or blocked: retried below.

@@ -13,6 +13,8 @@ export interface ShopGlance {
   products: number;
   eventsApplied: number;
   shoppersTracked: number;
+  /** What the shop's public key stored today (UTC) against its daily budget (0: unbounded). */
+  storefront: { events: number; bytes: number; eventsPerDay: number; bytesPerDay: number };
   /** What personalized runs with and why. */
   model: ShopModel;
   /** The ISO 4217 code of the shop's prices (PUT /api/shop/currency); null: amounts are shown without one. */
@@ -20,6 +22,16 @@ export interface ShopGlance {
 }
 
 const count = new Intl.NumberFormat('en');
+const megabytes = new Intl.NumberFormat('en', { maximumFractionDigits: 1 });
+const MB = 1024 * 1024;
+
+/** "1,234 of 5,000,000 events · 0.2 of 1,000 MB", and what happens once either is spent. */
+function storefrontToday({ events, bytes, eventsPerDay, bytesPerDay }: ShopGlance['storefront']): Html {
+  const eventsText = eventsPerDay > 0 ? `${count.format(events)} of ${count.format(eventsPerDay)} events` : `${count.format(events)} events (no limit)`;
+  const bytesText = bytesPerDay > 0 ? `${megabytes.format(bytes / MB)} of ${megabytes.format(bytesPerDay / MB)} MB` : `${megabytes.format(bytes / MB)} MB (no limit)`;
+  const spent = (eventsPerDay > 0 && events >= eventsPerDay) || (bytesPerDay > 0 && bytes >= bytesPerDay);
+  return html`${eventsText} · ${bytesText}${spent ? html` <strong class="warning">spent: storefront events are refused until 00:00 UTC</strong>` : ''}`;
+}
 const RANGES = [7, 30, 90] as const;
 const DEFAULT_RANGE = 30;
 
@@ -80,6 +92,7 @@ export function homePage(glance: ShopGlance, csrf: string): Html {
           <dt>Products in the catalog</dt> <dd data-metric="products">${count.format(glance.products)}</dd>
           <dt>Events applied since start</dt> <dd data-metric="events">${count.format(glance.eventsApplied)}</dd>
           <dt>Shoppers tracked</dt> <dd data-metric="shoppers">${count.format(glance.shoppersTracked)}</dd>
+          <dt>Stored from the storefront today</dt> <dd data-metric="storefront-today">${storefrontToday(glance.storefront)}</dd>
         </dl>
         ${rangePicker()}
         <div class="kpis" id="totals" aria-live="polite"></div>

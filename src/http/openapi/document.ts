@@ -77,8 +77,8 @@ const PROBLEM_HEADERS: Readonly<Record<number, Response['headers']>> = {
   401: { 'WWW-Authenticate': { schema: text('Bearer realm="pairwise"') } },
   429: {
     'Retry-After': { schema: { type: 'integer', description: 'Seconds to wait.' } },
-    RateLimit: { schema: text('draft-ietf-httpapi-ratelimit-headers: the refused policy, r=0 and t=<seconds>.') },
-    'RateLimit-Policy': { schema: text('The refused policy: q=<per window>;w=<window seconds: 1, or 60 for new sessions>;pairwise-burst=<burst>.') },
+    RateLimit: { schema: text('draft-ietf-httpapi-ratelimit-headers (rate_limited, too_many_new_sessions; not storefront_quota): the refused policy, r=0 and t=<seconds>.') },
+    'RateLimit-Policy': { schema: text('The refused policy (as RateLimit): q=<per window>;w=<window seconds: 1, or 60 for new sessions>;pairwise-burst=<burst>.') },
   },
   503: { 'Retry-After': { schema: { type: 'integer', description: 'Seconds to wait (shutting down).' } } },
 };

@@ -52,6 +52,7 @@ export function getDashboard(deps: HttpDeps): Handler {
       products: engine.catalog.productCount,
       eventsApplied: engine.eventCount,
       shoppersTracked: engine.shoppers.size,
+      storefront: { ...deps.storefrontUsage(current.shopId), ...deps.config.storefrontQuota },
       model: shopModel(current.shopId, engine, deps.config.easeRefit.lambda),
       currency: deps.shopRecord(current.shopId)?.currency ?? null,
     };

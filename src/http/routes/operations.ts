@@ -45,6 +45,29 @@ function tuningLines({ settings, tuning }: ShopModel, shop: string): string[] {
  * Which process answered and how far it is behind the log. Per-shop positions are in /metrics
  * (admin key): this route has no key, and a list of shop ids is not for anyone who asks.
  */
+/** The shop's storefront budget: what its public key stored today (every server process together), the bounds, and this process's refusals. */
+function storefrontLines(deps: HttpDeps, shopId: string, shop: string): string[] {
+  const today = deps.storefrontUsage(shopId);
+  const { eventsPerDay, bytesPerDay } = deps.config.storefrontQuota;
+  return [
+    "# HELP pairwise_storefront_events_today Events the shop's public key stored today (UTC), every server process together.",
+    '# TYPE pairwise_storefront_events_today gauge',
+    `pairwise_storefront_events_today{${shop}} ${today.events}`,
+    "# HELP pairwise_storefront_bytes_today Bytes (estimated as stored) of those events.",
+    '# TYPE pairwise_storefront_bytes_today gauge',
+    `pairwise_storefront_bytes_today{${shop}} ${today.bytes}`,
+    "# HELP pairwise_storefront_events_per_day The day's budget of events for a shop's public key (PAIRWISE_STOREFRONT_EVENTS_PER_DAY; 0: none).",
+    '# TYPE pairwise_storefront_events_per_day gauge',
+    `pairwise_storefront_events_per_day ${eventsPerDay}`,
+    "# HELP pairwise_storefront_bytes_per_day The day's budget of bytes (PAIRWISE_STOREFRONT_MB_PER_DAY; 0: none).",
+    '# TYPE pairwise_storefront_bytes_per_day gauge',
+    `pairwise_storefront_bytes_per_day ${bytesPerDay}`,
+    "# HELP pairwise_storefront_quota_refused_total Events of the shop's public key this server process refused since start (429 storefront_quota): the day's budget was spent.",
+    '# TYPE pairwise_storefront_quota_refused_total counter',
+    `pairwise_storefront_quota_refused_total{${shop},pid="${process.pid}"} ${deps.pipeline.quotaRefusals.get(shopId) ?? 0}`,
+  ];
+}
+
 export function getHealth(deps: HttpDeps): Handler {
   return (exchange) => {
     const { shops, behind } = deps.tail.lag();
@@ -122,6 +145,7 @@ export function getMetrics(deps: HttpDeps): Handler {
       `pairwise_rate_limit_buckets{table="key"} ${limits.keyBuckets}`,
       `pairwise_rate_limit_buckets{table="new-sessions"} ${limits.newSessionBuckets}`,
       `pairwise_rate_limit_buckets{table="sign-ins"} ${limits.signInBuckets}`,
+      ...storefrontLines(deps, shopId, shop),
       '# HELP pairwise_ease_fit_products Products in the shop\'s installed EASE fit (a refit\'s matrix is 4 × this² bytes; 0: none yet).',
       '# TYPE pairwise_ease_fit_products gauge',
       `pairwise_ease_fit_products{${shop}} ${engine.ease.size}`,

@@ -43,10 +43,19 @@ export class JetStreamShopLog implements ShopLog {
     readonly stalled: () => void = () => {},
   ) {}
 
+  /**
+   * The storefront budget is counted where each node's follower materializes the append, in stream
+   * order: every node decides alike. One this node already sees spent is refused before publishing,
+   * so past the budget only the writes of that moment reach the stream (and stay there until its retention).
+   */
   async appendEvents(shopId: string, events: readonly NewEvent[], receivedAt: number, dedupSince: number, sender: Sender = 'public'): Promise<EventsAppended> {
+    const spentUntil = sender === 'public' ? this.local.storefront.spentUntil(shopId, receivedAt) : undefined;
+    if (spentUntil !== undefined) return { first: this.local.head(shopId), duplicateOf: events.map(() => undefined), refusedUntil: spentUntil };
     const outcome = await this.#write(shopId, { kind: 'events', events, receivedAt, dedupSince, sender });
     if (!('first' in outcome)) throw new Error(`an append of events was materialized as ${JSON.stringify(outcome)}`);
-    return { first: outcome.first, duplicateOf: outcome.duplicateOf.map((id) => id ?? undefined) };
+    const appended: EventsAppended = { first: outcome.first, duplicateOf: outcome.duplicateOf.map((id) => id ?? undefined) };
+    if (outcome.refusedUntil !== undefined) appended.refusedUntil = outcome.refusedUntil;
+    return appended;
   }
 
   async append(shopId: string, command: ShopCommand, at: number): Promise<{ change: ShopChange; position: number } | undefined> {

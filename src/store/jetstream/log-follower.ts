@@ -179,7 +179,11 @@ export class LogFollower {
           decoded.receivedAt,
           decoded.dedupSince,
           decoded.sender,
-          alongside((appended: EventsAppended) => ({ first: appended.first, duplicateOf: appended.duplicateOf.map((id) => id ?? null) })),
+          alongside((appended: EventsAppended) => ({
+            first: appended.first,
+            duplicateOf: appended.duplicateOf.map((id) => id ?? null),
+            ...(appended.refusedUntil === undefined ? {} : { refusedUntil: appended.refusedUntil }),
+          })),
         );
       } else if (decoded.kind === 'command') {
         await this.local.append(shopId, decoded.command, decoded.at, alongside((done: { position: number } | undefined) => ({ position: done?.position ?? 0 })));

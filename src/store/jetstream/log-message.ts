@@ -15,11 +15,11 @@ export type LogMessage =
 
 /**
  * What materializing a message stored, kept for the writer (by the message id it published with):
- * an append's first position and its repeats, a change's position (0: the command changed nothing),
+ * an append's first position and its repeats (or the storefront budget's refusal), a change's position (0: the command changed nothing),
  * the rows an erasure removed. `at`: when it was materialized (epoch ms), for pruning.
  */
 export type WriteOutcome =
-  | { seq: number; at: number; first: number; duplicateOf: (string | null)[] }
+  | { seq: number; at: number; first: number; duplicateOf: (string | null)[]; refusedUntil?: number }
   | { seq: number; at: number; position: number }
   | { seq: number; at: number; removed: number };
 
