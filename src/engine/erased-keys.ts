@@ -9,8 +9,24 @@ const PLACEHOLDER = '\u0000erased\u0000'.padEnd(129, '\u0000');
 export class ErasedKeys {
   readonly #slots = new Set<number>();
 
-  constructor(table: LruSlots) {
+  constructor(readonly table: LruSlots) {
     table.onReuse((slot) => this.#slots.delete(slot));
+  }
+
+  /**
+   * Keys the table holds that were not erased, in key space `space` (all of them without one): what
+   * a count of shoppers says, an erased one being gone although its slot waits for reuse.
+   * Work: the erased slots (a few, until reused).
+   */
+  held(space?: number): number {
+    let erased = 0;
+    for (const slot of this.#slots) if (space === undefined || this.table.spaceOfSlot(slot) === space) erased++;
+    return (space === undefined ? this.table.size : this.table.sizeOf(space)) - erased;
+  }
+
+  /** After the table was restored from a snapshot: the slots it stored under a placeholder are erased ones. Work: one pass over the slots. */
+  restored(): void {
+    for (let slot = 0; slot < this.table.size; slot++) if (this.table.idOf(slot).startsWith(PLACEHOLDER)) this.#slots.add(slot);
   }
 
   /** The slot's key was erased: its state is cleared by the caller. */

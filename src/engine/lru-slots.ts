@@ -112,6 +112,16 @@ export class LruSlots {
     return this.prefixes[this.#spaces[slot]!]! + this.#ids[slot]!;
   }
 
+  /** The id (without the prefix) in `slot`. */
+  idOf(slot: number): string {
+    return this.#ids[slot]!;
+  }
+
+  /** The key space of the key in `slot`. */
+  spaceOfSlot(slot: number): number {
+    return this.#spaces[slot]!;
+  }
+
   /** Keys held (slots are handed out in order and never given back, only reused). */
   get size(): number {
     return this.#ids.length;

@@ -306,6 +306,8 @@ export class ShopEngine {
     engine.trendingTop.rebuild(engine.trending.positive());
     engine.shoppers.restore(snapshot.shoppers);
     engine.basketSlots.restore(snapshot.basketSlots);
+    engine.erasedShoppers.restored();
+    engine.erasedBaskets.restored();
     engine.recentViews.restore(snapshot.recentViews);
     engine.dismissals.restore(snapshot.dismissals);
     engine.affinities.restore(snapshot.affinities);

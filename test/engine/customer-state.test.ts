@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { customerModelState, eraseCustomer, rebuildCustomer } from '../../src/engine/customer-state.js';
 import type { EngineEvent, EventType } from '../../src/engine/event.js';
 import { ShopEngine } from '../../src/engine/shop-engine.js';
-import { CUSTOMER_SPACE } from '../../src/engine/shopper-keys.js';
+import { CUSTOMER_SPACE, SESSION_SPACE } from '../../src/engine/shopper-keys.js';
 import { engineWith, event, T0 } from './fixtures.js';
 
 const PRODUCTS = ['1', '2', '3', '4', '5', '6'];
@@ -65,5 +65,23 @@ describe('customer state', () => {
     engine.apply(event('view', '2', T0 + 1, { sessionId: 's2', customerId: 'back' }));
     const restored = ShopEngine.restore(engine.config, engine.snapshot())!;
     expect(customerModelState(restored, 'back').recentlyViewed.map((v) => v.productId)).toEqual(['2']);
+  });
+
+  test('When a customer is erased, then the shoppers counted leave them and their sessions out, before a snapshot and after one is restored, until their slots hold someone again', () => {
+    const engine = engineWith(['1', '2']);
+    engine.apply(event('view', '1', T0, { sessionId: 'gone-s1', customerId: 'gone' }));
+    engine.apply(event('view', '2', T0, { sessionId: 'gone-s2', customerId: 'gone' }));
+    engine.apply(event('view', '2', T0, { sessionId: 'kept-s', customerId: 'kept' }));
+    const counts = (e: ShopEngine) => [e.erasedShoppers.held(), e.erasedShoppers.held(CUSTOMER_SPACE), e.erasedShoppers.held(SESSION_SPACE)];
+    expect(counts(engine)).toEqual([5, 2, 3]);
+
+    eraseCustomer(engine, 'gone', ['gone-s1', 'gone-s2']);
+
+    expect(counts(engine)).toEqual([2, 1, 1]);
+    const restored = ShopEngine.restore(engine.config, engine.snapshot())!;
+    expect(counts(restored)).toEqual([2, 1, 1]);
+    // Back again: counted again.
+    restored.apply(event('view', '1', T0 + 1, { sessionId: 'gone-s1', customerId: 'gone' }));
+    expect(counts(restored)).toEqual([4, 2, 2]);
   });
 });

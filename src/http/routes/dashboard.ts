@@ -51,7 +51,7 @@ export function getDashboard(deps: HttpDeps): Handler {
       shopId: current.shopId,
       products: engine.catalog.productCount,
       eventsApplied: engine.eventCount,
-      shoppersTracked: engine.shoppers.size,
+      shoppersTracked: engine.erasedShoppers.held(),
       storefront: { ...deps.storefrontUsage(current.shopId), ...deps.config.storefrontQuota },
       model: shopModel(current.shopId, engine, deps.config.easeRefit.lambda),
       currency: deps.shopRecord(current.shopId)?.currency ?? null,

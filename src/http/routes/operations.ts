@@ -123,7 +123,7 @@ export function getMetrics(deps: HttpDeps): Handler {
       `pairwise_products{${shop}} ${engine.catalog.productCount}`,
       '# HELP pairwise_shoppers_tracked Shoppers (customers and sessions) with state in memory.',
       '# TYPE pairwise_shoppers_tracked gauge',
-      `pairwise_shoppers_tracked{${shop}} ${engine.shoppers.size}`,
+      `pairwise_shoppers_tracked{${shop}} ${engine.erasedShoppers.held()}`,
       '# HELP pairwise_pending_events Events held for product ids the catalog does not have (yet), counted when the product is added (bounded by PAIRWISE_PENDING_EVENTS).',
       '# TYPE pairwise_pending_events gauge',
       `pairwise_pending_events{${shop}} ${engine.pending.size}`,

@@ -41,9 +41,10 @@ export function getShop(deps: HttpDeps): Handler {
           products: catalog.productCount,
           collections,
           events: engine.eventCount,
-          shoppers: engine.shoppers.size,
-          customers: engine.shoppers.sizeOf(CUSTOMER_SPACE),
-          sessions: engine.shoppers.sizeOf(SESSION_SPACE),
+          // Erased customers and sessions are gone, though their slots wait for reuse.
+          shoppers: engine.erasedShoppers.held(),
+          customers: engine.erasedShoppers.held(CUSTOMER_SPACE),
+          sessions: engine.erasedShoppers.held(SESSION_SPACE),
           pendingEvents: engine.pending.size,
           keys: record.keys,
         },
