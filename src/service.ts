@@ -40,6 +40,7 @@ import { SnapshotScheduler } from './ingest/snapshots.js';
 import { CatalogStore } from './store/catalog-store.js';
 import { CustomerStore } from './store/customer-store.js';
 import { backfillCustomerIndex } from './store/customer-index.js';
+import { backfillSessionIndex } from './store/session-index.js';
 import { CustomerRebuild } from './ingest/customer-rebuild.js';
 import { CustomerData } from './app/customer-data.js';
 import { ShopErasure } from './app/shop-erasure.js';
@@ -209,6 +210,8 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const logId = replicated?.logId ?? (await ensureLogId(dbs));
   const indexed = await backfillCustomerIndex(dbs);
   if (indexed > 0) log(`indexed ${indexed} events of customers stored before the customer index existed`);
+  const sessionRows = await backfillSessionIndex(dbs);
+  if (sessionRows > 0) log(`indexed the sessions of the log entries stored before the session index existed (${sessionRows} rows)`);
   const engines = new ShopEngines(config.engine);
   const applied = new LogListeners();
   const catalogStore = new CatalogStore(dbs, shopLog);

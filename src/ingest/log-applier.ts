@@ -93,17 +93,22 @@ export class LogApplier {
 
   /**
    * The records the shop's models lack through `through`. When the log no longer holds them (its
-   * start moved past them for retention), the models are first restored from the latest snapshot,
-   * which covers everything the log dropped, and what follows it is read instead.
+   * start moved past them for retention), or holds an erasure rewritten without the names it held
+   * ('erasure-done': a snapshot covers it), the models are first restored from the latest
+   * snapshot, which covers everything the log dropped or forgot, and what follows it is read instead.
    */
   #lacking(shopId: string, through: number): LogRecord[] {
     const after = this.engines.position(shopId);
     if (through <= after) return [];
     const records = this.#records(shopId, after, through);
-    if (records !== undefined) return records;
-    const start = this.log.start(shopId, true);
-    // With no snapshot to restore, the dropped entries are gone for good, as for a start without one (replay.ts).
-    if (!this.restore(shopId) || this.engines.position(shopId) < start - 1) this.engines.noteApplied(shopId, start - 1);
+    if (records !== undefined) {
+      // With no snapshot to restore (models built from the log alone), the erased events are not in them either.
+      if (!records.some((record) => record.change?.kind === 'erasure-done') || !this.restore(shopId)) return records;
+    } else {
+      const start = this.log.start(shopId, true);
+      // With no snapshot to restore, the dropped entries are gone for good, as for a start without one (replay.ts).
+      if (!this.restore(shopId) || this.engines.position(shopId) < start - 1) this.engines.noteApplied(shopId, start - 1);
+    }
     // Events the listeners never heard of are in the models now: live lists are recomputed as after a run of events.
     this.listeners.events(shopId, []);
     const from = this.engines.position(shopId);

@@ -1,7 +1,8 @@
 // The retention of every shop's log (PAIRWISE_RETENTION_DAYS): after the housekeeping process's
 // snapshots, each shop's entries older than the retention that its latest snapshot covers are
 // dropped (store/log-retention.ts says what "older" is). Their effect stays in the models, and so
-// in every snapshot after; a restart restores the snapshot and replays only what follows it.
+// in every snapshot after; a restart restores the snapshot and replays only what follows it. The
+// customer erasures a snapshot covers are rewritten without the names they held, in the same round.
 import type { ShopLog } from '../store/shop-log.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 
@@ -22,7 +23,10 @@ export class LogRetention {
     let dropped = 0;
     for (const { shopId } of this.log.heads(true)) {
       const through = this.snapshots.position(shopId);
-      if (through === undefined || through < this.log.start(shopId)) continue;
+      if (through === undefined) continue;
+      // Erasures the snapshot covers no longer name whom they erased (every process has applied them, or restores it).
+      await this.log.forgetErasedNames(shopId, through);
+      if (through < this.log.start(shopId)) continue;
       const pruned = await this.log.prune(shopId, through, before);
       if (pruned.positions > 0) this.report(`shop "${shopId}": dropped log positions before ${pruned.start} (${pruned.positions} positions in ${pruned.entries} entries, older than the retention)`);
       dropped += pruned.positions;

@@ -4,7 +4,8 @@
 import type { Databases } from './database.js';
 import type { ShopChange } from './log-entry.js';
 
-export function writeChange(dbs: Databases, shopId: string, change: ShopChange): void {
+/** Writes what `change`, appended at `position` at time `at`, changes in the tables beside the log. */
+export function writeChange(dbs: Databases, shopId: string, change: ShopChange, position: number, at: number): void {
   switch (change.kind) {
     case 'products':
       for (const product of change.products) dbs.products.put([shopId, product.id], product);
@@ -33,7 +34,11 @@ export function writeChange(dbs: Databases, shopId: string, change: ShopChange):
     case 'ease-fit':
       return; // its artifact is written by LmdbShopLog.publishEaseFit, beside the entry
     case 'customer-erased':
+      // Its events and their index rows went in the erasure's commit; the names it holds go once a snapshot covers it.
+      dbs.erasuresNamed.put([shopId, position], at);
+      return;
+    case 'erasure-done':
     case 'event-erased':
-      return; // the events and their index rows go in the erasure's commit (store/customer-index.ts)
+      return;
   }
 }

@@ -93,6 +93,16 @@ export interface Databases {
    * row per event that names a customer, written in the append's transaction (store/customer-index.ts).
    */
   customerEvents: Database<number, [string, string, number]>;
+  /**
+   * [shopId, sessionId, first position of a log entry] → 1: one row per session and entry holding
+   * events of it, written in the append's transaction (store/session-index.ts).
+   */
+  sessionEntries: Database<number, [string, string, number]>;
+  /**
+   * [shopId, position] → the time of a 'customer-erased' entry that still names its customer and
+   * sessions: rewritten without them once a snapshot covers it (store/customer-erasure.ts).
+   */
+  erasuresNamed: Database<number, [string, number]>;
   /** [shopId, messageId] → the first eventId with that messageId. */
   dedup: Database<DedupRecord, [string, string]>;
   /** [shopId, productId] → product. */
@@ -236,6 +246,8 @@ export function openDatabases(path: string, committer: Committer = lmdbCommitter
     logStarts: root.openDB({ name: 'log-starts', encoding: 'msgpack' }),
     dedup: root.openDB({ name: 'dedup', encoding: 'msgpack' }),
     customerEvents: root.openDB({ name: 'customer-events', encoding: 'msgpack' }),
+    sessionEntries: root.openDB({ name: 'session-entries', encoding: 'msgpack' }),
+    erasuresNamed: root.openDB({ name: 'erasures-named', encoding: 'msgpack' }),
     products: root.openDB({ name: 'products', encoding: 'msgpack' }),
     shops: root.openDB({ name: 'shops', encoding: 'msgpack' }),
     apiKeys: root.openDB({ name: 'api-keys', encoding: 'msgpack' }),

@@ -44,6 +44,11 @@ export type ShopChange =
    * sessions of their events. Their events were rewritten as 'event-erased' in the same commit.
    */
   | { kind: 'customer-erased'; customerId: string; sessionIds: readonly string[]; events?: number }
+  /**
+   * A 'customer-erased' entry once a snapshot covered it, rewritten without the customer and the
+   * sessions it named (store/customer-erasure.ts): models that have not applied it restore that snapshot.
+   */
+  | { kind: 'erasure-done'; events: number }
   /** Where an erased customer's event was: it keeps its position (positions stay contiguous) and changes nothing. */
   | { kind: 'event-erased' };
 

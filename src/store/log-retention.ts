@@ -7,6 +7,7 @@
 import type { Databases } from './database.js';
 import { commitDurably } from './durable-commit.js';
 import { unindexEvents } from './customer-index.js';
+import { unindexSessions } from './session-index.js';
 import { isChange, type StoredLogEntry } from './log-entry.js';
 
 /**
@@ -71,10 +72,12 @@ function pruneSlice(dbs: Databases, shopId: string, through: number, before: num
       dropped.push([key, value]);
       next = last + 1;
     }
-    // Removed once the cursor is done with them, with the customer index's rows of their events.
+    // Removed once the cursor is done with them, with the customer and session index rows of their events.
     for (const [key, entry] of dropped) {
       dbs.log.remove(key);
-      if (!isChange(entry)) unindexEvents(dbs, shopId, key[1], entry.events);
+      if (isChange(entry)) continue;
+      unindexEvents(dbs, shopId, key[1], entry.events);
+      unindexSessions(dbs, shopId, key[1], entry.events);
     }
     if (next > start) dbs.logStarts.put(shopId, next);
     return { entries: dropped.length, positions: next - start, start: next, more };

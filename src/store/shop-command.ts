@@ -6,7 +6,7 @@
 import type { ExperimentRecord } from '../api/experiment.js';
 import type { Recency } from '../engine/engine-config.js';
 import type { Product } from '../engine/product.js';
-import { eraseCustomerEvents } from './customer-index.js';
+import { eraseCustomerEvents } from './customer-erasure.js';
 import { shopRange, type ApiKeyRecord, type Databases, type ShopRecord } from './database.js';
 import { MAX_RULES_PER_SHOP, type Rule } from '../engine/rules/rule.js';
 import type { ShopChange } from './log-entry.js';
@@ -41,7 +41,7 @@ export type ShopCommand =
   | { kind: 'put-rule'; rule: Rule }
   /** Nothing when the shop has no such rule. */
   | { kind: 'remove-rule'; ruleId: string }
-  /** The customer's events rewritten as erased, their index rows and messageIds gone (customer-index.ts). */
+  /** The customer's events and their sessions' rewritten as erased, their index rows and messageIds gone (customer-erasure.ts). */
   | { kind: 'erase-customer'; customerId: string };
 
 /** The shop's record with `update` applied; undefined when that changes nothing. */

@@ -1,5 +1,5 @@
 // Erases a shop from the data dir: every row of it in every database (its log, head and start, dedup and
-// customer index, catalog, record, keys, snapshot and its position, experiments, rules, EASE fits, storefront usage, dashboard sessions
+// customer and session indexes, erasures not yet rewritten, catalog, record, keys, snapshot and its position, experiments, rules, EASE fits, storefront usage, dashboard sessions
 // signed in with its keys), in one durable commit. Leases are the data dir's, not a shop's.
 // Work: the shop's rows, plus one scan of the keys and dashboard sessions (a few per shop).
 import type { Database, Key } from 'lmdb';
@@ -24,6 +24,8 @@ export function eraseShopRows(dbs: Databases, shopId: string, also?: Alongside<n
     let removed = 0;
     removed += removeRange(dbs.log, { start: [shopId, 0], end: [shopId, LAST_POSITION] });
     removed += removeRange(dbs.customerEvents, { start: [shopId, '', 0], end: [shopId, ID_END, 0] });
+    removed += removeRange(dbs.sessionEntries, { start: [shopId, '', 0], end: [shopId, ID_END, 0] });
+    removed += removeRange(dbs.erasuresNamed, { start: [shopId, 0], end: [shopId, LAST_POSITION] });
     removed += removeRange(dbs.dedup, shopRange(shopId));
     removed += removeRange(dbs.products, shopRange(shopId));
     removed += removeRange(dbs.snapshotParts, snapshotPartRange(shopId));

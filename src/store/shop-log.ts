@@ -14,7 +14,9 @@ import { writeChange } from './change-tables.js';
 import { buildChange, type ShopCommand } from './shop-command.js';
 import { logStart, pruneLog, type Pruned } from './log-retention.js';
 import { indexEvents } from './customer-index.js';
+import { indexSessions } from './session-index.js';
 import { eraseShopRows } from './shop-erasure.js';
+import { forgetErasedNames } from './customer-erasure.js';
 import { NO_QUOTA, storedEventBytes, StorefrontQuotaTable, type StorefrontQuota } from './storefront-quota.js';
 
 /** One position of a shop's log: an event, or a change. */
@@ -103,6 +105,11 @@ export interface ShopLog {
   prune(shopId: string, through: number, before: number): Promise<Pruned>;
   /** Drops dedup entries older than `before`, `batch` scanned per commit; returns how many. */
   pruneDedup(before: number, batch?: number): Promise<number>;
+  /**
+   * Rewrites the shop's customer erasures at or before `through` (its snapshot's position) without
+   * the names they hold (store/customer-erasure.ts); resolves with how many.
+   */
+  forgetErasedNames(shopId: string, through: number): Promise<number>;
   /** Calls `listener` after each append of this process is durable, with the shop's new head (to tell other processes). */
   onCommitted(listener: (shopId: string, head: number) => void): void;
   /** Erases every row of the shop (store/shop-erasure.ts) and tells the commit listeners its head is now 0. Resolves with the rows removed. */
@@ -186,6 +193,7 @@ export class LmdbShopLog implements ShopLog {
         const storedEvents = stored.map(({ event }) => event);
         log.put([shopId, head + 1], toEventsEntry(stored.map(({ eventId }) => eventId), storedEvents));
         indexEvents(this.dbs, shopId, head + 1, storedEvents);
+        indexSessions(this.dbs, shopId, head + 1, storedEvents);
         logHeads.put(shopId, (head += stored.length));
         appended = { first: head - stored.length + 1, duplicateOf };
       }
@@ -215,7 +223,7 @@ export class LmdbShopLog implements ShopLog {
       const change = build(position);
       let done: { change: C; position: number } | undefined;
       if (change !== undefined) {
-        writeChange(this.dbs, shopId, change);
+        writeChange(this.dbs, shopId, change, position, at);
         log.put([shopId, position], { change, at });
         logHeads.put(shopId, position);
         done = { change, position };
@@ -278,6 +286,10 @@ export class LmdbShopLog implements ShopLog {
 
   prune(shopId: string, through: number, before: number): Promise<Pruned> {
     return pruneLog(this.dbs, shopId, through, before);
+  }
+
+  forgetErasedNames(shopId: string, through: number): Promise<number> {
+    return forgetErasedNames(this.dbs, shopId, through);
   }
 
   /**

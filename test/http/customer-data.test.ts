@@ -140,6 +140,25 @@ describe('customer data', () => {
     expect((await exportOf(again, KEPT)).events.map((e) => e.productId)).toEqual(['2', '3']);
   });
 
+  test("When a data dir holds events stored before the session index existed, then the next start indexes their sessions once and an erasure finds the sessions' other events", async () => {
+    const t = await start();
+    await arrange(t);
+    await postEvents(t, [{ type: 'view', productId: '7', sessionId: 'erased-s1' }]);
+    const path = t.service.dbs.path;
+    await t.stop();
+    const raw = openDatabases(path);
+    raw.root.transactionSync(() => {
+      for (const key of raw.sessionEntries.getKeys()) raw.sessionEntries.remove(key);
+      raw.meta.remove('sessionIndex');
+    });
+    await raw.root.close();
+
+    const again = await start(t.dataDir, t.shop);
+    const res = await again.fetch(`/api/customers/${ERASED}`, { method: 'DELETE', key: again.shop.secretKey });
+    expect(await res.json()).toMatchObject({ events: 6 });
+    expect([...again.service.shopLog.read(t.shop.shopId)].some((r) => r.event?.sessionId === 'erased-s1')).toBe(false);
+  });
+
   test('When the export is asked with a public key or a bad cursor, then it is refused with a stable code', async () => {
     const t = await start();
     expect((await t.fetch(`/api/customers/${ERASED}`)).status).toBe(403);
@@ -192,6 +211,41 @@ describe('customer data', () => {
     const again = await start(t.dataDir, t.shop);
     await check(again);
     expect(snapshotsSpell(again.service.dbs, ERASED)).toBe(false);
+  });
+
+  test("When the customer's sessions also sent events without the customerId, then the erasure takes those too, GET /api/shop no longer counts them, and after the next housekeeping round no log byte names them", async () => {
+    const t = await start();
+    await arrange(t);
+    // Browsing before signing in on erased-s1, and after signing out on erased-s2; a stranger's session stays.
+    await postEvents(t, [
+      { type: 'view', productId: '7', sessionId: 'erased-s1', messageId: 'pre-login-1' },
+      { type: 'view', productId: '8', sessionId: 'erased-s2' },
+      { type: 'view', productId: '7', sessionId: 'stranger-s' },
+    ]);
+    const counts = async (s: TestService) => ((await (await s.fetch('/api/shop', { key: s.shop.secretKey })).json()) as { counts: { shoppers: number; customers: number; sessions: number } }).counts;
+    expect(await counts(t)).toMatchObject({ customers: 2, sessions: 5 });
+
+    const res = await t.fetch(`/api/customers/${ERASED}`, { method: 'DELETE', key: t.shop.secretKey });
+    expect(await res.json()).toMatchObject({ success: true, events: 7 });
+
+    const { shopId } = t.shop;
+    const sessionsLeft = [...t.service.shopLog.read(shopId)].flatMap((r) => (r.event === undefined ? [] : [r.event.sessionId]));
+    expect(sessionsLeft.filter((s) => s.startsWith('erased-'))).toEqual([]);
+    expect(sessionsLeft).toEqual(['other-s', 'other-s', 'anon-s', 'stranger-s']);
+    expect(viewedOnly(await recommendations(t, 'strategy=recently-viewed&sessionId=erased-s1'))).toEqual([]);
+    expect(t.service.dbs.dedup.get([shopId, 'p:pre-login-1'])).toBeUndefined();
+    expect(await counts(t)).toMatchObject({ shoppers: 4, customers: 1, sessions: 3 });
+
+    // The erasure entry names them until the housekeeper's round after a snapshot that covers it.
+    const spells = (text: string) => [...t.service.dbs.log.getKeys({ start: [shopId, 0], end: [shopId, LAST_POSITION] })].some((key) => t.service.dbs.log.getBinary(key)!.includes(Buffer.from(text)));
+    await t.service.pruneLog();
+    for (const name of [ERASED, 'erased-s1', 'erased-s2']) expect(spells(name), name).toBe(false);
+    expect(spells(KEPT)).toBe(true);
+
+    await t.stop();
+    const again = await start(t.dataDir, t.shop);
+    expect(await counts(again)).toMatchObject({ shoppers: 4, customers: 1, sessions: 3 });
+    expect(viewedOnly(await recommendations(again, 'strategy=recently-viewed&sessionId=erased-s2'))).toEqual([]);
   });
 
   test('When the server restarts from a snapshot older than an erasure, then the replay erases the customer again and the old snapshot is replaced', async () => {

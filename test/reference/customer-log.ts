@@ -1,6 +1,6 @@
 // A plain model of a shop's log with customers' events and their erasure: one array of positions,
-// each an event or a change. What the LMDB log and customer index (store/customer-index.ts) must
-// agree with, whatever the entries were split into.
+// each an event or a change. What the LMDB log, the customer and session indexes and the erasure
+// (store/customer-erasure.ts) must agree with, whatever the entries were split into.
 import type { TrackedEvent } from '../../src/api/event.js';
 
 export type ReferenceRecord = { position: number; event: TrackedEvent } | { position: number; change: string };
@@ -16,12 +16,17 @@ export class ReferenceCustomerLog {
     this.records.push({ position: this.records.length + 1, change: kind });
   }
 
-  /** Each of the customer's events becomes an 'event-erased' change at its position, then one 'customer-erased' is appended; returns how many went. */
+  /**
+   * Each of the customer's events, and each event without a customer of a session their events
+   * named, becomes an 'event-erased' change at its position, then one 'customer-erased' is appended;
+   * returns how many went.
+   */
   erase(customerId: string): number {
+    const sessions = new Set(this.eventsOf(customerId).map(({ event }) => event.sessionId));
     let erased = 0;
     for (let i = 0; i < this.records.length; i++) {
       const record = this.records[i]!;
-      if ('event' in record && record.event.customerId === customerId) {
+      if ('event' in record && (record.event.customerId === customerId || (record.event.customerId === undefined && sessions.has(record.event.sessionId)))) {
         this.records[i] = { position: record.position, change: 'event-erased' };
         erased++;
       }

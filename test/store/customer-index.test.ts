@@ -18,12 +18,13 @@ const CUSTOMERS = ['c1', 'c2', 'c3'];
 let shops = 0;
 let ids = 0;
 
-const event = (customerId: string | undefined, n: number): TrackedEvent => ({
+/** Sessions are shared: a customer's sessions also send events without the customerId (before they sign in), and now and then another customer's. */
+const event = (customerId: string | undefined, n: number, session: number): TrackedEvent => ({
   type: 'view',
   productId: `p${n}`,
-  sessionId: `s-${customerId ?? 'anon'}-${n % 2}`,
+  sessionId: `s${session}`,
   timestamp: n,
-  ...(customerId === undefined ? {} : { customerId, messageId: `m${n}` }),
+  ...(customerId === undefined ? { messageId: `a${n}` } : { customerId, messageId: `m${n}` }),
 });
 
 /** The log as read through the server's read path, in the reference's shape. */
@@ -34,7 +35,7 @@ function readBack(shopId: string): ReferenceRecord[] {
 describe('customer index', () => {
   test('When batches mixing customers and changes are appended and customers are erased, then the log, the index and the reference agree', async () => {
     const step = fc.oneof(
-      fc.record({ batch: fc.array(fc.option(fc.constantFrom(...CUSTOMERS), { nil: undefined }), { minLength: 1, maxLength: 6 }) }),
+      fc.record({ batch: fc.array(fc.tuple(fc.option(fc.constantFrom(...CUSTOMERS), { nil: undefined }), fc.integer({ min: 0, max: 4 })), { minLength: 1, maxLength: 6 }) }),
       fc.record({ change: fc.constant(true) }),
       fc.record({ erase: fc.constantFrom(...CUSTOMERS, 'never-seen') }),
     );
@@ -44,7 +45,7 @@ describe('customer index', () => {
         const reference = new ReferenceCustomerLog();
         for (const s of steps) {
           if ('batch' in s) {
-            const events = s.batch.map((c) => event(c, ids++));
+            const events = s.batch.map(([c, session]) => event(c, ids++, session));
             await log.appendEvents(shopId, events.map((e) => ({ eventId: `evt_${String(ids++).padStart(26, '0')}`, event: e })), 0, 0, 'secret');
             reference.append(events);
           } else if ('change' in s) {
@@ -68,6 +69,14 @@ describe('customer index', () => {
           expect(customers.latest(shopId, customerId, before, limit).map(({ position }) => position)).toEqual(expected.slice(-limit).map(({ position }) => position));
           // An erased customer's messageIds are free again; everyone else's still name their event.
           for (const { event: e } of expected) expect(dbs.dedup.get([shopId, `s:${e.messageId!}`])).toBeDefined();
+        }
+        // So are the erased sessions' events', and the index finds every event still stored by its session.
+        const stored = reference.records.flatMap((r) => ('event' in r ? [r] : []));
+        const storedIds = new Set(stored.map(({ event: e }) => e.messageId));
+        for (const { key } of dbs.dedup.getRange({ start: [shopId, ''], end: [shopId, '\uffff'] })) expect(storedIds.has(key[1].slice(2))).toBe(true);
+        for (const { position, event: e } of stored) {
+          const rows = [...dbs.sessionEntries.getKeys({ start: [shopId, e.sessionId, 0], end: [shopId, e.sessionId, position + 1] })];
+          expect(rows.length, `session ${e.sessionId} at ${position}`).toBeGreaterThan(0);
         }
       }),
       { numRuns: 60 },

@@ -100,6 +100,11 @@ export class JetStreamShopLog implements ShopLog {
     return this.local.prune(shopId, through, before);
   }
 
+  /** Each node's own log, as its retention: the stream keeps what it was sent (docs/api.md, erasure). */
+  forgetErasedNames(shopId: string, through: number): Promise<number> {
+    return this.local.forgetErasedNames(shopId, through);
+  }
+
   /**
    * Every node must decide a messageId's duplicate alike, and a message is checked against the
    * dedupSince its writer gave it (its own clock, minus the window). A node behind the stream (catching
