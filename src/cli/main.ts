@@ -5,11 +5,12 @@ import { parseArgs } from 'node:util';
 import { MAX_TOKEN_LIFETIME_S, mintCustomerToken } from '../api/customer-token.js';
 import { loadConfig } from '../config.js';
 import type { ShopStore } from '../store/shop-store.js';
+import { compactCommand } from './compact-command.js';
 import { importCommand } from './import-command.js';
 import { withDataDir } from './open-data-dir.js';
 import { USAGE, UsageError } from './usage.js';
 
-const COMMANDS = new Set(['shop create', 'shop list', 'shop origins', 'key create', 'key list', 'key revoke', 'token secret', 'token rotate', 'token mint', 'token app-proxy', 'import catalog', 'import events']);
+const COMMANDS = new Set(['shop create', 'shop list', 'shop origins', 'key create', 'key list', 'key revoke', 'token secret', 'token rotate', 'token mint', 'token app-proxy', 'import catalog', 'import events', 'compact']);
 
 async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -42,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
   if (!COMMANDS.has(command)) throw new UsageError(`unknown command "${command}"`);
   const dataDir = path.resolve(values['data-dir'] ?? loadConfig().dataDir);
   if (group === 'import') return importCommand(action as 'catalog' | 'events', args, { dataDir, url: values.url, key: values.key });
+  if (group === 'compact') return compactCommand(dataDir);
   if (values.url !== undefined || values.key !== undefined) throw new UsageError('--url and --key go with import only');
   await withDataDir(dataDir, (_dbs, shops) => run(command, args, values, shops));
   return 0;

@@ -16,6 +16,8 @@ export const USAGE = `usage: npm run cli -- <command> [options]
   import events <shopId> <file>                   events: .ndjson/.jsonl, .json or .csv (optionally .gz)
   import catalog|events [<shopId>] <file> --url <url> --key <sk_…>
                                                   the same through a running server's API: the key names the shop
+  compact                                         rewrite the data dir's LMDB file with only the pages in use (the
+                                                  server stopped): erased and pruned data leaves its free pages
 
 options:
   --data-dir <dir>   data directory (default: PAIRWISE_DATA_DIR or ./data); LMDB lives in <dir>/db
