@@ -1,6 +1,8 @@
 // What the index of customers' events costs and buys, store-level (no server), on a temp LMDB:
 //   - appends of batches of 100 events naming customers against the same appends without a
 //     customerId (the baseline, interleaved in the same run): the ratio is the index's cost;
+//   - appends of 100 events of one session against 100 of as many sessions: the session index's
+//     rows (one per session and append);
 //   - the read behind a rebuild of an evicted customer (their newest 300 events);
 //   - one erasure (one commit) of a customer whose events are spread over many entries.
 //   npm run bench:customers       (BENCH_CUSTOMER_ROUNDS, default 200)
@@ -45,6 +47,19 @@ for (let round = 0; round < ROUNDS; round++) {
 const named = median(times.named);
 const baseline = median(times.baseline);
 console.log(`append of ${BATCH} events (median of ${ROUNDS}): naming customers ${named.toFixed(2)} ms, baseline (no customerId) ${baseline.toFixed(2)} ms: ${(named / baseline).toFixed(2)}x`);
+
+// The session index writes one row per session and append: a widget's batch is one shopper's, an import's many.
+const bySessions = { one: [] as number[], many: [] as number[] };
+for (let round = 0; round < ROUNDS; round++) {
+  for (const kind of round % 2 === 0 ? (['one', 'many'] as const) : (['many', 'one'] as const)) {
+    const events = batch(false).map(({ eventId, event }) => ({ eventId, event: { ...event, sessionId: kind === 'one' ? 'one-shopper' : `many-${eventId}` } }));
+    const started = performance.now();
+    await log.appendEvents(`shop-sessions-${kind}`, events, 0, 0, 'secret');
+    bySessions[kind].push(performance.now() - started);
+  }
+}
+const one = median(bySessions.one);
+console.log(`append of ${BATCH} events from one session ${one.toFixed(2)} ms, from ${BATCH} sessions ${median(bySessions.many).toFixed(2)} ms: ${(median(bySessions.many) / one).toFixed(2)}x (a session index row each)`);
 
 let started = performance.now();
 for (let c = 0; c < CUSTOMERS; c++) store.latest('shop-named', `customer-${c}`, LAST_POSITION, REBUILD_EVENTS);
