@@ -44,6 +44,18 @@ function snapshotsSpell(dbs: Databases, text: string): boolean {
   return false;
 }
 
+/** The stopped data dir at `path` as a version without the index left it: no index rows, no mark that the log is indexed. */
+async function withoutIndex(path: string, index: 'customerEvents' | 'sessionEntries', doneKey: string): Promise<void> {
+  const raw = openDatabases(path);
+  const db = raw[index] as Databases['customerEvents'];
+  raw.root.transactionSync(() => {
+    for (const key of db.getKeys()) db.remove(key);
+    raw.meta.remove(doneKey);
+  });
+  expect([...db.getKeys()]).toEqual([]);
+  await raw.root.close();
+}
+
 describe('customer data', () => {
   const started: TestService[] = [];
   afterEach(async () => {
@@ -124,16 +136,8 @@ describe('customer data', () => {
     const t = await start();
     await arrange(t);
     const expected = (await exportOf(t, ERASED)).events;
-    const path = t.service.dbs.path;
     await t.stop();
-    // As a version without the index left it: no index rows, no mark that the log is indexed.
-    const raw = openDatabases(path);
-    raw.root.transactionSync(() => {
-      for (const key of raw.customerEvents.getKeys()) raw.customerEvents.remove(key);
-      raw.meta.remove('customerIndex');
-    });
-    expect([...raw.customerEvents.getKeys()]).toEqual([]);
-    await raw.root.close();
+    await withoutIndex(t.service.dbs.path, 'customerEvents', 'customerIndex');
 
     const again = await start(t.dataDir, t.shop);
     expect((await exportOf(again, ERASED)).events).toEqual(expected);
@@ -144,14 +148,8 @@ describe('customer data', () => {
     const t = await start();
     await arrange(t);
     await postEvents(t, [{ type: 'view', productId: '7', sessionId: 'erased-s1' }]);
-    const path = t.service.dbs.path;
     await t.stop();
-    const raw = openDatabases(path);
-    raw.root.transactionSync(() => {
-      for (const key of raw.sessionEntries.getKeys()) raw.sessionEntries.remove(key);
-      raw.meta.remove('sessionIndex');
-    });
-    await raw.root.close();
+    await withoutIndex(t.service.dbs.path, 'sessionEntries', 'sessionIndex');
 
     const again = await start(t.dataDir, t.shop);
     const res = await again.fetch(`/api/customers/${ERASED}`, { method: 'DELETE', key: again.shop.secretKey });

@@ -3,64 +3,34 @@
 // same data dir that had not applied the erasure yet (it lagged) meets the rewritten entry and
 // restores that snapshot instead of applying an entry that no longer says whom to forget. Two
 // processes' views of one data dir in this test process, on a real LMDB.
-import { mkdirSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { TrackedEvent } from '../../src/api/event.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
 import { customerModelState } from '../../src/engine/customer-state.js';
 import type { Product } from '../../src/engine/product.js';
 import { recommend } from '../../src/engine/recommend.js';
-import { CatalogUpdates } from '../../src/app/catalog-updates.js';
-import { CustomerData } from '../../src/app/customer-data.js';
-import { EventPipeline } from '../../src/ingest/event-pipeline.js';
-import { LogApplier } from '../../src/ingest/log-applier.js';
-import { LogListeners } from '../../src/ingest/log-listeners.js';
 import { LogRetention } from '../../src/ingest/log-retention.js';
-import { replay, restoreShop } from '../../src/ingest/replay.js';
-import { ShopEngines } from '../../src/ingest/shop-engines.js';
+import { replay } from '../../src/ingest/replay.js';
+import type { ShopEngines } from '../../src/ingest/shop-engines.js';
 import { SnapshotScheduler } from '../../src/ingest/snapshots.js';
-import { CatalogStore } from '../../src/store/catalog-store.js';
-import { CustomerStore } from '../../src/store/customer-store.js';
-import { LAST_POSITION, openDatabases, type Databases } from '../../src/store/database.js';
-import { LmdbShopLog } from '../../src/store/shop-log.js';
-import { SnapshotStore } from '../../src/store/snapshot-store.js';
-import { tempDataDir } from '../support/service.js';
+import { LAST_POSITION, type Databases } from '../../src/store/database.js';
+import { closeProcessViews, openProcessView } from '../support/process-view.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2025-03-01T00:00:00Z');
 const SHOP = 'erasing-shop';
 const CUSTOMER = 'cust-erased-4411';
-const opened: { dir: string; dbs: Databases; snapshotStore: SnapshotStore }[] = [];
 
-/** One process's view of the data dir: its own models, applier (restoring from snapshots) and stores. */
+/** One process's view of the data dir (test/support/process-view.ts), with the housekeeper's round: snapshots, then retention. */
 function open(dir?: string) {
-  const root = dir ?? tempDataDir();
-  mkdirSync(path.join(root, 'db'), { recursive: true });
-  const dbs = openDatabases(path.join(root, 'db'));
-  const log = new LmdbShopLog(dbs);
-  const catalogStore = new CatalogStore(dbs, log);
-  const snapshotStore = new SnapshotStore(dbs);
-  opened.push({ dir: root, dbs, snapshotStore });
-  const engines = new ShopEngines(DEFAULT_ENGINE_CONFIG);
-  const applier = new LogApplier(log, engines, new LogListeners(), 10, undefined, (shopId) => restoreShop(shopId, catalogStore, snapshotStore, engines).snapshot);
-  const pipeline = new EventPipeline(log, applier, 7 * DAY, 'testlog1');
-  const catalog = new CatalogUpdates(catalogStore, engines, applier);
-  const customers = new CustomerData(new CustomerStore(dbs, log), engines, applier);
+  const view = openProcessView(dir, 10);
   const housekeeping = async () => {
-    await new SnapshotScheduler(engines, snapshotStore, () => NOW, () => {}, undefined, (shopId) => log.start(shopId)).takeAll();
-    await new LogRetention(log, snapshotStore, 400 * DAY, () => NOW, () => {}).pruneAll();
+    await new SnapshotScheduler(view.engines, view.snapshotStore, () => NOW, () => {}, undefined, (shopId) => view.log.start(shopId)).takeAll();
+    await new LogRetention(view.log, view.snapshotStore, 400 * DAY, () => NOW, () => {}).pruneAll();
   };
-  return { root, dbs, log, catalogStore, snapshotStore, engines, applier, pipeline, catalog, customers, housekeeping };
+  return { ...view, housekeeping };
 }
 
-afterEach(async () => {
-  for (const { dir, dbs, snapshotStore } of opened.splice(0)) {
-    await snapshotStore.close();
-    await dbs.root.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+afterEach(closeProcessViews);
 
 function product(i: number): Product {
   return { id: String(i), platform: 'shopify', title: `Item ${i}`, handle: `item-${i}`, image: null, price: '5.00', compareAtPrice: null, vendor: 'V', productType: null, tags: [], collections: ['c1'], available: true, updatedAt: NOW };
@@ -97,7 +67,7 @@ describe('an erasure’s names, once a snapshot covers it', () => {
 
     for (const name of [CUSTOMER, 'sess-before-login', 'sess-phone']) expect(logSpells(a.dbs, name), name).toBe(false);
     expect(logSpells(a.dbs, 'sess-stranger')).toBe(true);
-    expect([...a.log.read(SHOP)].map((r) => r.change?.kind ?? r.event.sessionId)).toEqual(['products', 'event-erased', 'event-erased', 'event-erased', 'event-erased', 'sess-stranger', 'erasure-done']);
+    expect([...a.log.read(SHOP)].map((r) => r.change?.kind ?? r.event!.sessionId)).toEqual(['products', 'event-erased', 'event-erased', 'event-erased', 'event-erased', 'sess-stranger', 'erasure-done']);
 
     // B applies what it lacks: the entry no longer names whom to forget, so it restores A's snapshot.
     await b.applier.applyThrough(SHOP, b.log.head(SHOP, true));

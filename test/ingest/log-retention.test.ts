@@ -2,59 +2,28 @@
 // prefix of entries that a snapshot covers and that are older than the retention, the log stays
 // one run of positions, and a process whose models lack entries pruned since restores them from
 // the snapshot on its next apply instead of taking the pruned prefix for a gap.
-import { mkdirSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { TrackedEvent } from '../../src/api/event.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
 import type { Product } from '../../src/engine/product.js';
 import { recommend } from '../../src/engine/recommend.js';
 import type { ShopEngine } from '../../src/engine/shop-engine.js';
 import { STRATEGIES } from '../../src/engine/strategy.js';
-import { CatalogUpdates } from '../../src/app/catalog-updates.js';
-import { EventPipeline } from '../../src/ingest/event-pipeline.js';
-import { LogApplier } from '../../src/ingest/log-applier.js';
-import { LogListeners } from '../../src/ingest/log-listeners.js';
 import { LogRetention } from '../../src/ingest/log-retention.js';
-import { replay, restoreShop } from '../../src/ingest/replay.js';
-import { ShopEngines } from '../../src/ingest/shop-engines.js';
+import { replay } from '../../src/ingest/replay.js';
 import { SnapshotScheduler } from '../../src/ingest/snapshots.js';
-import { CatalogStore } from '../../src/store/catalog-store.js';
-import { LAST_POSITION, openDatabases, type Databases } from '../../src/store/database.js';
+import { LAST_POSITION } from '../../src/store/database.js';
 import { pruneLog } from '../../src/store/log-retention.js';
-import { LmdbShopLog, type LogRecord } from '../../src/store/shop-log.js';
-import { SnapshotStore } from '../../src/store/snapshot-store.js';
-import { tempDataDir } from '../support/service.js';
+import type { LmdbShopLog, LogRecord } from '../../src/store/shop-log.js';
+import { closeProcessView, closeProcessViews, openProcessView } from '../support/process-view.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2025-03-01T00:00:00Z');
 const SHOP = 'kept-shop';
-const opened: { dir: string; dbs: Databases; snapshotStore: SnapshotStore }[] = [];
+/** One process's view of the data dir (test/support/process-view.ts), catching up 10 events a turn. */
+const open = (dir?: string) => openProcessView(dir, 10);
 
-/** One process's view of the data dir: its own models, applier (restoring from snapshots) and stores. */
-function open(dir?: string) {
-  const root = dir ?? tempDataDir();
-  mkdirSync(path.join(root, 'db'), { recursive: true });
-  const dbs = openDatabases(path.join(root, 'db'));
-  const log = new LmdbShopLog(dbs);
-  const catalogStore = new CatalogStore(dbs, log);
-  const snapshotStore = new SnapshotStore(dbs);
-  opened.push({ dir: root, dbs, snapshotStore });
-  const engines = new ShopEngines(DEFAULT_ENGINE_CONFIG);
-  const applier = new LogApplier(log, engines, new LogListeners(), 10, undefined, (shopId) => restoreShop(shopId, catalogStore, snapshotStore, engines).snapshot);
-  const pipeline = new EventPipeline(log, applier, 7 * DAY, 'testlog1');
-  const catalog = new CatalogUpdates(catalogStore, engines, applier);
-  return { root, dbs, log, catalogStore, snapshotStore, engines, applier, pipeline, catalog };
-}
-
-afterEach(async () => {
-  for (const { dir, dbs, snapshotStore } of opened.splice(0)) {
-    await snapshotStore.close();
-    await dbs.root.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+afterEach(closeProcessViews);
 
 function product(i: number): Product {
   return {
@@ -191,10 +160,7 @@ describe('log retention', () => {
         expect([...a.log.read(SHOP)]).toEqual(records.slice(start - 1));
         expect([...a.log.read(SHOP, start - 1)]).toEqual(records.slice(start - 1));
         expect(a.log.head(SHOP)).toBe(head);
-        await a.snapshotStore.close();
-        await a.dbs.root.close();
-        rmSync(a.root, { recursive: true, force: true });
-        opened.splice(opened.findIndex((o) => o.dbs === a.dbs), 1);
+        await closeProcessView(a.dbs);
       }),
       { numRuns: 40 },
     );

@@ -1,5 +1,3 @@
-import { mkdirSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { TrackedEvent } from '../../src/api/event.js';
 import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
@@ -12,31 +10,13 @@ import { EventPipeline } from '../../src/ingest/event-pipeline.js';
 import { replay } from '../../src/ingest/replay.js';
 import { ShopEngines } from '../../src/ingest/shop-engines.js';
 import { SnapshotScheduler } from '../../src/ingest/snapshots.js';
-import { CatalogStore } from '../../src/store/catalog-store.js';
-import { openDatabases, type Databases } from '../../src/store/database.js';
-import { LmdbShopLog } from '../../src/store/shop-log.js';
-import { LogApplier } from '../../src/ingest/log-applier.js';
-import { LogListeners } from '../../src/ingest/log-listeners.js';
 import { SnapshotStore } from '../../src/store/snapshot-store.js';
-import { tempDataDir } from '../support/service.js';
+import { closeProcessViews, openProcessView } from '../support/process-view.js';
 
 const NOW = Date.parse('2025-03-01T00:00:00Z');
 const SHOP = 'snap-shop';
-const opened: { dir: string; dbs: Databases; snapshotStore: SnapshotStore }[] = [];
-
-function open(dir?: string) {
-  const root = dir ?? tempDataDir();
-  mkdirSync(path.join(root, 'db'), { recursive: true });
-  const dbs = openDatabases(path.join(root, 'db'));
-  const log = new LmdbShopLog(dbs);
-  const catalogStore = new CatalogStore(dbs, log);
-  const snapshotStore = new SnapshotStore(dbs);
-  opened.push({ dir: root, dbs, snapshotStore });
-  const engines = new ShopEngines(DEFAULT_ENGINE_CONFIG);
-  const listeners = new LogListeners();
-  const applier = new LogApplier(log, engines, listeners);
-  return { root, dbs, log, catalogStore, snapshotStore, engines, listeners, applier };
-}
+/** One process's view of the data dir (test/support/process-view.ts). */
+const open = (dir?: string) => openProcessView(dir);
 
 function product(i: number): Product {
   return {
@@ -73,13 +53,7 @@ function answers(engine: ShopEngine): unknown[] {
   return out;
 }
 
-afterEach(async () => {
-  for (const { dir, dbs, snapshotStore } of opened.splice(0)) {
-    await snapshotStore.close();
-    await dbs.root.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+afterEach(closeProcessViews);
 
 describe('snapshots', () => {
   test('When a snapshot is taken mid-stream, then a restart restores it, replays only the later events and answers exactly as before', async () => {
