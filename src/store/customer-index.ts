@@ -5,7 +5,7 @@
 // (store/customer-erasure.ts).
 import type { TrackedEvent } from '../api/event.js';
 import { LAST_POSITION, type Databases } from './database.js';
-import { backfillIndex } from './index-backfill.js';
+import { backfillIndex, type IndexRow } from './index-backfill.js';
 import { entryIds, isChange, type EventsEntry } from './log-entry.js';
 
 /** One indexed event: its log position, id and the event as stored. */
@@ -65,10 +65,12 @@ export function customerEvents(
 
 /** Indexes the customers' events a data dir's log held before the customer index existed, once (store/index-backfill.ts); resolves with the rows written. */
 export function backfillCustomerIndex(dbs: Databases): Promise<number> {
-  return backfillIndex(dbs, 'customerIndex', dbs.customerEvents, (shopId, first, events) => {
-    const rows: [[string, string, number], number][] = [];
-    events.forEach((event, i) => {
-      if (event.customerId !== undefined) rows.push([[shopId, event.customerId, first + i], first]);
+  const index = dbs.customerEvents;
+  return backfillIndex(dbs, 'customerIndex', (shopId, first, entry) => {
+    const rows: IndexRow[] = [];
+    if (isChange(entry)) return rows;
+    entry.events.forEach((event, i) => {
+      if (event.customerId !== undefined) rows.push([index, [shopId, event.customerId, first + i], first]);
     });
     return rows;
   });

@@ -5,7 +5,8 @@
 // outlive the session's events in its entry (an erasure split it): readers check the entry.
 import type { TrackedEvent } from '../api/event.js';
 import { LAST_POSITION, type Databases } from './database.js';
-import { backfillIndex } from './index-backfill.js';
+import { backfillIndex, type IndexRow } from './index-backfill.js';
+import { isChange } from './log-entry.js';
 
 /** The distinct sessions of an entry's events. */
 function sessionsOf(events: readonly TrackedEvent[]): Iterable<string> {
@@ -32,7 +33,14 @@ export function sessionEntryRows(dbs: Databases, shopId: string, sessionId: stri
   return [...dbs.sessionEntries.getKeys({ start: [shopId, sessionId, 0], end: [shopId, sessionId, LAST_POSITION] })];
 }
 
-/** Indexes the sessions of the entries a data dir's log held before the session index existed, once (store/index-backfill.ts); resolves with the rows written. */
+/**
+ * Indexes the sessions of the entries a data dir's log held before the session index existed, and
+ * lists its customer erasures that name whom they erased (store/customer-erasure.ts forgets the
+ * names once a snapshot covers them), once (store/index-backfill.ts); resolves with the rows written.
+ */
 export function backfillSessionIndex(dbs: Databases): Promise<number> {
-  return backfillIndex(dbs, 'sessionIndex', dbs.sessionEntries, (shopId, first, events) => sessionRows(shopId, first, events).map((key) => [key, 1]));
+  return backfillIndex(dbs, 'sessionIndex', (shopId, first, entry): IndexRow[] => {
+    if (!isChange(entry)) return sessionRows(shopId, first, entry.events).map((key) => [dbs.sessionEntries, key, 1]);
+    return entry.change.kind === 'customer-erased' ? [[dbs.erasuresNamed, [shopId, first], entry.at]] : [];
+  });
 }

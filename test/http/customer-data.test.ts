@@ -44,15 +44,14 @@ function snapshotsSpell(dbs: Databases, text: string): boolean {
   return false;
 }
 
-/** The stopped data dir at `path` as a version without the index left it: no index rows, no mark that the log is indexed. */
-async function withoutIndex(path: string, index: 'customerEvents' | 'sessionEntries', doneKey: string): Promise<void> {
+/** The stopped data dir at `path` as a version without the index left it: no rows in these tables, no mark that the log is indexed. */
+async function withoutIndex(path: string, tables: readonly ('customerEvents' | 'sessionEntries' | 'erasuresNamed')[], doneKey: string): Promise<void> {
   const raw = openDatabases(path);
-  const db = raw[index] as Databases['customerEvents'];
   raw.root.transactionSync(() => {
-    for (const key of db.getKeys()) db.remove(key);
+    for (const table of tables) for (const key of raw[table].getKeys()) raw[table].remove(key as never);
     raw.meta.remove(doneKey);
   });
-  expect([...db.getKeys()]).toEqual([]);
+  for (const table of tables) expect([...raw[table].getKeys()]).toEqual([]);
   await raw.root.close();
 }
 
@@ -137,24 +136,29 @@ describe('customer data', () => {
     await arrange(t);
     const expected = (await exportOf(t, ERASED)).events;
     await t.stop();
-    await withoutIndex(t.service.dbs.path, 'customerEvents', 'customerIndex');
+    await withoutIndex(t.service.dbs.path, ['customerEvents'], 'customerIndex');
 
     const again = await start(t.dataDir, t.shop);
     expect((await exportOf(again, ERASED)).events).toEqual(expected);
     expect((await exportOf(again, KEPT)).events.map((e) => e.productId)).toEqual(['2', '3']);
   });
 
-  test("When a data dir holds events stored before the session index existed, then the next start indexes their sessions once and an erasure finds the sessions' other events", async () => {
+  test("When a data dir holds events stored before the session index existed, then the next start indexes their sessions once, an erasure finds the sessions' other events, and an earlier erasure's names go", async () => {
     const t = await start();
     await arrange(t);
     await postEvents(t, [{ type: 'view', productId: '7', sessionId: 'erased-s1' }]);
+    expect((await t.fetch(`/api/customers/${KEPT}`, { method: 'DELETE', key: t.shop.secretKey })).status).toBe(200); // as an earlier version left it: named
     await t.stop();
-    await withoutIndex(t.service.dbs.path, 'sessionEntries', 'sessionIndex');
+    await withoutIndex(t.service.dbs.path, ['sessionEntries', 'erasuresNamed'], 'sessionIndex');
 
     const again = await start(t.dataDir, t.shop);
     const res = await again.fetch(`/api/customers/${ERASED}`, { method: 'DELETE', key: again.shop.secretKey });
     expect(await res.json()).toMatchObject({ events: 6 });
     expect([...again.service.shopLog.read(t.shop.shopId)].some((r) => r.event?.sessionId === 'erased-s1')).toBe(false);
+    await again.service.pruneLog();
+    const { shopId } = t.shop;
+    const logBytes = [...again.service.dbs.log.getKeys({ start: [shopId, 0], end: [shopId, LAST_POSITION] })].map((key) => again.service.dbs.log.getBinary(key)!);
+    for (const name of [KEPT, ERASED]) expect(logBytes.some((bytes) => bytes.includes(Buffer.from(name))), name).toBe(false);
   });
 
   test('When the export is asked with a public key or a bad cursor, then it is refused with a stable code', async () => {
