@@ -192,7 +192,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pairwise-replicas-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', PAIRWISE_DATA_DIR: dataDir, PAIRWISE_DEMO: '0', PAIRWISE_RATE_LIMITS: '0', PAIRWISE_SERVERS: String(SERVERS), PAIRWISE_SHOP: SHOP, PAIRWISE_PUBLIC_KEY: publicKey, PAIRWISE_SECRET_KEY: secretKey };
+  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', PAIRWISE_DATA_DIR: dataDir, PAIRWISE_DEMO: '0', PAIRWISE_RATE_LIMITS: '0', PAIRWISE_STOREFRONT_EVENTS_PER_DAY: '0', PAIRWISE_STOREFRONT_MB_PER_DAY: '0', PAIRWISE_SERVERS: String(SERVERS), PAIRWISE_SHOP: SHOP, PAIRWISE_PUBLIC_KEY: publicKey, PAIRWISE_SECRET_KEY: secretKey };
   const supervisor = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', process.env.BENCH_SERVER_OUTPUT === '1' ? 'inherit' : 'ignore', 'inherit'] });
   try {
     await waitForServers(supervisor, SERVERS);

@@ -97,8 +97,11 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(process.env.BENCH_DATA_PARENT ?? tmpdir(), 'pairwise-bench-'));
   const bootstrapShop = { shopId: 'bench', publicKey: generateKey('public'), secretKey: generateKey('secret') };
   const env: NodeJS.ProcessEnv = { ...process.env, PAIRWISE_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
-  // Benchmarks measure throughput through one key from one address: no rate limits unless asked for.
+  // Benchmarks measure throughput through one key from one address: no rate limits and no daily
+  // storefront budget (a long run would spend it) unless asked for.
   env.PAIRWISE_RATE_LIMITS ??= '0';
+  env.PAIRWISE_STOREFRONT_EVENTS_PER_DAY ??= '0';
+  env.PAIRWISE_STOREFRONT_MB_PER_DAY ??= '0';
   // One process, in this one (startService): its rates are not shared out over others.
   env.PAIRWISE_SERVERS = '1';
   if (mode === 'demo') {

@@ -12,6 +12,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src/config.js';
 import { ChildServer } from './support/child-server.js';
 import { EVENTS_BATCH, EVENTS_PER_BATCH } from './support/http-workload.js';
 import { detectPinning, pinSelfToLoadCpu } from './support/pinning.js';
@@ -91,7 +92,8 @@ async function main(): Promise<void> {
 
   const runs: Run[] = [];
   progress('(a) one address, default rate limits and budget…');
-  runs.push(await flood('one-address', {}, 1, seconds, connections));
+  const { eventsPerDay, bytesPerDay } = loadConfig({}).storefrontQuota;
+  runs.push(await flood('one-address', { PAIRWISE_STOREFRONT_EVENTS_PER_DAY: String(eventsPerDay), PAIRWISE_STOREFRONT_MB_PER_DAY: String(bytesPerDay / MB) }, 1, seconds, connections));
   progress(`(b) ${addresses} addresses through a trusted proxy, storefront budget ${budget} events a day…`);
   runs.push(await flood('many-addresses', { PAIRWISE_TRUSTED_PROXIES: '127.0.0.1', PAIRWISE_STOREFRONT_EVENTS_PER_DAY: String(budget) }, addresses, seconds, connections));
   progress('(c) baseline: one address, no rate limit, no budget…');
