@@ -72,6 +72,8 @@ function limit(policy: Policy, config: RateConfig, subject: string, unit: string
 }
 
 const REQUESTS_OR_OPS = 'requests or WebSocket operations';
+/** What the storefront's buckets count: each event of a write is a token. */
+const REQUESTS_OPS_EVENTS = 'requests, WebSocket operations and events';
 
 function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');
@@ -124,10 +126,10 @@ export class RateLimits {
     /** Every bucket's time (performance.now()); tests inject a fake. */
     readonly clock: MonotonicClock = monotonicNow,
   ) {
-    this.address = limit('address', config.address, 'this client address', REQUESTS_OR_OPS);
-    this.publicKey = limit('public-key', config.publicKey, 'this public key', REQUESTS_OR_OPS);
+    this.address = limit('address', config.address, 'this client address', REQUESTS_OPS_EVENTS);
+    this.publicKey = limit('public-key', config.publicKey, 'this public key', REQUESTS_OPS_EVENTS);
     this.secretKey = limit('secret-key', config.secretKey, 'this secret key', REQUESTS_OR_OPS);
-    this.socket = limit('socket', config.socket, 'this connection', 'operations');
+    this.socket = limit('socket', config.socket, 'this connection', 'operations and events');
     this.newSessionsPerAddress = limit('address-new-sessions', config.newSessionsPerAddress, 'this client address', 'new sessions', 'too_many_new_sessions', 'minute');
     this.newSessionsPerShop = limit('shop-new-sessions', config.newSessionsPerShop, "this shop's public keys", 'new sessions', 'too_many_new_sessions', 'minute');
     this.signInsPerAddress = limit('address-sign-ins', config.signInsPerAddress, 'this client address', 'dashboard sign-in attempts', 'rate_limited', 'minute');

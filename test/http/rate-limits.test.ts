@@ -52,7 +52,7 @@ describe('rate limits over HTTP', () => {
     const refused = await get();
 
     const body = await expectProblem(asProblem(refused), 429, 'rate_limited');
-    expect(body.detail).toBe('this client address may make 2 requests or WebSocket operations a second (bursts of 3); retry after 1 s');
+    expect(body.detail).toBe('this client address may make 2 requests, WebSocket operations and events a second (bursts of 3); retry after 1 s');
     expect(refused.headers['retry-after']).toBe('1');
     expect(refused.headers['ratelimit']).toBe('"address";r=0;t=1');
     expect(refused.headers['ratelimit-policy']).toBe('"address";q=2;w=1;pairwise-burst=3');

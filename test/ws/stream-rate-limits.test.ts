@@ -46,7 +46,7 @@ describe('stream rate limits', () => {
     expect(replies[3]).toEqual({
       op: 'error',
       ref: 'a3',
-      error: { code: 'rate_limited', detail: 'this connection may make 10 operations a second (bursts of 3)', retryAfterMs: 100 },
+      error: { code: 'rate_limited', detail: 'this connection may make 10 operations and events a second (bursts of 3)', retryAfterMs: 100 },
       __binary: false,
       __at: expect.any(Number),
     });
