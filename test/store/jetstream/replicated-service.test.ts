@@ -7,7 +7,11 @@ import { formatPosition } from '../../../src/api/position-token.js';
 import type { EaseFit } from '../../../src/engine/ease/ease-model.js';
 import { toPortable } from '../../../src/engine/ease/portable-fit.js';
 import { refitEase } from '../../../src/ingest/ease-refit.js';
+import { jetstream } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { materializedThrough } from '../../../src/store/jetstream/log-follower.js';
+import { encodeMessage } from '../../../src/store/jetstream/log-message.js';
+import { shopSubject } from '../../../src/store/jetstream/log-stream.js';
 import { ids, newShop, postEvents, putProducts, recommendations, startTestService, wireProduct, type TestService } from '../../support/service.js';
 import { NatsCluster, NODE_QUERIES } from '../../support/nats-cluster.js';
 
@@ -92,6 +96,33 @@ describe('three nodes on one replicated log', () => {
       expect(node.service.engines.get(shop.shopId).ease.size).toBe(fit!.items.length);
     }
     expect(three.service.shopLog.easeFit(shop.shopId, position)).toEqual(one.service.shopLog.easeFit(shop.shopId, position));
+  });
+
+  test('When a node stops after the stream took its write but before its own log did, then it writes it before it answers again, and the messageId sent again is a duplicate on every node', async () => {
+    // The state a node killed between the stream's acknowledgement and its follower's commit
+    // leaves: the message in the stream (published here as that node would have), not in its log.
+    // Its client had no answer and sends the event again, to it once it is back and to another node.
+    const [one, , three] = nodes as [TestService, TestService, TestService];
+    await three.stop();
+    const eventId = 'evt_01J00000000000000000000000';
+    const event = { type: 'view' as const, productId: '4', sessionId: 's7', messageId: 'cut-off-1', timestamp: Date.now(), sender: 'secret' as const };
+    const nc = await connect({ servers: cluster.urls });
+    try {
+      const message = encodeMessage({ kind: 'events', events: [{ eventId, event }], receivedAt: Date.now(), dedupSince: Date.now() - 7 * 86_400_000, sender: 'secret' });
+      await jetstream(nc).publish(shopSubject('pairwise.TEST_NODES', shop.shopId), message, { msgID: 'cut-off-node-0' });
+    } finally {
+      await nc.close();
+    }
+    const back = await startTestService({ shop, dataDir: three.dataDir, env: { PAIRWISE_NATS: cluster.urls.join(','), PAIRWISE_NATS_STREAM: 'TEST_NODES' } });
+    nodes[2] = back;
+    const sent = { type: 'view', productId: '4', sessionId: 's7', messageId: 'cut-off-1' };
+    for (const node of [back, one]) {
+      const again = (await postEvents(node, [sent], shop.secretKey)) as { results: { eventId: string; duplicate?: boolean }[] };
+      expect(again.results).toMatchObject([{ eventId, duplicate: true }]);
+    }
+    for (const node of [back, one]) {
+      expect([...node.service.shopLog.read(shop.shopId)].filter((r) => r.event?.messageId === 'cut-off-1').map((r) => r.eventId)).toEqual([eventId]);
+    }
   });
 
   test('When a node starts on an empty data dir, then it catches up with the stream before it answers, and answers like the others', async () => {
