@@ -26,6 +26,12 @@ export async function killIfRunning(child: ChildServer): Promise<void> {
 
 export { freePort };
 
+/** Why the child will never answer (it exited, with its code or signal), or undefined while it runs. */
+export function exitReason(child: ChildServer): string | undefined {
+  const { exitCode, signalCode } = child.process;
+  return exitCode === null && signalCode === null ? undefined : `it exited with ${signalCode ?? `code ${exitCode}`}`;
+}
+
 async function waitHealthy(url: string, child: ChildServer, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
