@@ -1,6 +1,6 @@
 // Runs the compiled server (dist/, built by global-setup) as a child process on a free port.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { freePort } from '../../bench/support/free-port.js';
@@ -17,10 +17,36 @@ export interface ChildServer {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Ends a test's server if it still runs (SIGKILL) and waits for its exit: what every afterEach does. */
+/** Ends a test's server if it still runs (SIGKILL, with its server processes) and waits for its exit: what every afterEach does. */
 export async function killIfRunning(child: ChildServer): Promise<void> {
   if (child.process.exitCode !== null || child.process.signalCode !== null) return;
-  child.process.kill('SIGKILL');
+  await killTree(child);
+}
+
+/** The process ids of `pid` and its descendants (a supervisor and its servers), parents first. */
+function processTree(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // gone already
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/**
+ * SIGKILL to the child and every process under it at once, as when its machine goes (no lease
+ * released, nothing flushed on the way out); resolves once its output is all read, which a
+ * supervisor's servers, sharing its stdout, would otherwise hold open.
+ */
+export async function killTree(child: ChildServer): Promise<void> {
+  for (const pid of processTree(child.process.pid!)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
   await child.exited;
 }
 

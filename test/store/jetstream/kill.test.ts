@@ -8,10 +8,9 @@
 // data dir once it is stopped) holds every acknowledged event, each messageId once. The run's tally
 // is printed (`kill run: acknowledged …, lost …, stored twice …, refusals …`): what a request that
 // acknowledged nothing was answered, which the client sent again elsewhere.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { exitReason, freePort, killIfRunning, spawnChildServer, type ChildServer } from '../../support/child-server.js';
+import { exitReason, freePort, killIfRunning, killTree, spawnChildServer, type ChildServer } from '../../support/child-server.js';
 import { NatsCluster, NODE_QUERIES } from '../../support/nats-cluster.js';
 import { newShop, tempDataDir, wireProduct, withoutRecId } from '../../support/service.js';
 import { storedEvents } from '../../support/stored-events.js';
@@ -63,28 +62,9 @@ async function startNode(node: Node): Promise<void> {
   });
 }
 
-/** The process ids of `pid` and its descendants (a node with PAIRWISE_SERVERS=2 is a supervisor and its servers). */
-function processTree(pid: number): number[] {
-  let children: number[] = [];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    // gone already
-  }
-  return [pid, ...children.flatMap(processTree)];
-}
-
-/** SIGKILL to every process of the node at once, as when its machine goes: no lease released, nothing flushed on the way out. */
+/** Every process of the node killed at once (killTree), as when its machine goes. */
 async function killNode(node: Node): Promise<void> {
-  const child = node.child!;
-  for (const pid of processTree(child.process.pid!)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  await child.exited;
+  await killTree(node.child!);
 }
 
 /** The shop's log head as the node's /metrics says it. */
@@ -185,7 +165,8 @@ class Load {
   async more(count: number): Promise<void> {
     const target = this.acked.length + count;
     await until(`${count} more acknowledged batches`, 30_000, async () => (this.acked.length >= target ? true : undefined)).catch((error: Error) => {
-      throw new Error(`${error.message} (${this.acked.length} so far); the nodes said:\n${nodes.map((node) => `${node.port}: ${node.child?.output().slice(-3_000)}`).join('\n')}`);
+      const nats = [0, 1, 2].map((i) => `nats-server n${i + 1}: ${cluster.output(i).slice(-3_000)}`).join('\n');
+      throw new Error(`${error.message} (${this.acked.length} so far, refusals ${this.refusals}); the nodes said:\n${nodes.map((node) => `${node.port}: ${node.child?.output().slice(-3_000)}`).join('\n')}\n${nats}`);
     });
   }
 
@@ -215,7 +196,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  for (const node of nodes) if (node.child !== undefined) await killNode(node).catch(() => killIfRunning(node.child!));
+  for (const node of nodes) if (node.child !== undefined) await killIfRunning(node.child);
   await cluster?.stop();
 });
 
