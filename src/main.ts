@@ -60,10 +60,22 @@ async function main(): Promise<void> {
   }
   process.on('uncaughtException', fatal('uncaught exception:'));
   process.on('unhandledRejection', fatal('unhandled rejection:'));
-  if (config.servers > 1 && config.serverIndex === undefined) return startSupervisor(config, fileURLToPath(import.meta.url));
+  // A start that waits on nothing Node counts as open (an unref'd timer, a promise nobody settles)
+  // would end the process with code 0 and not a word, which no process manager restarts.
+  const stalled = () => {
+    console.error('start-up failed: it was left waiting on nothing (a bug); exiting with code 1');
+    process.exit(1);
+  };
+  process.once('beforeExit', stalled);
+  if (config.servers > 1 && config.serverIndex === undefined) {
+    await startSupervisor(config, fileURLToPath(import.meta.url));
+    process.off('beforeExit', stalled);
+    return;
+  }
   let service: RunningService;
   try {
     service = await startService(config);
+    process.off('beforeExit', stalled);
   } catch (error) {
     // No write is in flight when a start fails, and startService has closed LMDB: an ordinary exit is safe.
     const message = error instanceof Error ? error.message : String(error);

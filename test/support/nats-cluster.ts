@@ -42,15 +42,25 @@ export class NatsCluster {
 
   /** Starts `size` clustered servers and resolves once JetStream answers (a meta leader is elected). */
   static async start(size = 3): Promise<NatsCluster> {
+    const cluster = await NatsCluster.planned(size);
+    cluster.startAll();
+    await cluster.ready();
+    return cluster;
+  }
+
+  /** `size` servers given their ports and store dirs, none started yet (nodes may be pointed at them first). */
+  static async planned(size = 3): Promise<NatsCluster> {
     const root = mkdtempSync(path.join(tmpdir(), 'pairwise-nats-'));
     const members: Member[] = [];
     for (let i = 0; i < size; i++) {
       members.push({ name: `n${i + 1}`, clientPort: await freePort(), routePort: await freePort(), storeDir: path.join(root, `n${i + 1}`), output: '' });
     }
-    const cluster = new NatsCluster(members, root);
-    for (let i = 0; i < size; i++) cluster.startServer(i);
-    await cluster.ready();
-    return cluster;
+    return new NatsCluster(members, root);
+  }
+
+  /** Starts every server, without waiting for them. */
+  startAll(): void {
+    for (let i = 0; i < this.#members.length; i++) this.startServer(i);
   }
 
   /** Client URLs, one per server, in member order. */

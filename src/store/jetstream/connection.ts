@@ -1,8 +1,12 @@
 // The connection to the NATS cluster that holds the log. A node that cannot reach NATS at start
 // says so, naming every URL it tried, and tries again with growing waits instead of exiting (a
-// supervisor restarting a node that exits at once would only make a crash loop of a NATS outage).
-// Once connected, the client's own reconnect rides out a NATS server going away.
+// supervisor restarting a node that exits at once would only make a crash loop of a NATS outage);
+// so does a node whose JetStream requests find the cluster still forming or electing (no
+// JetStream yet, no leader, the stream not placed). Once connected, the client's own reconnect
+// rides out a NATS server going away.
+import { JetStreamApiError, JetStreamError } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { StartupError } from '../../errors.js';
 
 /** Waits between attempts at start: 1 s, doubled each time, at most 30 s. */
 const FIRST_WAIT_MS = 1_000;
@@ -19,7 +23,9 @@ export interface ConnectOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+// Not unref'd: while a start waits for NATS this timer is all the process has open, and Node exits
+// (with code 0, saying nothing) once nothing is.
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The wait before attempt `attempt + 1` (attempt counts from 1). */
 export function retryWaitMs(attempt: number): number {
@@ -50,10 +56,12 @@ export async function connectToLog(urls: readonly string[], options: ConnectOpti
 }
 
 /**
- * Runs `request` (JetStream requests made at start) until it is answered: one that times out, or
- * finds no JetStream to answer it, is tried again with the same growing waits as the connection.
- * Right after a NATS server is lost, the cluster elects new leaders for a few seconds and answers
- * nothing; a node starting then waits for them instead of exiting. Other errors are thrown.
+ * Runs `request` (JetStream requests made at start) until it is answered. Whatever NATS answers
+ * first is tried again with the same growing waits as the connection, each attempt named: while a
+ * NATS cluster forms, or after it lost a server, it answers "jetstream is not enabled" (no server
+ * took the request yet), "JetStream cluster not available" (no meta leader), "no suitable peers for
+ * placement" (not every server joined), or nothing in time. A StartupError (this node's settings
+ * against the stream's) and an error that does not come from NATS are thrown at once.
  */
 export async function whenAnswered<T>(what: string, request: () => Promise<T>, options: Pick<ConnectOptions, 'report' | 'sleep'>): Promise<T> {
   const sleep = options.sleep ?? defaultSleep;
@@ -61,7 +69,7 @@ export async function whenAnswered<T>(what: string, request: () => Promise<T>, o
     try {
       return await request();
     } catch (error) {
-      if (!isUnanswered(error)) throw error;
+      if (!isNotYetAnswered(error)) throw error;
       const wait = retryWaitMs(attempt);
       options.report(`the NATS cluster did not answer ${what} (attempt ${attempt}: ${(error as Error).message}); trying again in ${wait / 1000} s`);
       await sleep(wait);
@@ -69,11 +77,16 @@ export async function whenAnswered<T>(what: string, request: () => Promise<T>, o
   }
 }
 
-/** A request nobody answered in time: a timeout, no responders, or JetStream's "cluster not available" (10008). */
-function isUnanswered(error: unknown): boolean {
-  const name = (error as Error)?.name;
-  const code = (error as { api_error?: { err_code?: number } }).api_error?.err_code;
-  return name === 'TimeoutError' || name === 'NoRespondersError' || code === 10008;
+/** The client's errors (error.name) that a NATS cluster causes while it is not ready yet. */
+const NOT_YET = new Set(['TimeoutError', 'NoResponders', 'RequestError', 'ConnectionError', 'JetStreamNotEnabled']);
+
+/**
+ * Whether `error` is NATS saying it cannot answer yet: any JetStream API error among them, as the
+ * cluster's answers while it forms are many (one that persists is named in the log each time).
+ */
+function isNotYetAnswered(error: unknown): boolean {
+  if (error instanceof StartupError || !(error instanceof Error)) return false;
+  return NOT_YET.has(error.name) || error instanceof JetStreamError || error instanceof JetStreamApiError;
 }
 
 /** How many servers the connected cluster has (1 for a server outside a cluster), as the server told the client. */

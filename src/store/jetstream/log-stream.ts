@@ -4,7 +4,8 @@
 // these settings: a node never writes into a stream set up otherwise (fewer replicas, other
 // subjects, a shorter retention) without saying so, which would silently weaken what an
 // acknowledged write promises.
-import { DiscardPolicy, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig, type StreamInfo } from '@nats-io/jetstream';
+import { randomBytes } from 'node:crypto';
+import { DiscardPolicy, JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager, type StreamConfig, type StreamInfo } from '@nats-io/jetstream';
 import { StartupError } from '../../errors.js';
 
 export interface LogStreamSettings {
@@ -59,7 +60,7 @@ export function settingDifferences(existing: StreamConfig, settings: LogStreamSe
   return differences;
 }
 
-/** Creates the log's stream, or checks that the one there has its settings; throws a StartupError naming each difference. */
+/** Creates the log's stream, or checks that the one there has its settings; throws a StartupError naming each difference, NATS's error when it cannot create it. */
 export async function ensureLogStream(jsm: JetStreamManager, settings: LogStreamSettings): Promise<StreamInfo> {
   let info: StreamInfo | undefined;
   try {
@@ -67,13 +68,9 @@ export async function ensureLogStream(jsm: JetStreamManager, settings: LogStream
   } catch (error) {
     if (!isStreamNotFound(error)) throw error;
   }
-  if (info === undefined) {
-    try {
-      return await jsm.streams.add(wanted(settings));
-    } catch (error) {
-      throw new StartupError(`cannot create the JetStream stream "${settings.name}" with ${settings.replicas} replica(s): ${(error as Error).message}`);
-    }
-  }
+  // A refusal to create it is JetStream's answer while its cluster forms ("no suitable peers for
+  // placement" until every server joined): the caller tries again (connection.ts whenAnswered).
+  if (info === undefined) return await jsm.streams.add(wanted(settings));
   const differences = settingDifferences(info.config, settings);
   if (differences.length > 0) {
     throw new StartupError(
@@ -95,6 +92,24 @@ export async function streamReplicas(jsm: JetStreamManager, name: string): Promi
 }
 
 export function isStreamNotFound(error: unknown): boolean {
-  const code = (error as { api_error?: { err_code?: number } }).api_error?.err_code;
-  return code === 10059 || /stream not found/i.test((error as Error).message ?? '');
+  return (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound) || /stream not found/i.test((error as Error).message ?? '');
+}
+
+/** JetStream's refusal of a publish whose expected last message id is not the stream's last. */
+const WRONG_LAST_MSG_ID = 10070;
+
+/**
+ * Resolves once the stream's leader answers a publish on `subject` made through this connection,
+ * which a stream that exists may not do yet (its leader not elected, or the servers not yet told
+ * where it is: "jetstream is not enabled"). The publish expects a last message id the stream never
+ * had, so the leader refuses it and stores nothing; any other answer is thrown.
+ */
+export async function streamTakesPublishes(js: JetStreamClient, subject: string): Promise<void> {
+  try {
+    await js.publish(subject, new Uint8Array(0), { expect: { lastMsgID: `pairwise-probe-${randomBytes(12).toString('hex')}` } });
+  } catch (error) {
+    if (error instanceof JetStreamApiError && error.code === WRONG_LAST_MSG_ID) return;
+    throw error;
+  }
+  throw new Error(`a probe publish on ${subject} was stored: the stream's last message id matched a random one`);
 }

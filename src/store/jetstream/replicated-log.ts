@@ -17,7 +17,7 @@ import { ClusterLease } from './cluster-lease.js';
 import { clusterSize, connectToLog, whenAnswered } from './connection.js';
 import { JetStreamShopLog } from './jetstream-shop-log.js';
 import { LogFollower, materializedThrough } from './log-follower.js';
-import { ensureLogStream, isStreamNotFound, streamReplicas, type LogStreamSettings } from './log-stream.js';
+import { ensureLogStream, isStreamNotFound, shopSubject, streamReplicas, streamTakesPublishes, type LogStreamSettings } from './log-stream.js';
 import type { NatsConfig } from './nats-config.js';
 import { isEmptyDataDir, publishBackup, restoreBackup, type BackupInfo } from './node-backups.js';
 
@@ -93,13 +93,18 @@ export async function openReplicatedLog(
     const answered = <T>(what: string, request: () => Promise<T>) => whenAnswered(what, request, { report });
     const jsm = await answered('JetStream', () => jetstreamManager(nc));
     // Unset, the replicas are the stream's once it exists: the servers the client hears of are
-    // only those up now, and a node started while one of three is down must not ask for two.
-    const replicas = nats.replicas ?? (await answered('about the log stream', () => streamReplicas(jsm, nats.stream))) ?? Math.min(3, clusterSize(nc));
+    // only those up now, and a node started while one of three is down must not ask for two. A
+    // new stream's are 3, or fewer when the cluster is smaller: by the servers PAIRWISE_NATS
+    // lists, or the client hears of if more (a cluster still forming tells of fewer than it has).
+    const replicas = nats.replicas ?? (await answered('about the log stream', () => streamReplicas(jsm, nats.stream))) ?? Math.min(3, Math.max(nats.urls.length, clusterSize(nc)));
     const settings: LogStreamSettings = { name: nats.stream, subjectPrefix: `pairwise.${nats.stream}`, replicas, maxAgeMs: retentionMs, maxBytes: nats.maxBytes, duplicateWindowMs: DUPLICATE_WINDOW_MS };
-    const info = await answered('about the log stream', () => ensureLogStream(jsm, settings));
+    const info = await answered(`about the log stream "${nats.stream}" (${replicas} replicas)`, () => ensureLogStream(jsm, settings));
     const logId = streamLogId(nats.stream, info.created);
     await adoptLogId(dbs, logId, nats.stream);
     const js = jetstream(nc);
+    // Created or found is not yet placed: the start's own writes (a shop from the environment, the
+    // demo store) wait until its leader takes a publish.
+    await answered('a publish to the log stream', () => streamTakesPublishes(js, shopSubject(settings.subjectPrefix, '_probe')));
     const fits = await answered('about the fits store', () => new Objm(js).create(`${nats.stream}_FITS`, { replicas }));
     const streamLast = async () => (await jsm.streams.info(settings.name)).state.last_seq;
     const materializer = new LogFollower(js, settings.name, settings.subjectPrefix, local, fits, report, streamLast);
@@ -195,8 +200,7 @@ export async function restoreNodeBackup(nats: NatsConfig, dbPath: string, report
     const store = `OBJ_${nats.stream}_BACKUPS`; // the object store's stream
     const exists = await whenAnswered('about the backups store', () => jsm.streams.info(store).then(() => true, (error: unknown) => (isStreamNotFound(error) ? false : Promise.reject(error))), { report });
     if (!exists) return undefined;
-    const backups = await new Objm(jetstream(nc)).open(`${nats.stream}_BACKUPS`);
-    const info = await restoreBackup(backups, dbPath);
+    const info = await whenAnswered('for the node backup', async () => restoreBackup(await new Objm(jetstream(nc)).open(`${nats.stream}_BACKUPS`), dbPath), { report });
     if (info !== undefined) report(`restored the node backup of ${new Date(info.at).toISOString()} (stream sequence ${info.seq}); reading the stream from there`);
     return info;
   } finally {

@@ -2,10 +2,10 @@
 // accepted again as it is, refused (naming each difference) when set up otherwise; and the start
 // that cannot reach NATS says where it tried and waits longer each time.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { JetStreamApiError, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { StartupError } from '../../../src/errors.js';
-import { TimeoutError } from '@nats-io/transport-node';
+import { NoRespondersError, TimeoutError } from '@nats-io/transport-node';
 import { clusterSize, connectToLog, retryWaitMs, whenAnswered } from '../../../src/store/jetstream/connection.js';
 import { ensureLogStream, streamReplicas, type LogStreamSettings } from '../../../src/store/jetstream/log-stream.js';
 import { freePort } from '../../support/child-server.js';
@@ -100,4 +100,29 @@ test('When a JetStream request at start is not answered, then it is tried again 
   await expect(whenAnswered('x', async () => {
     throw new StartupError('set up otherwise');
   }, { report: () => {}, sleep: async () => {} })).rejects.toThrow('set up otherwise');
+  await expect(whenAnswered('x', async () => {
+    throw new TypeError('a bug');
+  }, { report: () => {}, sleep: async () => {} })).rejects.toThrow('a bug');
+});
+
+test('When a NATS cluster is still forming, then whatever it answers first is tried again', async () => {
+  // What nats-server 2.9 and the client answer meanwhile: no server took the request yet, no meta
+  // leader, not every server joined (no peers to place a stream on), nothing in time.
+  const forming = [
+    Object.assign(new Error('jetstream is not enabled'), { name: 'JetStreamNotEnabled' }),
+    new NoRespondersError('$JS.API.INFO'),
+    new JetStreamApiError({ err_code: 10008, code: 503, description: 'JetStream cluster not available' }),
+    new JetStreamApiError({ err_code: 10005, code: 500, description: 'no suitable peers for placement' }),
+    new TimeoutError(),
+  ];
+  const reports: string[] = [];
+  let calls = 0;
+  const answer = await whenAnswered('about the log stream', async () => {
+    if (calls < forming.length) throw forming[calls++]!;
+    return 'answered';
+  }, { report: (line) => reports.push(line), sleep: async () => {} });
+  expect(answer).toBe('answered');
+  expect(reports.map((line) => /\(attempt (\d+): /.exec(line)?.[1])).toEqual(['1', '2', '3', '4', '5']);
+  expect(reports[0]).toContain('(attempt 1: jetstream is not enabled)');
+  expect(reports[3]).toContain('(attempt 4: no suitable peers for placement)');
 });
