@@ -91,46 +91,51 @@ async function expectOneLog(shop: ReturnType<typeof newShop>): Promise<void> {
   }
 }
 
+/**
+ * Plans the NATS cluster (none of its servers started), loads the machine if asked, runs `start`
+ * (which starts the servers and the nodes in its order), then expects every node healthy and
+ * serving one log.
+ */
+async function startedInOrder(loaded: boolean, start: (shop: ReturnType<typeof newShop>) => Promise<void>): Promise<void> {
+  if (loaded) loadTheMachine();
+  const shop = newShop('shop-o');
+  cluster = await NatsCluster.planned(3);
+  await start(shop);
+  for (const node of nodes) await untilHealthy(node);
+  await expectOneLog(shop);
+}
+
 describe.each([
   ['a quiet machine', false],
   ['a loaded machine', true],
 ])('on %s', (_, loaded) => {
   test('When the nodes start before their NATS servers, then each names every attempt, does not listen meanwhile, and listens once the cluster has formed', async () => {
-    if (loaded) loadTheMachine();
-    const shop = newShop('shop-o');
-    cluster = await NatsCluster.planned(3);
-    nodes = await spawnNodes(shop);
-    // Two attempts named by every node (the second after a wait), and none listening.
-    for (const node of nodes) {
-      await untilNode(node, 'a second attempt named', SAY_MS, async () => (/cannot reach NATS at .*attempt 2: /.test(node.output()) ? true : undefined));
-      expect(node.output()).toMatch(/cannot reach NATS at .*\(attempt 1: .*\); trying again in 1 s/);
-      expect(await healthz(node)).toBe('ECONNREFUSED');
-    }
-    cluster.startAll();
-    for (const node of nodes) await untilHealthy(node);
-    await expectOneLog(shop);
+    await startedInOrder(loaded, async (shop) => {
+      nodes = await spawnNodes(shop);
+      // Two attempts named by every node (the second after a wait), and none listening.
+      for (const node of nodes) {
+        await untilNode(node, 'a second attempt named', SAY_MS, async () => (/cannot reach NATS at .*attempt 2: /.test(node.output()) ? true : undefined));
+        expect(node.output()).toMatch(/cannot reach NATS at .*\(attempt 1: .*\); trying again in 1 s/);
+        expect(await healthz(node)).toBe('ECONNREFUSED');
+      }
+      cluster!.startAll();
+    });
   }, 240_000);
 
   test('When the nodes start at the same moment as their NATS servers, then each waits for the cluster to form and listens once it has the stream', async () => {
-    if (loaded) loadTheMachine();
-    const shop = newShop('shop-o');
-    cluster = await NatsCluster.planned(3);
-    cluster.startAll();
-    nodes = await spawnNodes(shop);
-    for (const node of nodes) await untilHealthy(node);
-    await expectOneLog(shop);
+    await startedInOrder(loaded, async (shop) => {
+      cluster!.startAll();
+      nodes = await spawnNodes(shop);
+    });
   }, 240_000);
 
   test('When the nodes start once their NATS cluster has formed, then the one that creates the stream waits for its leader before its first write', async () => {
-    if (loaded) loadTheMachine();
-    const shop = newShop('shop-o');
-    cluster = await NatsCluster.planned(3);
-    cluster.startAll();
-    await cluster.ready();
-    // The stream, created by the first node to ask, has no leader for a moment: a publish then may
-    // find no one to take it ("jetstream is not enabled"), and the start's first write is one.
-    nodes = await spawnNodes(shop);
-    for (const node of nodes) await untilHealthy(node);
-    await expectOneLog(shop);
+    await startedInOrder(loaded, async (shop) => {
+      cluster!.startAll();
+      await cluster!.ready();
+      // The stream, created by the first node to ask, has no leader for a moment: a publish then
+      // may find no one to take it ("jetstream is not enabled"), and the start's first write is one.
+      nodes = await spawnNodes(shop);
+    });
   }, 240_000);
 });
