@@ -26,6 +26,12 @@ const STREAM_CHECK_MS = 2_000;
 const STREAM_CHECK_TIMEOUT_MS = 1_000;
 /** How long the cluster's refit lease outlives its holder's last renewal. */
 const REFIT_LEASE_MS = 10_000;
+/**
+ * How long the follower's requests (the stream's info, a consumer's creation) wait for an answer:
+ * one sent to a NATS server as it went, or to a stream's leader just lost, is never answered, and
+ * the follower tries again only once it times out.
+ */
+const FOLLOWER_REQUEST_TIMEOUT_MS = 2_000;
 /** How long the follower lease outlives its holder's last renewal. */
 const FOLLOWER_LEASE_MS = 4_000;
 /** How long JetStream remembers a publish's message id (a client's retries come within it). */
@@ -107,7 +113,7 @@ export async function openReplicatedLog(
     await answered('a publish to the log stream', () => streamTakesPublishes(js, shopSubject(settings.subjectPrefix, '_probe')));
     const fits = await answered('about the fits store', () => new Objm(js).create(`${nats.stream}_FITS`, { replicas }));
     const streamLast = async () => (await jsm.streams.info(settings.name)).state.last_seq;
-    const materializer = new LogFollower(js, settings.name, settings.subjectPrefix, local, fits, report, streamLast);
+    const materializer = new LogFollower(jetstream(nc, { timeout: FOLLOWER_REQUEST_TIMEOUT_MS }), settings.name, settings.subjectPrefix, local, fits, report, streamLast);
     follower = materializer;
     const lease = new Lease(dbs, 'jetstream-follower', FOLLOWER_LEASE_MS, Date.now, (held) => {
       if (held) materializer.start();
