@@ -8,6 +8,7 @@
 // data dir once it is stopped) holds every acknowledged event, each messageId once. The run's tally
 // is printed (`kill run: acknowledged …, lost …, stored twice …, refusals …`): what a request that
 // acknowledged nothing was answered, which the client sent again elsewhere.
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { exitReason, freePort, killIfRunning, killTree, spawnChildServer, type ChildServer } from '../../support/child-server.js';
@@ -197,6 +198,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const node of nodes) if (node.child !== undefined) await killIfRunning(node.child);
+  for (const node of nodes) rmSync(node.dataDir, { recursive: true, force: true });
   await cluster?.stop();
 });
 
