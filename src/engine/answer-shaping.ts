@@ -8,32 +8,35 @@ import type { FilterCache, ParsedFilter } from './filters/filter-cache.js';
 import type { AttributeIndex } from './filters/attribute-index.js';
 import type { FilterError } from './filters/filter-syntax.js';
 import type { MatchSet } from './filters/match-set.js';
+import type { Selection } from './filters/selection.js';
 import type { Product } from './product.js';
-import type { Producer } from './strategies/context.js';
-import { trendingWithin } from './strategies/trending.js';
-
-/**
- * A filter selecting at most this many products is selective: the chain's last resort (trending)
- * ranks its products directly instead of searching the whole catalog's rankings for them.
- */
-export const SELECTIVE_FILTER_MAX = 2048;
 
 export interface CandidateConstraint {
-  /** Whether the answer may take `id` now (given what it took so far). */
+  /** Whether the answer may take `id` now (given what it took so far). Once false, false for the rest of the answer. */
   admits(id: number): boolean;
   /** The answer took `id`. */
   picked(id: number): void;
+  /**
+   * Removes from `products` (the caller's to modify; undefined: every catalog product) those it
+   * never admits and returns them, for a walk that would otherwise look at the whole catalog
+   * (PickList.within). Absent: no set says which it admits.
+   */
+  narrow?(products: MatchSet | undefined): MatchSet;
 }
 
 /** Admits the products a filter selected. */
 export class SelectionConstraint implements CandidateConstraint {
-  constructor(readonly selection: MatchSet) {}
+  constructor(readonly selection: Selection) {}
 
   admits(id: number): boolean {
     return this.selection.has(id);
   }
 
   picked(): void {}
+
+  narrow(products: MatchSet | undefined): MatchSet {
+    return products === undefined ? this.selection.set().copy() : products.and(this.selection.set());
+  }
 }
 
 /** What a request asks of its answer beyond the strategy: both optional. */
@@ -45,9 +48,7 @@ export interface ShapingRequest {
 export interface AnswerShape {
   readonly constraints: readonly CandidateConstraint[];
   /** The filter's selection, when the request has one. */
-  readonly selection?: MatchSet;
-  /** In place of the chain's trending step (a selective filter's: trendingWithin). */
-  readonly trending?: Producer;
+  readonly selection?: Selection;
 }
 
 /** No constraints: the answer as the chain ranks it. Shared, never modified. */
@@ -67,7 +68,7 @@ export function shapeFor(
 ): ShapeOutcome {
   if (request.filter === undefined && request.diversity === undefined) return UNSHAPED_OUTCOME;
   const constraints: CandidateConstraint[] = [];
-  let selection: MatchSet | undefined;
+  let selection: Selection | undefined;
   if (request.filter !== undefined) {
     const compiled = parts.filters.compile(request.filter);
     if (!compiled.ok) return { ok: false, parameter: 'filters', error: compiled.error };
@@ -79,7 +80,5 @@ export function shapeFor(
     if (error !== undefined) return { ok: false, parameter: 'diversity', error };
     constraints.push(new DiversityCap(request.diversity, parts.catalog));
   }
-  if (selection === undefined) return { ok: true, shape: { constraints } };
-  const trending = selection.count() <= SELECTIVE_FILTER_MAX ? trendingWithin(selection) : undefined;
-  return { ok: true, shape: trending === undefined ? { constraints, selection } : { constraints, selection, trending } };
+  return { ok: true, shape: selection === undefined ? { constraints } : { constraints, selection } };
 }

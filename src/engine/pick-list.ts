@@ -1,10 +1,19 @@
 // Collects a response's items in order, skipping what must never be returned (blocked ids,
 // products missing from the catalog or unavailable), anything already picked, and whatever a
-// constraint of the answer's shape refuses (answer-shaping.ts: filters, diversity).
+// constraint of the answer's shape refuses (answer-shaping.ts: filters, diversity). When the
+// constraints leave few products, it says which (within), so that a strategy's last resort walks
+// those instead of the catalog.
 import type { CandidateConstraint } from './answer-shaping.js';
 import type { Catalog } from './catalog.js';
 import type { DenseSet } from './dense-set.js';
+import type { MatchSet } from './filters/match-set.js';
 import { STRATEGY_LEVEL, type ModelLevel, type Strategy } from './strategy.js';
+
+/**
+ * Constraints leaving at most this many products are selective: a strategy's last resort (ranking
+ * every scored product, walking the catalog) looks only at those products (PickList.within).
+ */
+export const SELECTIVE_FILTER_MAX = 2048;
 
 export class PickList {
   readonly ids: number[] = [];
@@ -12,6 +21,8 @@ export class PickList {
   readonly strategies: Strategy[] = [];
   /** The model level behind each item: 0 when it had no behavioural signal. */
   readonly levels: ModelLevel[] = [];
+  /** within(), once asked (null: not yet). */
+  #within: MatchSet | undefined | null = null;
 
   /**
    * @param blocked dense ids never to return; picked ids are added to it.
@@ -59,6 +70,26 @@ export class PickList {
       this.levels.push(level);
     }
     return this.ids.length >= this.limit;
+  }
+
+  /**
+   * The products the answer could ever take, as a set, when its constraints leave at most
+   * SELECTIVE_FILTER_MAX of them; undefined when they leave more, or cannot say (no constraint
+   * holds a set). Every product `accepts` takes now or later is in it (blocked ones may be too).
+   * Made once per pick list, only when a strategy is about to walk past its ranked candidates:
+   * each constraint's set narrows it in turn, and the first that makes it selective ends it.
+   * Do not modify it.
+   */
+  within(): MatchSet | undefined {
+    if (this.#within !== null) return this.#within;
+    let products: MatchSet | undefined;
+    for (const constraint of this.constraints) {
+      if (constraint.narrow === undefined) continue;
+      products = constraint.narrow(products);
+      if (products.count() <= SELECTIVE_FILTER_MAX) break;
+    }
+    this.#within = products !== undefined && products.count() <= SELECTIVE_FILTER_MAX ? products : undefined;
+    return this.#within;
   }
 
   #picked(id: number): void {

@@ -1,6 +1,7 @@
 // Offers candidates by a decayed score: first the maintained top list, then (only when that list
 // was exhausted and is incomplete) a scan of the scope, then the scope's unscored products in
-// product id order so that a store with no events still gets an answer (modelLevel 0).
+// product id order so that a store with no events still gets an answer (modelLevel 0). When the
+// pick list's constraints leave few products (PickList.within), the scans look only at those.
 import type { DecayedScores } from './decayed-scores.js';
 import type { PickList } from './pick-list.js';
 import type { Strategy } from './strategy.js';
@@ -32,24 +33,45 @@ function* mergedTop(tops: readonly TopList[], order: (a: number, b: number) => n
   }
 }
 
+/** The products a ranking may offer past its top lists. */
+export interface RankedScope {
+  /** Every one, in tie order (product id order). */
+  ordered(): Iterable<number>;
+  has(id: number): boolean;
+}
+
 export function offerRanked(
   pick: PickList,
   strategy: Strategy,
   scores: DecayedScores,
   now: number,
   tops: readonly TopList[],
-  /** The candidates in tie order (product id order): scanned only past the top lists. */
-  scope: () => Iterable<number>,
+  /** Scanned only past the top lists. */
+  scope: RankedScope,
   tieBreak: TieBreak,
 ): void {
   const scale = scores.scaleAt(now);
   const order = byScore(scores, tieBreak);
   for (const id of mergedTop(tops, order)) if (pick.offer(id, scores.raw(id) * scale, strategy)) return;
+  let scan: Iterable<number> | undefined;
+  // The scope's products the answer could take, when its constraints leave few: instead of the whole scope.
+  const scanned = (): Iterable<number> => {
+    const within = pick.within();
+    if (within === undefined) return scope.ordered();
+    if (scan === undefined) {
+      const ids: number[] = [];
+      within.forEach((id) => {
+        if (scope.has(id)) ids.push(id);
+      });
+      scan = ids.sort(tieBreak);
+    }
+    return scan;
+  };
   if (!tops.every((top) => top.complete)) {
     const rest: number[] = [];
-    for (const id of scope()) if (scores.raw(id) > 0 && pick.accepts(id)) rest.push(id);
+    for (const id of scanned()) if (scores.raw(id) > 0 && pick.accepts(id)) rest.push(id);
     rest.sort(order);
     for (const id of rest) if (pick.offer(id, scores.raw(id) * scale, strategy)) return;
   }
-  for (const id of scope()) if (scores.raw(id) === 0 && pick.offer(id, 0, strategy)) return;
+  for (const id of scanned()) if (scores.raw(id) === 0 && pick.offer(id, 0, strategy)) return;
 }

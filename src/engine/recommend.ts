@@ -147,7 +147,7 @@ export function recommend(engine: ShopEngine, request: RecommendationRequest, no
   const pick = new PickList(plan?.window ?? request.limit, engine.catalog, blocked, plan?.constraints ?? shape.constraints);
   for (const step of CHAINS[strategy]) {
     if (pick.full) break;
-    (step === 'trending' ? (shape.trending ?? trending) : PRODUCERS[step])?.(context, pick);
+    PRODUCERS[step]?.(context, pick);
   }
 
   const finished = { ids: pick.ids, scores: pick.scores, strategies: pick.strategies, ruleIds: [] as (string | undefined)[] };

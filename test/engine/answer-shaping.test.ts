@@ -1,7 +1,8 @@
 // The answer's last stage: a request's filter and diversity constrain every pick of the chain, and a
-// selective filter's products are ranked directly for the trending backfill.
+// selective filter's products are ranked directly for the trending backfill (PickList.within).
 import { describe, expect, test, vi } from 'vitest';
-import { shapeFor, SELECTIVE_FILTER_MAX, UNSHAPED } from '../../src/engine/answer-shaping.js';
+import { shapeFor, UNSHAPED } from '../../src/engine/answer-shaping.js';
+import { SELECTIVE_FILTER_MAX } from '../../src/engine/pick-list.js';
 import { formatFilter, parseFilter } from '../../src/engine/filters/filter-syntax.js';
 import { recommend, type RecommendationRequest } from '../../src/engine/recommend.js';
 import type { ShopEngine } from '../../src/engine/shop-engine.js';
@@ -41,8 +42,7 @@ describe('answer shaping', () => {
     const complete = busyEngine(256);
     const small = busyEngine(2);
     const all = idsOf(shaped(complete, { strategy: 'trending', limit: 40 }, T0).result);
-    const { result, shape } = shaped(small, { strategy: 'trending', filters: 'vendor:A' }, T0);
-    expect(shape.trending).toBeDefined();
+    const { result } = shaped(small, { strategy: 'trending', filters: 'vendor:A' }, T0);
     expect(idsOf(result)).toEqual(all.filter((id) => Number(id) % 5 === 0));
     expect(idsOf(result)).toHaveLength(8);
     expect(strategiesOf(result).every((s) => s === 'trending')).toBe(true);
@@ -75,9 +75,11 @@ describe('answer shaping', () => {
     expect(idsOf(result)).toEqual(plain.filter((id) => id === firstA || id === firstB));
   });
 
-  test('When a filter selects more than the selective bound, then trending runs as it always does', () => {
+  test('When a filter selects more than the selective bound, then trending walks the catalog as it always does', () => {
     const engine = engineWith(Array.from({ length: SELECTIVE_FILTER_MAX + 1 }, (_, i) => product(String(i + 1), { vendor: 'A' })));
-    expect(shaped(engine, { strategy: 'trending', filters: 'vendor:A', limit: 3 }, T0).shape.trending).toBeUndefined();
+    const ordered = vi.spyOn(engine.catalog, 'ordered');
+    expect(shaped(engine, { strategy: 'trending', filters: 'vendor:A', limit: 3 }, T0).result.items).toHaveLength(3);
+    expect(ordered).toHaveBeenCalled();
     expect(shaped(engine, { strategy: 'trending', filters: 'vendor:A AND price < 20', limit: 3 }, T0).result.items).toHaveLength(3);
   });
 });

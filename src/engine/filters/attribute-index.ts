@@ -3,8 +3,12 @@
 //   - one posting list per (attribute, text value): vendor, productType, each tag and collection,
 //     onSale and available (true/false), and each custom attribute value (a number also as its text);
 //   - one Float64Array column per numeric attribute (price, compareAtPrice, custom numbers; NaN:
-//     none), with its ids sorted by value built on demand, so a range is two binary searches.
-// A filter is evaluated on these (compiled-filter.ts), never by reading each catalog product.
+//     none), with its ids sorted by value built on demand, so a range is two binary searches;
+//   - per product, the posting lists it is in: a candidate is tested against a filter by reading
+//     its own entries (candidate-test.ts) instead of selecting over the catalog.
+// A filter is evaluated on these (compiled-filter.ts), never by reading each catalog product. The
+// set of all catalog products and the last few sets relative filters selected are kept until the
+// index changes.
 import { PostingLists } from '../posting-lists.js';
 import type { Product } from '../product.js';
 import { firstAbove, firstAtLeast } from '../sorted-search.js';
@@ -19,6 +23,8 @@ interface NumberColumn {
 }
 
 const PRESENT = '\u0000present';
+/** Selections kept at the index's version (keepSelection): at most this many, the oldest out first. */
+export const MAX_KEPT_SELECTIONS = 64;
 
 export class AttributeIndex {
   readonly #lists = new PostingLists();
@@ -34,6 +40,10 @@ export class AttributeIndex {
   #size = 0;
   #version = 0;
   #namesVersion = 0;
+  #present: MatchSet | undefined;
+  /** Selections computed at #keptVersion, by key (keepSelection). */
+  readonly #kept = new Map<string, MatchSet>();
+  #keptVersion = 0;
 
   /** Changes with every indexed change: a filter's selection computed at one version holds until the next. */
   get version(): number {
@@ -123,9 +133,53 @@ export class AttributeIndex {
     for (let i = start; i < end; i++) into.add(ids[i]!);
   }
 
-  /** Adds every catalog product to `into`. */
-  addPresent(into: MatchSet): void {
-    this.addHolding(PRESENT, '', into);
+  /** Every catalog product. Valid until the index changes; do not modify it (copy() it). */
+  present(): MatchSet {
+    if (this.#present === undefined || this.#keptVersion !== this.#version) {
+      this.#clearKept();
+      const present = new MatchSet(this.#size);
+      this.addHolding(PRESENT, '', present);
+      this.#present = present;
+    }
+    return this.#present;
+  }
+
+  /** A selection kept by keepSelection at the current version, if any. */
+  keptSelection(key: string): MatchSet | undefined {
+    if (this.#keptVersion !== this.#version) this.#clearKept();
+    return this.#kept.get(key);
+  }
+
+  /** Keeps a selection computed at the current version, under `key`, until the index changes. */
+  keepSelection(key: string, set: MatchSet): void {
+    if (this.#keptVersion !== this.#version) this.#clearKept();
+    this.#kept.delete(key);
+    if (this.#kept.size >= MAX_KEPT_SELECTIONS) this.#kept.delete(this.#kept.keys().next().value!);
+    this.#kept.set(key, set);
+  }
+
+  #clearKept(): void {
+    this.#kept.clear();
+    this.#present = undefined;
+    this.#keptVersion = this.#version;
+  }
+
+  /** The feature (posting list) of `value` for `attribute` (text form); undefined: no product ever held it. */
+  featureOf(attribute: string, value: string): number | undefined {
+    return this.#features.get(attribute + '\u0000' + value);
+  }
+
+  /** The features of a catalog product (undefined: not one). Valid until the index changes. */
+  featuresOf(dense: number): readonly number[] | undefined {
+    return this.#productFeatures[dense];
+  }
+
+  /**
+   * The column of a numeric attribute: a product's number at its dense id (NaN, or past the end:
+   * none). Valid until the index changes.
+   */
+  numbersOf(attribute: string): Float64Array | undefined {
+    return this.#numbers.get(attribute)?.values;
   }
 
   /**

@@ -1,20 +1,26 @@
 // A parsed filter checked against a shop's attributes (unknown attributes and values of the wrong
-// kind are errors at their position) and evaluated on its AttributeIndex into a MatchSet.
+// kind are errors at their position) and evaluated on its AttributeIndex.
 // A filter with no relative term selects the same set for every request: that set is kept until
-// the index changes. A relative one (same:, different:, 0.5x..2x) is evaluated per context product.
+// the index changes. A relative one (same:, different:, 0.5x..2x) depends on the request's context
+// product: an answer tests its candidates one by one (RelativeSelection) and makes the filter's set
+// for that context product only when it asks for every selected product at once.
 import type { Product } from '../product.js';
 import type { AttributeIndex } from './attribute-index.js';
-import { BUILT_IN_ATTRIBUTES, type AttributeKind, numberValue, textValues } from './attributes.js';
+import { BUILT_IN_ATTRIBUTES } from './attributes.js';
+import { CandidateTest } from './candidate-test.js';
 import { formatFilter, type FilterError, type FilterExpression } from './filter-syntax.js';
+import { numberTerms, resolveTerm, type ResolvedTerm, type TermExpression, type TermKind, type TermTree } from './filter-terms.js';
 import { MatchSet } from './match-set.js';
-
-/** 'custom': a catalog product's own attribute, text or number. */
-type Kind = AttributeKind | 'custom';
+import { RelativeSelection } from './relative-selection.js';
+import type { Selection } from './selection.js';
 
 const BUILT_IN_LIST = Object.keys(BUILT_IN_ATTRIBUTES).join(', ');
 
 export class CompiledFilter {
   #selected: { version: number; set: MatchSet } | undefined;
+  /** The expression over its distinct terms (filter-terms.ts). */
+  readonly #tree: TermTree;
+  readonly #terms: readonly TermExpression[];
 
   /** Use compileFilter. */
   constructor(
@@ -23,96 +29,83 @@ export class CompiledFilter {
     readonly text: string,
     /** Whether it names the context product (same:, different:, a relative range). */
     readonly relative: boolean,
-    readonly kinds: ReadonlyMap<string, Kind>,
-  ) {}
+    readonly kinds: ReadonlyMap<string, TermKind>,
+  ) {
+    const { tree, terms } = numberTerms(expression);
+    this.#tree = tree;
+    this.#terms = terms;
+  }
 
   /**
-   * The catalog products it selects, for a request whose context product is `context` (relative
-   * terms select nothing without one). Valid until the index changes; do not modify it.
+   * What it selects for a request whose context product is `context` (relative terms select
+   * nothing without one), for the current state of `index`: valid until the index changes. A
+   * filter without relative terms answers with its kept set; a relative one tests products as
+   * they are asked about (RelativeSelection).
    */
-  select(index: AttributeIndex, context: Product | undefined): MatchSet {
-    if (this.relative) return this.#evaluate(this.expression, index, context);
+  select(index: AttributeIndex, context: Product | undefined): Selection {
+    if (this.relative) return new RelativeSelection(this, index, context);
     const selected = this.#selected;
     if (selected !== undefined && selected.version === index.version && selected.set.size === index.size) return selected.set;
-    const set = this.#evaluate(this.expression, index, undefined);
+    const set = this.evaluate(index, undefined);
     this.#selected = { version: index.version, set };
     return set;
   }
 
-  #evaluate(node: FilterExpression, index: AttributeIndex, context: Product | undefined): MatchSet {
-    switch (node.kind) {
-      case 'and':
-        return this.#evaluate(node.left, index, context).and(this.#evaluate(node.right, index, context));
-      case 'or':
-        return this.#evaluate(node.left, index, context).or(this.#evaluate(node.right, index, context));
-      case 'not': {
-        const all = new MatchSet(index.size);
-        index.addPresent(all);
-        return all.andNot(this.#evaluate(node.operand, index, context));
-      }
-      case 'equals': {
-        const set = new MatchSet(index.size);
-        const kind = this.kinds.get(node.attribute)!;
-        if (kind === 'number') {
-          const value = Number(node.value);
-          index.addBetween(node.attribute, value, true, value, true, set);
-        } else {
-          index.addHolding(node.attribute, node.value, set);
-          // A custom number is indexed by its canonical text: `weight:5.0` finds 5 too.
-          const canonical = kind === 'custom' ? customText(node.value) : node.value;
-          if (canonical !== node.value) index.addHolding(node.attribute, canonical, set);
+  /** Whether it selects the catalog product of dense id `id` for context `context`: one test, never the catalog. */
+  matches(index: AttributeIndex, context: Product | undefined, id: number): boolean {
+    return this.relative ? this.test(index, context).matches(id) : this.select(index, undefined).has(id);
+  }
+
+  /** A test of one product at a time for context `context` (valid until the index changes). */
+  test(index: AttributeIndex, context: Product | undefined): CandidateTest {
+    return new CandidateTest(this.#tree, this.#resolve(context), index);
+  }
+
+  /**
+   * Every catalog product it selects for context `context`, as a new set: a pass over the set's
+   * words (one per 32 dense ids) per node of the expression, and the posting lists of each
+   * distinct term once.
+   */
+  evaluate(index: AttributeIndex, context: Product | undefined): MatchSet {
+    const terms = this.#resolve(context);
+    const sets: (MatchSet | undefined)[] = terms.map(() => undefined);
+    /** The term's set, shared: never modify it. */
+    const termSet = (term: number): MatchSet => (sets[term] ??= termSetOf(terms[term]!, index));
+    /** The node's set, read only (a term's shared set is not copied). */
+    const read = (node: TermTree): MatchSet => (node.kind === 'term' ? termSet(node.term) : owned(node));
+    /** The node's set, the caller's to modify. */
+    const owned = (node: TermTree): MatchSet => {
+      switch (node.kind) {
+        case 'and': {
+          const set = owned(node.operands[0]!);
+          for (let i = 1; i < node.operands.length; i++) set.and(read(node.operands[i]!));
+          return set;
         }
-        return set;
-      }
-      case 'compare': {
-        const set = new MatchSet(index.size);
-        const { attribute, value } = node;
-        switch (node.operator) {
-          case '<': index.addBetween(attribute, -Infinity, true, value, false, set); break;
-          case '<=': index.addBetween(attribute, -Infinity, true, value, true, set); break;
-          case '>': index.addBetween(attribute, value, false, Infinity, true, set); break;
-          case '>=': index.addBetween(attribute, value, true, Infinity, true, set); break;
-          case '=': index.addBetween(attribute, value, true, value, true, set); break;
-          case '!=':
-            index.addBetween(attribute, -Infinity, true, value, false, set);
-            index.addBetween(attribute, value, false, Infinity, true, set);
-            break;
+        case 'or': {
+          const set = owned(node.operands[0]!);
+          for (let i = 1; i < node.operands.length; i++) set.or(read(node.operands[i]!));
+          return set;
         }
-        return set;
+        case 'not':
+          return index.present().copy().andNot(read(node.operand));
+        case 'term':
+          return termSet(node.term).copy();
       }
-      case 'range': {
-        const set = new MatchSet(index.size);
-        index.addBetween(node.attribute, node.low, true, node.high, true, set);
-        return set;
-      }
-      case 'relativeRange': {
-        const set = new MatchSet(index.size);
-        const base = context === undefined ? NaN : numberValue(context, node.attribute);
-        if (base === base) index.addBetween(node.attribute, node.low * base, true, node.high * base, true, set);
-        return set;
-      }
-      case 'same':
-      case 'different': {
-        const same = new MatchSet(index.size);
-        if (context === undefined) return same;
-        if (this.kinds.get(node.attribute) === 'number') {
-          const value = numberValue(context, node.attribute);
-          if (value === value) index.addBetween(node.attribute, value, true, value, true, same);
-        } else {
-          for (const value of textValues(context, node.attribute)) index.addHolding(node.attribute, value, same);
-        }
-        if (node.kind === 'same') return same;
-        const all = new MatchSet(index.size);
-        index.addPresent(all);
-        return all.andNot(same);
-      }
-    }
+    };
+    return owned(this.#tree);
+  }
+
+  #resolve(context: Product | undefined): ResolvedTerm[] {
+    return this.#terms.map((term) => resolveTerm(term, this.kinds.get(term.attribute)!, context));
   }
 }
 
-/** A custom attribute's value as indexed: a number by its canonical text (`weight:5.0` finds 5). */
-function customText(value: string): string {
-  return /^-?\d+(\.\d+)?$/.test(value) ? String(Number(value)) : value;
+/** The catalog products in a resolved term. */
+function termSetOf(term: ResolvedTerm, index: AttributeIndex): MatchSet {
+  const set = new MatchSet(index.size);
+  for (const value of term.values) index.addHolding(term.attribute, value, set);
+  for (const r of term.ranges) index.addBetween(term.attribute, r.low, r.lowIncluded, r.high, r.highIncluded, set);
+  return term.negated ? index.present().copy().andNot(set) : set;
 }
 
 class CompileFailure {
@@ -123,14 +116,14 @@ function fail(position: number, expected: string, detail: string): never {
   throw new CompileFailure({ position, expected, detail: `${detail} at position ${position}` });
 }
 
-function kindOf(attribute: string, position: number, index: AttributeIndex): Kind {
+function kindOf(attribute: string, position: number, index: AttributeIndex): TermKind {
   const builtIn = BUILT_IN_ATTRIBUTES[attribute];
   if (builtIn !== undefined && Object.hasOwn(BUILT_IN_ATTRIBUTES, attribute)) return builtIn;
   if (index.hasCustom(attribute)) return 'custom';
   return fail(position, `an attribute (${BUILT_IN_LIST}, or a custom attribute of the catalog)`, `unknown attribute '${attribute.slice(0, 64)}'`);
 }
 
-function check(node: FilterExpression, index: AttributeIndex, kinds: Map<string, Kind>): boolean {
+function check(node: FilterExpression, index: AttributeIndex, kinds: Map<string, TermKind>): boolean {
   switch (node.kind) {
     case 'and':
     case 'or':
@@ -163,7 +156,7 @@ function check(node: FilterExpression, index: AttributeIndex, kinds: Map<string,
  * wrong kind. The result holds until index.namesVersion changes.
  */
 export function compileFilter(expression: FilterExpression, index: AttributeIndex): { ok: true; filter: CompiledFilter } | { ok: false; error: FilterError } {
-  const kinds = new Map<string, Kind>();
+  const kinds = new Map<string, TermKind>();
   try {
     const relative = check(expression, index, kinds);
     return { ok: true, filter: new CompiledFilter(expression, formatFilter(expression), relative, kinds) };

@@ -1,7 +1,8 @@
 // A set of dense product ids as a bitmap (one bit per dense id, 32 to a word): what a compiled filter
 // selects. AND / OR / AND NOT of two sets cost a pass over ⌈size / 32⌉ words, whatever the catalog holds.
+import type { Selection } from './selection.js';
 
-export class MatchSet {
+export class MatchSet implements Selection {
   readonly words: Uint32Array;
 
   /** An empty set able to hold dense ids 0 … size − 1. */
@@ -11,6 +12,18 @@ export class MatchSet {
 
   has(id: number): boolean {
     return id < this.size && (this.words[id >>> 5]! & (1 << (id & 31))) !== 0;
+  }
+
+  /** Itself: a set is its own selection. */
+  set(): MatchSet {
+    return this;
+  }
+
+  /** A set holding the same ids, to modify. */
+  copy(): MatchSet {
+    const copy = new MatchSet(this.size);
+    copy.words.set(this.words);
+    return copy;
   }
 
   add(id: number): void {

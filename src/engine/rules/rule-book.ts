@@ -179,7 +179,7 @@ export class RuleBook {
       const compiled = installed.compiled(index);
       if (compiled.active === undefined) continue;
       if (compiled.context !== undefined) {
-        if (context === undefined || contextDense === undefined || !compiled.context.select(index, context).has(contextDense)) continue;
+        if (context === undefined || contextDense === undefined || !compiled.context.matches(index, context, contextDense)) continue;
       }
       out.push(compiled.active);
     }

@@ -6,8 +6,10 @@ import { SelectionConstraint } from '../answer-shaping.js';
 import type { Catalog } from '../catalog.js';
 import type { DenseSet } from '../dense-set.js';
 import type { AttributeIndex } from '../filters/attribute-index.js';
+import type { CompiledFilter } from '../filters/compiled-filter.js';
 import { textValues } from '../filters/attributes.js';
 import type { MatchSet } from '../filters/match-set.js';
+import type { Selection } from '../filters/selection.js';
 import type { Product } from '../product.js';
 import type { Strategy } from '../strategy.js';
 import { MAX_RULE_WINDOW, RULE_WINDOW_FACTOR, type Boost, type Cap, type Pin, type RuleEffects } from './apply-rules.js';
@@ -15,13 +17,20 @@ import type { ActiveRule, RuleBook, RuleRequest } from './rule-book.js';
 
 /** Refuses the products a rule's `hide` selects. */
 export class HideConstraint implements CandidateConstraint {
-  constructor(readonly hidden: MatchSet) {}
+  constructor(
+    readonly hidden: Selection,
+    readonly index: AttributeIndex,
+  ) {}
 
   admits(id: number): boolean {
     return !this.hidden.has(id);
   }
 
   picked(): void {}
+
+  narrow(products: MatchSet | undefined): MatchSet {
+    return (products ?? this.index.present().copy()).andNot(this.hidden.set());
+  }
 }
 
 export interface RulePlan {
@@ -60,11 +69,18 @@ export function planRules(input: PlanInput, scratch: ActiveRule[] = []): RulePla
   const caps: Cap[] = [];
   const pins: Pin[] = [];
   const pinned = new Set<number>();
+  // One selection per distinct filter text: rules repeating a filter share its tests of a candidate.
+  const selections = new Map<string, Selection>();
+  const select = (filter: CompiledFilter): Selection => {
+    let selection = selections.get(filter.text);
+    if (selection === undefined) selections.set(filter.text, (selection = filter.select(index, context)));
+    return selection;
+  };
   for (const active of rules) {
-    if (active.filter !== undefined) constraints.push(new SelectionConstraint(active.filter.select(index, context)));
-    if (active.hide !== undefined) constraints.push(new HideConstraint(active.hide.select(index, context)));
+    if (active.filter !== undefined) constraints.push(new SelectionConstraint(select(active.filter)));
+    if (active.hide !== undefined) constraints.push(new HideConstraint(select(active.hide), index));
     for (const boost of active.boosts) {
-      const selection = boost.filter.select(index, context);
+      const selection = select(boost.filter);
       boosts.push({ selects: (id) => selection.has(id), factor: boost.factor });
     }
     const diversity = active.rule.then.diversity;

@@ -17,6 +17,9 @@ export const collectionPopular: Producer = ({ engine, product, collectionId, now
   }
   if (known.length === 0) return;
   // Members in product id order are only needed past the top lists: sorted lazily (and cached).
-  const scope = () => (known.length === 1 ? engine.catalog.orderedMembers(known[0]!) : [...new Set(known.flatMap((c) => engine.catalog.orderedMembers(c)))].sort(engine.compareIds));
+  const scope = {
+    ordered: () => (known.length === 1 ? engine.catalog.orderedMembers(known[0]!) : [...new Set(known.flatMap((c) => engine.catalog.orderedMembers(c)))].sort(engine.compareIds)),
+    has: (id: number) => known.some((c) => engine.catalog.members(c)!.has(id)),
+  };
   offerRanked(pick, 'collection-popular', engine.popularity, now, tops, scope, engine.compareIds);
 };

@@ -63,20 +63,47 @@ function candidates(engine: ShopEngine, now: number): TrendingRanking {
 
 /**
  * The offers of trending: the cached candidates; when the top list is incomplete and they cannot
- * fill the answer, the products `scored()` gives, ranked (rare: heavy filtering); then, a quiet
- * store, the products `unscored()` gives, in product id order (model level 0).
+ * fill the answer, the scored products the answer accepts, ranked (rare: heavy filtering); then,
+ * a quiet store, the unscored products it accepts, in product id order (model level 0). Past the
+ * cached candidates, only the products the pick list's constraints leave are looked at, when
+ * they are few (PickList.within); else every scored product, then the catalog.
  */
-function offerTrending(engine: ShopEngine, now: number, pick: PickList, scored: () => Iterable<number>, unscored: () => Iterable<number>): void {
+function offerTrending(engine: ShopEngine, now: number, pick: PickList): void {
   engine.scratch.reads.read(engine.storeStamps, TRENDING_PART);
   let ranked: { ids: readonly number[]; scores: readonly number[] } = candidates(engine, now);
   if (!engine.trendingTop.complete) {
     const needed = pick.limit - pick.ids.length;
     let usable = 0;
     for (const id of ranked.ids) if (pick.accepts(id) && ++usable >= needed) break;
-    if (usable < needed) ranked = rank(engine, scored(), minuteOf(now));
+    if (usable < needed) {
+      const within = pick.within();
+      ranked = rank(engine, within === undefined ? acceptedScored(engine, pick) : acceptedWithin(engine, pick, within, true), minuteOf(now));
+    }
   }
   for (let i = 0; i < ranked.ids.length; i++) if (pick.offer(ranked.ids[i]!, ranked.scores[i]!, 'trending')) return;
-  for (const id of unscored()) if (pick.offer(id, 0, 'trending')) return;
+  const within = pick.within();
+  const unscored = within === undefined ? unscoredInCatalog(engine) : acceptedWithin(engine, pick, within, false).sort(engine.compareIds);
+  for (const id of unscored) if (pick.offer(id, 0, 'trending')) return;
+}
+
+// A product the pick list refuses now it refuses for the rest of the answer: leaving it out of a
+// ranking or a walk changes no offer.
+
+/** Every scored product the answer accepts. */
+function acceptedScored(engine: ShopEngine, pick: PickList): number[] {
+  const ids: number[] = [];
+  for (const id of engine.trending.positive()) if (pick.accepts(id)) ids.push(id);
+  return ids;
+}
+
+/** The products of `within` the answer accepts with a positive trending score, or (`withScore` false) with none. */
+function acceptedWithin(engine: ShopEngine, pick: PickList, within: MatchSet, withScore: boolean): number[] {
+  const ids: number[] = [];
+  within.forEach((id) => {
+    const raw = engine.trending.raw(id);
+    if ((withScore ? raw > 0 : raw === 0) && pick.accepts(id)) ids.push(id);
+  });
+  return ids;
 }
 
 /** The catalog's products with no trending score, in product id order. */
@@ -84,24 +111,4 @@ function* unscoredInCatalog(engine: ShopEngine): Iterable<number> {
   for (const id of engine.catalog.ordered()) if (engine.trending.raw(id) === 0) yield id;
 }
 
-export const trending: Producer = ({ engine, now }, pick) => offerTrending(engine, now, pick, () => engine.trending.positive(), () => unscoredInCatalog(engine));
-
-/**
- * trending for an answer that only a filter's few products may enter (answer-shaping.ts: a selective
- * filter): the same offers in the same order as `trending`, but where that one would rank every
- * scored product or walk the catalog to find products the answer accepts, this one looks only at
- * the selection's products. Cost: the cached candidates, then at most the selection.
- */
-export function trendingWithin(selection: MatchSet): Producer {
-  /** The selection's products the answer accepts with a positive trending score, or (`withScore` false) with none. */
-  const within = (engine: ShopEngine, pick: PickList, withScore: boolean): number[] => {
-    const ids: number[] = [];
-    selection.forEach((id) => {
-      const raw = engine.trending.raw(id);
-      if ((withScore ? raw > 0 : raw === 0) && pick.accepts(id)) ids.push(id);
-    });
-    return ids;
-  };
-  return ({ engine, now }, pick) =>
-    offerTrending(engine, now, pick, () => within(engine, pick, true), () => within(engine, pick, false).sort(engine.compareIds));
-}
+export const trending: Producer = ({ engine, now }, pick) => offerTrending(engine, now, pick);

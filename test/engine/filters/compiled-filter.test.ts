@@ -6,6 +6,7 @@ import { AttributeIndex } from '../../../src/engine/filters/attribute-index.js';
 import { PostingLists } from '../../../src/engine/posting-lists.js';
 import { compileFilter } from '../../../src/engine/filters/compiled-filter.js';
 import { FilterCache } from '../../../src/engine/filters/filter-cache.js';
+import { TESTS_BEFORE_SET } from '../../../src/engine/filters/relative-selection.js';
 import { formatFilter, parseFilter, type FilterExpression } from '../../../src/engine/filters/filter-syntax.js';
 import type { Product } from '../../../src/engine/product.js';
 import { referenceCompiles, referenceMatches } from '../../reference/filter.js';
@@ -69,6 +70,19 @@ const expression: fc.Arbitrary<FilterExpression> = fc.letrec<{ node: FilterExpre
   ),
 })).node;
 
+/** An expression made of a few random parts, each used again and again (the compiled form keeps one of each). */
+const repetitive: fc.Arbitrary<FilterExpression> = fc.array(expression, { minLength: 1, maxLength: 3 }).chain(
+  (parts) =>
+    fc.letrec<{ node: FilterExpression }>((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.constantFrom(...parts),
+        fc.record({ kind: fc.constantFrom('and' as const, 'or' as const), left: tie('node'), right: tie('node'), position: fc.constant(0) }),
+        fc.record({ kind: fc.constant('not' as const), operand: tie('node'), position: fc.constant(0) }),
+      ),
+    })).node,
+);
+
 /** A catalog built by upserts (some products replaced, some removed), as the engine sees it. */
 const edits = fc.array(fc.tuple(fc.nat(11), fc.boolean()), { maxLength: 12 });
 
@@ -76,7 +90,7 @@ describe('compiled filters', () => {
   let compiledCount = 0;
   test('When random filters run on a random catalog, then the compiled filter selects exactly the products the reference evaluator accepts, for every context product', () => {
     fc.assert(
-      fc.property(fc.array(product(0), { minLength: 1, maxLength: 12 }), edits, fc.array(product(0), { maxLength: 12 }), expression, (first, changes, replacements, filter) => {
+      fc.property(fc.array(product(0), { minLength: 1, maxLength: 12 }), edits, fc.array(product(0), { maxLength: 12 }), fc.oneof(expression, repetitive), (first, changes, replacements, filter) => {
         const index = new AttributeIndex();
         const catalog = new Map<number, Product>();
         first.forEach((p, dense) => {
@@ -99,16 +113,45 @@ describe('compiled filters', () => {
         expect(compiled.ok).toBe(referenceCompiles(filter, products));
         if (!compiled.ok) return;
         compiledCount++;
+        const removed = [...Array(12).keys()].filter((dense) => !catalog.has(dense));
         for (const context of [undefined, ...products]) {
-          const selection = compiled.filter.select(index, context);
-          for (const [dense, p] of catalog) expect(selection.has(dense), `${formatFilter(filter)} on ${JSON.stringify(p)} with context ${context?.id}`).toBe(referenceMatches(filter, p, context));
-          expect(selection.count()).toBe(products.filter((p) => referenceMatches(filter, p, context)).length);
+          // Both forms: candidates tested one by one, and the set a walk reads.
+          const tested = compiled.filter.select(index, context);
+          const set = compiled.filter.select(index, context).set();
+          for (const [dense, p] of catalog) {
+            const expected = referenceMatches(filter, p, context);
+            expect(tested.has(dense), `${formatFilter(filter)} on ${JSON.stringify(p)} with context ${context?.id}`).toBe(expected);
+            expect(set.has(dense), `set of ${formatFilter(filter)} on ${JSON.stringify(p)} with context ${context?.id}`).toBe(expected);
+          }
+          for (const dense of removed) expect(tested.has(dense) || set.has(dense)).toBe(false);
+          expect(set.count()).toBe(products.filter((p) => referenceMatches(filter, p, context)).length);
         }
       }),
-      { numRuns: 400 },
+      { numRuns: 600 },
     );
     // Most generated filters compile: the comparison above is not vacuous.
-    expect(compiledCount).toBeGreaterThan(150);
+    expect(compiledCount).toBeGreaterThan(200);
+  });
+
+  test('When an answer asks a relative filter about more products than it tests one by one, then it answers from its set alike, and the set is kept for the context product', () => {
+    fc.assert(
+      fc.property(fc.array(product(0), { minLength: 100, maxLength: 160 }), fc.oneof(expression, repetitive), fc.nat(), (products, filter, seed) => {
+        const index = new AttributeIndex();
+        const catalog = products.map((p, dense) => ({ ...p, id: String(dense) }));
+        catalog.forEach((p, dense) => index.index(dense, p));
+        const compiled = compileFilter(filter, index);
+        if (!compiled.ok || !compiled.filter.relative) return;
+        const context = catalog[seed % catalog.length]!;
+        const selection = compiled.filter.select(index, context);
+        // Each product asked about several times, in an order mixing repeats and jumps: past TESTS_BEFORE_SET tests.
+        const asked = Array.from({ length: 3 * TESTS_BEFORE_SET }, (_, i) => (i * 37 + seed) % catalog.length);
+        for (const dense of asked) expect(selection.has(dense)).toBe(referenceMatches(filter, catalog[dense]!, context));
+        expect(index.keptSelection(`${compiled.filter.text}\u0000${context.id}`)).toBeDefined();
+        const again = compiled.filter.select(index, context);
+        for (let dense = 0; dense < catalog.length; dense++) expect(again.has(dense)).toBe(referenceMatches(filter, catalog[dense]!, context));
+      }),
+      { numRuns: 60 },
+    );
   });
 
   test('When the catalog changes after a filter selected, then the next selection follows it (the kept selection is not reused)', () => {
@@ -126,6 +169,18 @@ describe('compiled filters', () => {
     expect(compiled.filter.select(index, undefined).has(1)).toBe(true);
     index.remove(1);
     expect(compiled.filter.select(index, undefined).has(1)).toBe(false);
+    // A relative filter's set for a context product, kept by the index, goes with the change too.
+    const relative = parseFilter('same:vendor AND price:0.5x..2x');
+    if (!relative.ok) throw new Error('parse');
+    const same = compileFilter(relative.expression, index);
+    if (!same.ok) throw new Error('compile');
+    index.index(1, { ...base, id: '2', price: '40' });
+    const context = { ...base, id: '2', price: '40' };
+    expect(same.filter.select(index, context).set().has(0)).toBe(true);
+    expect(same.filter.select(index, context).has(0)).toBe(true);
+    index.index(0, { ...base, vendor: 'Other', price: '30' });
+    expect(same.filter.select(index, context).has(0)).toBe(false);
+    expect(same.filter.select(index, context).set().has(0)).toBe(false);
   });
 
   test('When a product is edited, then only the posting lists of the values that changed are touched (a removal scans its list; every product is in some of them)', () => {

@@ -1,0 +1,59 @@
+// A relative filter's selection for one answer: the candidates the answer asks about are tested one
+// by one (CandidateTest: their own entries in the attribute index), the same candidate twice in a
+// row answered from memory (every rule's constraint asks about a candidate in turn). Past
+// TESTS_BEFORE_SET tests, or when the answer asks for every selected product at once, the
+// filter's set for this context product is made and kept by the index until it changes (the shop's
+// next answers about this context product read it too). So an answer's cost for the filter is at
+// most TESTS_BEFORE_SET tests, and that set once per context product and catalog version: one
+// pass over its words (a 32nd of the catalog) per node of the expression, and the posting lists
+// of each distinct term once.
+import type { Product } from '../product.js';
+import type { AttributeIndex } from './attribute-index.js';
+import type { CandidateTest } from './candidate-test.js';
+import type { CompiledFilter } from './compiled-filter.js';
+import type { MatchSet } from './match-set.js';
+import type { Selection } from './selection.js';
+
+/**
+ * Candidates an answer tests one by one before it makes the filter's set: a few hundred, about
+ * what a strategy's ranked candidates hold; past them the answer is walking far, and the set (a
+ * bit test per candidate) costs less than testing each.
+ */
+export const TESTS_BEFORE_SET = 256;
+
+export class RelativeSelection implements Selection {
+  #set: MatchSet | undefined;
+  #test: CandidateTest | undefined;
+  #tests = 0;
+  #lastId = -1;
+  #last = false;
+  readonly #key: string;
+
+  /** Valid until the index changes. */
+  constructor(
+    readonly filter: CompiledFilter,
+    readonly index: AttributeIndex,
+    readonly context: Product | undefined,
+  ) {
+    this.#key = filter.text + '\u0000' + (context?.id ?? '');
+    this.#set = index.keptSelection(this.#key);
+  }
+
+  has(id: number): boolean {
+    if (this.#set !== undefined) return this.#set.has(id);
+    if (id === this.#lastId) return this.#last;
+    if (++this.#tests > TESTS_BEFORE_SET) return this.set().has(id);
+    this.#test ??= this.filter.test(this.index, this.context);
+    this.#lastId = id;
+    this.#last = this.#test.matches(id);
+    return this.#last;
+  }
+
+  set(): MatchSet {
+    if (this.#set === undefined) {
+      this.#set = this.index.keptSelection(this.#key) ?? this.filter.evaluate(this.index, this.context);
+      this.index.keepSelection(this.#key, this.#set);
+    }
+    return this.#set;
+  }
+}
