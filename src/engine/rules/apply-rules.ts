@@ -14,7 +14,8 @@ export const MAX_RULE_WINDOW = 72;
 export const RULE_WINDOW_FACTOR = 3;
 
 export interface Boost {
-  selects(id: number): boolean;
+  /** Boosts of one filter share it: it is asked once per candidate. */
+  readonly selects: (id: number) => boolean;
   readonly factor: number;
 }
 
@@ -57,8 +58,21 @@ export function finishAnswer(candidates: Candidates, effects: RuleEffects, organ
   const { ids, scores, strategies } = candidates;
   let order = ids.map((_, i) => i);
   if (effects.boosts.length > 0) {
+    const boosts = effects.boosts;
+    // Each distinct filter asked once per candidate; the factors multiply in composition order.
+    const tests = new Map<(id: number) => boolean, number>();
+    const testOf = boosts.map((boost) => {
+      let test = tests.get(boost.selects);
+      if (test === undefined) tests.set(boost.selects, (test = tests.size));
+      return test;
+    });
+    const distinct = [...tests.keys()];
+    const selected = new Uint8Array(distinct.length);
     const boosted = scores.slice();
-    for (let i = 0; i < ids.length; i++) for (const boost of effects.boosts) if (boost.selects(ids[i]!)) boosted[i]! *= boost.factor;
+    for (let i = 0; i < ids.length; i++) {
+      for (let t = 0; t < distinct.length; t++) selected[t] = distinct[t]!(ids[i]!) ? 1 : 0;
+      for (let k = 0; k < boosts.length; k++) if (selected[testOf[k]!] === 1) boosted[i]! *= boosts[k]!.factor;
+    }
     // Stable re-rank within each run of one strategy.
     let start = 0;
     while (start < order.length) {

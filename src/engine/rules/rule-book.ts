@@ -169,6 +169,8 @@ export class RuleBook {
    */
   matching(strategy: Strategy, request: RuleRequest, context: Product | undefined, contextDense: number | undefined, index: AttributeIndex, now: number, out: ActiveRule[]): void {
     out.length = 0;
+    /** Context filters tested so far, by text: rules sharing one test the context product once. */
+    let contexts: Map<string, boolean> | undefined;
     for (const installed of this.#rules) {
       const rule = installed.rule;
       if (!inForce(rule, now)) continue;
@@ -179,7 +181,13 @@ export class RuleBook {
       const compiled = installed.compiled(index);
       if (compiled.active === undefined) continue;
       if (compiled.context !== undefined) {
-        if (context === undefined || contextDense === undefined || !compiled.context.matches(index, context, contextDense)) continue;
+        if (context === undefined || contextDense === undefined) continue;
+        let matches = contexts?.get(compiled.context.text);
+        if (matches === undefined) {
+          matches = compiled.context.matches(index, context, contextDense);
+          (contexts ??= new Map()).set(compiled.context.text, matches);
+        }
+        if (!matches) continue;
       }
       out.push(compiled.active);
     }

@@ -69,20 +69,30 @@ export function planRules(input: PlanInput, scratch: ActiveRule[] = []): RulePla
   const caps: Cap[] = [];
   const pins: Pin[] = [];
   const pinned = new Set<number>();
-  // One selection per distinct filter text: rules repeating a filter share its tests of a candidate.
-  const selections = new Map<string, Selection>();
-  const select = (filter: CompiledFilter): Selection => {
-    let selection = selections.get(filter.text);
-    if (selection === undefined) selections.set(filter.text, (selection = filter.select(index, context)));
-    return selection;
+  // One selection per distinct filter text, one constraint per selection and kind, one test per
+  // selection for the boosts: rules repeating a filter cost what one does (a filter kept twice
+  // keeps what it keeps once; each boost still multiplies).
+  const selections = new Map<string, { selection: Selection; kept: boolean; hidden: boolean; selects: (id: number) => boolean }>();
+  const select = (filter: CompiledFilter) => {
+    let entry = selections.get(filter.text);
+    if (entry === undefined) {
+      const selection = filter.select(index, context);
+      selections.set(filter.text, (entry = { selection, kept: false, hidden: false, selects: (id) => selection.has(id) }));
+    }
+    return entry;
   };
   for (const active of rules) {
-    if (active.filter !== undefined) constraints.push(new SelectionConstraint(select(active.filter)));
-    if (active.hide !== undefined) constraints.push(new HideConstraint(select(active.hide), index));
-    for (const boost of active.boosts) {
-      const selection = select(boost.filter);
-      boosts.push({ selects: (id) => selection.has(id), factor: boost.factor });
+    if (active.filter !== undefined) {
+      const entry = select(active.filter);
+      if (!entry.kept) constraints.push(new SelectionConstraint(entry.selection));
+      entry.kept = true;
     }
+    if (active.hide !== undefined) {
+      const entry = select(active.hide);
+      if (!entry.hidden) constraints.push(new HideConstraint(entry.selection, index));
+      entry.hidden = true;
+    }
+    for (const boost of active.boosts) boosts.push({ selects: select(boost.filter).selects, factor: boost.factor });
     const diversity = active.rule.then.diversity;
     if (diversity !== undefined) {
       caps.push({ max: diversity.max, valueOf: (id) => { const product = catalog.product(id); return product === undefined ? undefined : textValues(product, diversity.by)[0]; } });
