@@ -56,6 +56,11 @@ export class PostingLists {
     this.#size[feature] = size + 1;
   }
 
+  /** Empties the list (its block stays its own). */
+  clear(feature: number): void {
+    this.#size[feature] = 0;
+  }
+
   /** Removes `id` if present (a scan: removals are catalog edits, rare next to reads). */
   remove(feature: number, id: number): void {
     const pool = this.#pool;

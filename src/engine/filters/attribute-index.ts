@@ -4,8 +4,9 @@
 //     onSale and available (true/false), and each custom attribute value (a number also as its text);
 //   - one Float64Array column per numeric attribute (price, compareAtPrice, custom numbers; NaN:
 //     none), with its ids sorted by value built on demand, so a range is two binary searches;
-//   - per product, the posting lists it is in: a candidate is tested against a filter by reading
-//     its own entries (candidate-test.ts) instead of selecting over the catalog.
+//   - per product, the posting lists it is in, in a pool of their own (one typed array: a product's
+//     few entries side by side): a candidate is tested against a filter by reading its own entries
+//     (candidate-test.ts) instead of selecting over the catalog.
 // A filter is evaluated on these (compiled-filter.ts), never by reading each catalog product. The
 // set of all catalog products and the last few sets relative filters selected are kept until the
 // index changes.
@@ -30,8 +31,8 @@ export class AttributeIndex {
   readonly #lists = new PostingLists();
   /** `attribute \0 value` → its posting list. */
   readonly #features = new Map<string, number>();
-  /** Per dense id: the posting lists it is in (undefined: not a catalog product). */
-  readonly #productFeatures: (number[] | undefined)[] = [];
+  /** Per dense id (a list each): the posting lists it is in; none: not a catalog product. */
+  readonly #ofProduct = new PostingLists();
   readonly #numbers = new Map<string, NumberColumn>();
   /** Custom attribute name → number of catalog products that have it. */
   readonly #customNames = new Map<string, number>();
@@ -66,7 +67,7 @@ export class AttributeIndex {
   }
 
   index(dense: number, product: Product): void {
-    const before = this.#productFeatures[dense];
+    const before = this.#featuresOf(dense);
     this.#forget(dense);
     this.#version++;
     this.#size = Math.max(this.#size, dense + 1);
@@ -91,17 +92,27 @@ export class AttributeIndex {
     // edit cost a pass over the catalog.
     if (before !== undefined) for (const feature of before) if (!features.includes(feature)) this.#lists.remove(feature, dense);
     for (const feature of features) if (before === undefined || !before.includes(feature)) this.#lists.add(feature, dense);
-    this.#productFeatures[dense] = features;
+    while (this.#ofProduct.count <= dense) this.#ofProduct.addList();
+    this.#ofProduct.clear(dense);
+    for (const feature of features) this.#ofProduct.add(dense, feature);
     this.#customOf[dense] = custom;
   }
 
   remove(dense: number): void {
-    const features = this.#productFeatures[dense];
+    const features = this.#featuresOf(dense);
     if (features === undefined) return;
     this.#version++;
     for (const feature of features) this.#lists.remove(feature, dense);
-    this.#productFeatures[dense] = undefined;
+    this.#ofProduct.clear(dense);
     this.#forget(dense);
+  }
+
+  /** A copy of the product's features (undefined: not a catalog product). */
+  #featuresOf(dense: number): number[] | undefined {
+    const count = this.featureCount(dense);
+    if (count === 0) return undefined;
+    const start = this.#ofProduct.start(dense);
+    return Array.from(this.#ofProduct.ids().subarray(start, start + count));
   }
 
   /** Drops the product's numbers and its custom attribute names (not its listed values). */
@@ -169,9 +180,21 @@ export class AttributeIndex {
     return this.#features.get(attribute + '\u0000' + value);
   }
 
-  /** The features of a catalog product (undefined: not one). Valid until the index changes. */
-  featuresOf(dense: number): readonly number[] | undefined {
-    return this.#productFeatures[dense];
+  /**
+   * How many features (posting lists) the product is in: 0 when it is not a catalog product. They
+   * are featurePool()[featureStart(dense) … featureStart(dense) + featureCount(dense) − 1].
+   */
+  featureCount(dense: number): number {
+    return dense < this.#ofProduct.count ? this.#ofProduct.size(dense) : 0;
+  }
+
+  featureStart(dense: number): number {
+    return this.#ofProduct.start(dense);
+  }
+
+  /** Where every product's features are (featureCount): valid until the index changes. */
+  featurePool(): Int32Array {
+    return this.#ofProduct.ids();
   }
 
   /**

@@ -26,8 +26,10 @@ export class CandidateTest {
   readonly #readIn: Float64Array;
   readonly #value: Uint8Array;
   #test = 0;
-  /** The features of the product under test. */
-  #own: readonly number[] = [];
+  /** The features of the product under test: #pool[#from … #to − 1]. */
+  #pool = new Int32Array(0);
+  #from = 0;
+  #to = 0;
 
   /** Valid until the index changes. */
   constructor(
@@ -42,9 +44,11 @@ export class CandidateTest {
 
   /** Whether the filter selects the product of dense id `id` (never one outside the catalog). */
   matches(id: number): boolean {
-    const own = this.index.featuresOf(id);
-    if (own === undefined) return false;
-    this.#own = own;
+    const count = this.index.featureCount(id);
+    if (count === 0) return false;
+    this.#pool = this.index.featurePool();
+    this.#from = this.index.featureStart(id);
+    this.#to = this.#from + count;
     this.#test++;
     return this.#node(this.tree, id);
   }
@@ -72,11 +76,15 @@ export class CandidateTest {
 
   #term(term: BoundTerm, id: number): boolean {
     let holds = false;
-    const own = this.#own;
+    const pool = this.#pool;
+    const features = term.features;
     if (term.lookup !== undefined) {
-      for (let i = 0; i < own.length && !holds; i++) holds = term.lookup.has(own[i]!);
-    } else {
-      for (let i = 0; i < term.features.length && !holds; i++) holds = own.includes(term.features[i]!);
+      for (let i = this.#from; i < this.#to && !holds; i++) holds = term.lookup.has(pool[i]!);
+    } else if (features.length > 0) {
+      for (let i = this.#from; i < this.#to && !holds; i++) {
+        const feature = pool[i]!;
+        for (let k = 0; k < features.length && !holds; k++) holds = features[k] === feature;
+      }
     }
     const column = term.column;
     if (!holds && column !== undefined) {
