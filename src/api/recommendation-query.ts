@@ -4,7 +4,8 @@ import { AppError, type FieldError } from '../errors.js';
 import type { RecommendationRequest } from '../engine/recommend.js';
 import { isStrategy, STRATEGIES, type Strategy } from '../engine/strategy.js';
 import { normalizeCollectionId, normalizeProductId } from './product-id.js';
-import { formatFilter, MAX_FILTER_LENGTH, parseFilter, type FilterError } from '../engine/filters/filter-syntax.js';
+import { MAX_FILTER_LENGTH, type FilterError } from '../engine/filters/filter-syntax.js';
+import { parseOnce, type ParsedFilters } from '../engine/filters/parsed-filters.js';
 import { parseDiversity } from '../engine/filters/diversity.js';
 
 /**
@@ -100,8 +101,11 @@ function parseLimit(raw: string | undefined): number | undefined {
   return limit >= 1 && limit <= MAX_LIMIT ? limit : undefined;
 }
 
-/** Never throws: every bad input becomes an AppError with a stable code. */
-export function parseRecommendationQuery(raw: string): QueryParse {
+/**
+ * Never throws: every bad input becomes an AppError with a stable code. `filters`: where recent
+ * filter texts are kept parsed (none: each is parsed here).
+ */
+export function parseRecommendationQuery(raw: string, filters?: ParsedFilters): QueryParse {
   const params = readParams(raw);
   const strategyRaw = params.get('strategy');
   if (strategyRaw !== undefined && !isStrategy(strategyRaw)) {
@@ -153,9 +157,9 @@ export function parseRecommendationQuery(raw: string): QueryParse {
   }
   const filterRaw = params.get('filters');
   if (filterRaw !== undefined) {
-    const filter = parseFilter(filterRaw);
+    const filter = filters === undefined ? parseOnce(filterRaw) : filters.parse(filterRaw);
     if (!filter.ok) return { ok: false, error: filterError('filters', filter.error) };
-    query.filter = { text: formatFilter(filter.expression), expression: filter.expression };
+    query.filter = filter.filter;
   }
   const diversityRaw = params.get('diversity');
   if (diversityRaw !== undefined) {

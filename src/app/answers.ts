@@ -7,6 +7,7 @@ import { shapeFor } from '../engine/answer-shaping.js';
 import type { AnswerCacheConfig } from '../config.js';
 import { AnswerCache } from '../engine/answer-cache.js';
 import { recIdPrefix } from '../engine/attribution/rec-id.js';
+import { ParsedFilters } from '../engine/filters/parsed-filters.js';
 import { RecIdIssuer } from './rec-id-issuer.js';
 import { experimentId, variantName } from '../analytics/statistics.js';
 import { recommend, type Recommendation } from '../engine/recommend.js';
@@ -55,6 +56,8 @@ const STALE_TAIL = '","stale":true}}';
 export class Answers {
   readonly cache: AnswerCache<Answer>;
   readonly #parsed = new Map<string, ParsedQuery>();
+  /** The recent `filters=` texts, parsed: queries too long for #parsed, or too varied, share them. */
+  readonly #filters = new ParsedFilters();
   readonly #recIds = new RecIdIssuer();
   /** Where REST bodies are assembled (head + recId); grown to the largest body, reused by every request. */
   #scratch = Buffer.allocUnsafe(16 * 1024);
@@ -80,7 +83,7 @@ export class Answers {
     const memoKey = shopId + '\u0000' + raw;
     let parsed = this.#parsed.get(memoKey);
     if (parsed === undefined) {
-      const outcome = parseRecommendationQuery(raw);
+      const outcome = parseRecommendationQuery(raw, this.#filters);
       if (!outcome.ok) throw outcome.error;
       parsed = { query: outcome.query, key: cacheKey(shopId, outcome.query) };
       if (raw.length <= MAX_PARSED_QUERY_LENGTH) {
