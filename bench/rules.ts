@@ -3,8 +3,11 @@
 // each row a ratio to a uWS hello-world measured just before and just after it in the same run
 // (support/bracketed.ts), with wrk (autocannon when wrk is missing). The same mix without rules
 // or filter is measured first, for comparison. Servers pinned to one CPU, the load generator to
-// the other.
-//   npm run bench:rules        (BENCH_SECONDS, BENCH_CONNECTIONS — see bench/README.md)
+// the other. Then the store-sized rows (support/rules-scale.ts): a 100k-product store next to
+// another shop on one server, with the 504-character relative expression as a request's filter,
+// in 100 rules and in live subscriptions, as latency ratios to the same run's plain GET and to
+// the other shop's GET alone.
+//   npm run bench:rules        (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_RULES_SCALE — see bench/README.md)
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +18,8 @@ import type { BaselineTool, LoadResult } from './support/load-result.js';
 import { detectPinning, pinSelfToLoadCpu } from './support/pinning.js';
 import { Bracketed, NOISY_PERCENT } from './support/bracketed.js';
 import { environment, table, writeResults, type Row } from './support/report.js';
-import { benchSettings } from './support/settings.js';
+import { measureAtScale, RELATIVE_EXPRESSION, scaleTable, type ScaleRun } from './support/rules-scale.js';
+import { benchSettings, flag } from './support/settings.js';
 import type { ServiceInfo, WorkloadSample } from './support/workload-sample.js';
 import { runWrk, wrkAvailable } from './support/wrk-run.js';
 
@@ -104,6 +108,10 @@ async function main(): Promise<void> {
     }
 
     const rows: Row[] = [...bench.baselineRows(), ...bench.rows];
+    await service.stop();
+    service = undefined;
+    let scale: ScaleRun | undefined;
+    if (flag('BENCH_RULES_SCALE', true)) scale = await measureAtScale(pinning, seconds, progress);
     const file = writeResults('rules', {
       benchmark: 'rules',
       finishedAt: new Date().toISOString(),
@@ -117,6 +125,7 @@ async function main(): Promise<void> {
       loadAverage1m: { before: loadBefore, after: os.loadavg()[0] },
       rows,
       baselineRuns: bench.baselines,
+      ...(scale === undefined ? {} : { scale: { ...scale, expression: RELATIVE_EXPRESSION } }),
     });
     console.log('');
     console.log(table(rows));
@@ -125,6 +134,13 @@ async function main(): Promise<void> {
     const noisy = bench.rows.filter((r) => Math.abs(r.baselineMovedPercent ?? 0) > NOISY_PERCENT).length;
     if (noisy > 0) console.log(`warning: ${noisy} row(s) marked noisy: the baseline moved more than ${NOISY_PERCENT}% across them; rerun before trusting those ratios.`);
     console.log(`1-min load average before the run: ${loadBefore.toFixed(2)}. service: ${info.mode} store, ${info.products} products. ${pinning.note}.`);
+    if (scale !== undefined) {
+      console.log('');
+      console.log(`At store size: ${scale.products.toLocaleString('en-US')} products, ${scale.events.toLocaleString('en-US')} events, and the demo store as the other shop, on one server process.`);
+      console.log(scaleTable(scale.rows));
+      console.log('');
+      console.log('store rows: one GET after another, each asking something new (no answer-cache hit); ratio = p50 ÷ the plain GET\'s p50. other-shop rows: GETs sent at a steady rate (latency from when each was due); ratio = p99 ÷ the p99 of the other shop alone, measured just before.');
+    }
     console.log(`results: ${path.relative(process.cwd(), file)}`);
   } finally {
     await service?.stop();

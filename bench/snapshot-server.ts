@@ -14,8 +14,7 @@ import { startService } from '../src/service.js';
 import { generateKey } from '../src/store/shop-store.js';
 import { announceReady, assertNativeUws, stopOnSignalOrOrphan } from './support/ready-line.js';
 import { integerSetting } from './support/settings.js';
-import { SyntheticEventStream } from './support/synthetic-events.js';
-import { SyntheticStore } from './support/synthetic-store.js';
+import { availableByPopularity, fillSyntheticShop } from './support/synthetic-shop.js';
 import { spread } from './support/workload-sample.js';
 
 const log = (line: string) => process.stderr.write(`[snapshot-server] ${line}\n`);
@@ -45,15 +44,9 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const started = performance.now();
-  const store = new SyntheticStore({ products, events, days: 90, seed: 1 });
-  const engine = service.engines.get(shop.shopId);
-  for (const product of store.products) engine.upsertProduct(product);
-  engine.precomputeContent(Infinity);
-  const stream = new SyntheticEventStream(store);
-  while (stream.produced < events) for (const event of stream.nextChunk(Math.min(10_000, events - stream.produced))) engine.apply(event);
+  const { store, stream } = fillSyntheticShop(service, shop.shopId, products, events, log);
   service.engines.noteApplied(shop.shopId, events); // the log position a snapshot stands for (the events are not in the log: nothing replays them)
-  log(`filled: ${products} products, ${events} events in ${((performance.now() - started) / 1000).toFixed(1)} s, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`);
+  const engine = service.engines.get(shop.shopId);
 
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();
@@ -72,8 +65,7 @@ async function main(): Promise<void> {
     );
   });
 
-  const byPopularity = store.products.map((_, i) => i).sort((a, b) => store.weight[b]! - store.weight[a]!);
-  const available = byPopularity.filter((i) => store.products[i]!.available).map((i) => store.products[i]!.id);
+  const available = availableByPopularity(store);
   announceReady({
     port: service.port,
     shopId: shop.shopId,
