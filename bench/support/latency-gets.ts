@@ -101,7 +101,8 @@ async function paced(base: string, pathOf: PathOf, headers: Record<string, strin
     for (let i = 0; i < total; i++) {
       // The i-th request's own time: a late timer does not shift the ones after it.
       const due = started + (i * 1000) / rate;
-      const wait = due - performance.now();
+      // Whole milliseconds, rounded up: a timer rounds its delay down and would fire early.
+      const wait = Math.ceil(due - performance.now());
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       if (onlyBusyIn !== undefined && !busyAt(onlyBusyIn, due)) continue;
       const sample = samples.due.push(due) - 1;

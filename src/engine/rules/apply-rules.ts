@@ -13,10 +13,13 @@ export const MAX_RULE_WINDOW = 72;
 /** How many candidates per wanted item the window holds when a boost or a diversity applies. */
 export const RULE_WINDOW_FACTOR = 3;
 
-export interface Boost {
-  /** Boosts of one filter share it: it is asked once per candidate. */
-  readonly selects: (id: number) => boolean;
-  readonly factor: number;
+/** The matching rules' boosts, in composition order. */
+export interface Boosts {
+  /** The distinct filters they test: each asked once per candidate. */
+  readonly tests: readonly ((id: number) => boolean)[];
+  /** Per boost: the index of its filter in `tests`, and its factor. */
+  readonly testOf: readonly number[];
+  readonly factors: readonly number[];
 }
 
 export interface Cap {
@@ -42,7 +45,7 @@ export interface Candidates {
 }
 
 export interface RuleEffects {
-  readonly boosts: readonly Boost[];
+  readonly boosts: Boosts;
   readonly caps: readonly Cap[];
   /** Eligible pins in composition order, distinct products, positions within the answer's limit. */
   readonly pins: readonly Pin[];
@@ -57,21 +60,14 @@ export interface RuleEffects {
 export function finishAnswer(candidates: Candidates, effects: RuleEffects, organic: number, primary: Strategy): void {
   const { ids, scores, strategies } = candidates;
   let order = ids.map((_, i) => i);
-  if (effects.boosts.length > 0) {
-    const boosts = effects.boosts;
+  const { tests, testOf, factors } = effects.boosts;
+  if (factors.length > 0) {
     // Each distinct filter asked once per candidate; the factors multiply in composition order.
-    const tests = new Map<(id: number) => boolean, number>();
-    const testOf = boosts.map((boost) => {
-      let test = tests.get(boost.selects);
-      if (test === undefined) tests.set(boost.selects, (test = tests.size));
-      return test;
-    });
-    const distinct = [...tests.keys()];
-    const selected = new Uint8Array(distinct.length);
+    const selected = new Uint8Array(tests.length);
     const boosted = scores.slice();
     for (let i = 0; i < ids.length; i++) {
-      for (let t = 0; t < distinct.length; t++) selected[t] = distinct[t]!(ids[i]!) ? 1 : 0;
-      for (let k = 0; k < boosts.length; k++) if (selected[testOf[k]!] === 1) boosted[i]! *= boosts[k]!.factor;
+      for (let t = 0; t < tests.length; t++) selected[t] = tests[t]!(ids[i]!) ? 1 : 0;
+      for (let k = 0; k < factors.length; k++) if (selected[testOf[k]!] === 1) boosted[i]! *= factors[k]!;
     }
     // Stable re-rank within each run of one strategy.
     let start = 0;

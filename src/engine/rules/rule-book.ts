@@ -4,11 +4,11 @@
 // an answer holds only until the next one (answers.ts, the answer cache).
 import type { AttributeIndex } from '../filters/attribute-index.js';
 import { compileFilter, type CompiledFilter } from '../filters/compiled-filter.js';
-import { parseFilter, type FilterExpression } from '../filters/filter-syntax.js';
+import { formatFilter, parseFilter, type FilterExpression } from '../filters/filter-syntax.js';
 import type { Product } from '../product.js';
 import { firstAbove } from '../sorted-search.js';
 import type { Strategy } from '../strategy.js';
-import { inForce, type Rule } from './rule.js';
+import { inForce, MAX_BOOSTS_PER_RULE, MAX_RULES_PER_SHOP, type Rule } from './rule.js';
 
 /** A rule's filters compiled for the shop's attributes as they are now. */
 export interface ActiveRule {
@@ -34,22 +34,21 @@ class InstalledRule {
     readonly parsed: Parsed | undefined,
   ) {}
 
-  /** Its filters compiled for `index`; undefined when one names an attribute the catalog no longer has. */
-  compiled(index: AttributeIndex): { active: ActiveRule | undefined; context: CompiledFilter | undefined } {
+  /**
+   * Its filters compiled for `index` by `compile` (null: an attribute the catalog no longer has);
+   * undefined when one does not compile.
+   */
+  compiled(index: AttributeIndex, compile: (expression: FilterExpression) => CompiledFilter | null): { active: ActiveRule | undefined; context: CompiledFilter | undefined } {
     const cached = this.#compiled;
     if (cached !== undefined && cached.namesVersion === index.namesVersion) return cached;
-    this.#compiled = { namesVersion: index.namesVersion, ...this.#compile(index) };
+    this.#compiled = { namesVersion: index.namesVersion, ...this.#compile(compile) };
     return this.#compiled;
   }
 
-  #compile(index: AttributeIndex): { active: ActiveRule | undefined; context: CompiledFilter | undefined } {
+  #compile(compile: (expression: FilterExpression) => CompiledFilter | null): { active: ActiveRule | undefined; context: CompiledFilter | undefined } {
     const parsed = this.parsed;
     if (parsed === undefined) return { active: undefined, context: undefined };
-    const one = (expression: FilterExpression | undefined): CompiledFilter | undefined | null => {
-      if (expression === undefined) return undefined;
-      const compiled = compileFilter(expression, index);
-      return compiled.ok ? compiled.filter : null;
-    };
+    const one = (expression: FilterExpression | undefined): CompiledFilter | undefined | null => (expression === undefined ? undefined : compile(expression));
     const context = one(parsed.context);
     const filter = one(parsed.filter);
     const hide = one(parsed.hide);
@@ -91,9 +90,18 @@ export interface RuleRequest {
   readonly collectionId?: string;
 }
 
+/** Compiled filters a rule book keeps by text: every filter of 100 rules twice over. */
+const MAX_COMPILED = 2 * MAX_RULES_PER_SHOP * (3 + MAX_BOOSTS_PER_RULE);
+
 export class RuleBook {
   /** In id order (code unit order). */
   #rules: InstalledRule[] = [];
+  /**
+   * The rules' filters compiled, by canonical text, at one version of the catalog's attribute
+   * names: rules holding the same filter hold the same CompiledFilter, so an answer selects it once.
+   */
+  #compiled = new Map<string, CompiledFilter | null>();
+  #compiledAt = -1;
   /** Every enabled rule's from and until, ascending, distinct. */
   #edges = new Float64Array(0);
   #byWidget = false;
@@ -169,8 +177,8 @@ export class RuleBook {
    */
   matching(strategy: Strategy, request: RuleRequest, context: Product | undefined, contextDense: number | undefined, index: AttributeIndex, now: number, out: ActiveRule[]): void {
     out.length = 0;
-    /** Context filters tested so far, by text: rules sharing one test the context product once. */
-    let contexts: Map<string, boolean> | undefined;
+    /** Context filters tested so far: rules sharing one test the context product once. */
+    let contexts: Map<CompiledFilter, boolean> | undefined;
     for (const installed of this.#rules) {
       const rule = installed.rule;
       if (!inForce(rule, now)) continue;
@@ -178,19 +186,34 @@ export class RuleBook {
       if (when.strategies !== undefined && !when.strategies.includes(strategy)) continue;
       if (when.widgetIds !== undefined && (request.widgetId === undefined || !when.widgetIds.includes(request.widgetId))) continue;
       if (when.collectionIds !== undefined && (request.collectionId === undefined || !when.collectionIds.includes(request.collectionId))) continue;
-      const compiled = installed.compiled(index);
+      const compiled = installed.compiled(index, (expression) => this.#compile(expression, index));
       if (compiled.active === undefined) continue;
       if (compiled.context !== undefined) {
         if (context === undefined || contextDense === undefined) continue;
-        let matches = contexts?.get(compiled.context.text);
+        let matches = contexts?.get(compiled.context);
         if (matches === undefined) {
           matches = compiled.context.matches(index, context, contextDense);
-          (contexts ??= new Map()).set(compiled.context.text, matches);
+          (contexts ??= new Map()).set(compiled.context, matches);
         }
         if (!matches) continue;
       }
       out.push(compiled.active);
     }
+  }
+
+  #compile(expression: FilterExpression, index: AttributeIndex): CompiledFilter | null {
+    if (this.#compiledAt !== index.namesVersion || this.#compiled.size >= MAX_COMPILED) {
+      this.#compiled.clear();
+      this.#compiledAt = index.namesVersion;
+    }
+    const text = formatFilter(expression);
+    let compiled = this.#compiled.get(text);
+    if (compiled === undefined) {
+      const outcome = compileFilter(expression, index);
+      compiled = outcome.ok ? outcome.filter : null;
+      this.#compiled.set(text, compiled);
+    }
+    return compiled;
   }
 
   #find(id: string): number {

@@ -12,7 +12,7 @@ import type { MatchSet } from '../filters/match-set.js';
 import type { Selection } from '../filters/selection.js';
 import type { Product } from '../product.js';
 import type { Strategy } from '../strategy.js';
-import { MAX_RULE_WINDOW, RULE_WINDOW_FACTOR, type Boost, type Cap, type Pin, type RuleEffects } from './apply-rules.js';
+import { MAX_RULE_WINDOW, RULE_WINDOW_FACTOR, type Cap, type Pin, type RuleEffects } from './apply-rules.js';
 import type { ActiveRule, RuleBook, RuleRequest } from './rule-book.js';
 
 /** Refuses the products a rule's `hide` selects. */
@@ -65,20 +65,18 @@ export function planRules(input: PlanInput, scratch: ActiveRule[] = []): RulePla
   if (scratch.length === 0) return undefined;
   const rules = scratch.slice();
   const constraints: CandidateConstraint[] = [...input.shape.constraints];
-  const boosts: Boost[] = [];
+  const boosts: { tests: ((id: number) => boolean)[]; testOf: number[]; factors: number[] } = { tests: [], testOf: [], factors: [] };
   const caps: Cap[] = [];
   const pins: Pin[] = [];
   const pinned = new Set<number>();
-  // One selection per distinct filter text, one constraint per selection and kind, one test per
-  // selection for the boosts: rules repeating a filter cost what one does (a filter kept twice
-  // keeps what it keeps once; each boost still multiplies).
-  const selections = new Map<string, { selection: Selection; kept: boolean; hidden: boolean; selects: (id: number) => boolean }>();
+  // One selection per distinct filter (the rule book gives rules holding the same text the same
+  // CompiledFilter), one constraint per selection and kind, one test per selection for the boosts:
+  // rules repeating a filter cost what one does (a filter kept twice keeps what it keeps once;
+  // each boost still multiplies).
+  const selections = new Map<CompiledFilter, { selection: Selection; kept: boolean; hidden: boolean; test: number }>();
   const select = (filter: CompiledFilter) => {
-    let entry = selections.get(filter.text);
-    if (entry === undefined) {
-      const selection = filter.select(index, context);
-      selections.set(filter.text, (entry = { selection, kept: false, hidden: false, selects: (id) => selection.has(id) }));
-    }
+    let entry = selections.get(filter);
+    if (entry === undefined) selections.set(filter, (entry = { selection: filter.select(index, context), kept: false, hidden: false, test: -1 }));
     return entry;
   };
   for (const active of rules) {
@@ -92,7 +90,15 @@ export function planRules(input: PlanInput, scratch: ActiveRule[] = []): RulePla
       if (!entry.hidden) constraints.push(new HideConstraint(entry.selection, index));
       entry.hidden = true;
     }
-    for (const boost of active.boosts) boosts.push({ selects: select(boost.filter).selects, factor: boost.factor });
+    for (const boost of active.boosts) {
+      const entry = select(boost.filter);
+      if (entry.test < 0) {
+        const selection = entry.selection;
+        entry.test = boosts.tests.push((id) => selection.has(id)) - 1;
+      }
+      boosts.testOf.push(entry.test);
+      boosts.factors.push(boost.factor);
+    }
     const diversity = active.rule.then.diversity;
     if (diversity !== undefined) {
       caps.push({ max: diversity.max, valueOf: (id) => { const product = catalog.product(id); return product === undefined ? undefined : textValues(product, diversity.by)[0]; } });
@@ -108,6 +114,6 @@ export function planRules(input: PlanInput, scratch: ActiveRule[] = []): RulePla
   }
   for (const id of pinned) input.blocked.add(id);
   const organic = Math.max(0, request.limit - pins.length);
-  const window = boosts.length > 0 || caps.length > 0 ? Math.min(Math.max(organic * RULE_WINDOW_FACTOR, organic), MAX_RULE_WINDOW) : organic;
+  const window = boosts.factors.length > 0 || caps.length > 0 ? Math.min(Math.max(organic * RULE_WINDOW_FACTOR, organic), MAX_RULE_WINDOW) : organic;
   return { rules, constraints, window, organic, effects: { boosts, caps, pins } };
 }

@@ -5,6 +5,8 @@ import type { Strategy } from '../strategy.js';
 
 /** Rules a shop may hold (enforced where a rule is appended to the log). */
 export const MAX_RULES_PER_SHOP = 100;
+/** Boosts a rule may hold (the bound its wire type enforces). */
+export const MAX_BOOSTS_PER_RULE = 8;
 
 export interface RulePin {
   /** Bare product id. */
