@@ -1,7 +1,9 @@
 // Live subscriptions. Identical queries of one shop in one encoding share a Topic: one uWS topic, one
 // recompute per change, one encoded frame published to all of them. After events are applied to a
 // shop, each of its topics is recomputed at most once per PUSH_INTERVAL_MS (leading edge, plus a
-// trailing run so the last change is never lost) and published only when the list changed.
+// trailing run so the last change is never lost) and published only when the list changed. Due
+// recomputes run REFRESHES_PER_TURN per turn of the event loop (TurnQueue): requests that arrive
+// meanwhile, other shops' too, are served between them.
 // Topics are bounded per connection (maxSubscriptions) and per shop (maxTopicsPerShop).
 import { queryKey, type RecommendationQuery } from '../api/recommendation-query.js';
 import { AppError } from '../errors.js';
@@ -10,9 +12,12 @@ import type { Frame } from './codec.js';
 import type { Connection } from './connection.js';
 import type { Ref } from './protocol.js';
 import { listSignature, recommendationFrame } from './recommendation-frame.js';
+import { TurnQueue } from './turn-queue.js';
 
 /** At most one push per subscription per this many ms (the stream's promise: docs/api.md). */
 export const PUSH_INTERVAL_MS = 1000;
+/** Recomputes run back to back before the event loop serves what arrived meanwhile. */
+export const REFRESHES_PER_TURN = 4;
 
 export interface Topic {
   /** The subscription id clients see, and the uWS topic name. */
@@ -29,6 +34,8 @@ export interface Topic {
   /** performance.now() of the last recompute. */
   lastRunAt: number;
   timer: NodeJS.Timeout | undefined;
+  /** Waiting in the registry's queue for its recompute (it will see every change until it runs). */
+  queued?: boolean;
   /** Fires at the next edge of a rule's validity window of the shop (what is in force may change there). */
   edgeTimer?: NodeJS.Timeout;
 }
@@ -60,6 +67,10 @@ export class SubscriptionRegistry {
   #nextId = 0;
   #pushes = 0;
   #skipped = 0;
+  readonly #due = new TurnQueue<Topic>(REFRESHES_PER_TURN, (topic) => {
+    topic.queued = false;
+    this.#refresh(topic);
+  });
 
   constructor(readonly deps: RegistryDeps) {}
 
@@ -113,6 +124,7 @@ export class SubscriptionRegistry {
   }
 
   close(): void {
+    this.#due.clear();
     for (const topic of this.#topics.values()) {
       clearTimeout(topic.timer);
       clearTimeout(topic.edgeTimer);
@@ -158,13 +170,14 @@ export class SubscriptionRegistry {
   }
 
   #schedule(topic: Topic): void {
-    // A run already scheduled will see this change too: that is the trailing edge.
-    if (topic.timer !== undefined) return;
+    // A run already scheduled (or queued) will see this change too: that is the trailing edge.
+    if (topic.timer !== undefined || topic.queued === true) return;
     const wait = Math.max(0, topic.lastRunAt + PUSH_INTERVAL_MS - performance.now());
     // Even with no wait, a timer: the other commits of this event-loop turn join the same recompute.
     topic.timer = setTimeout(() => {
       topic.timer = undefined;
-      this.#refresh(topic);
+      topic.queued = true;
+      this.#due.push(topic);
     }, wait);
   }
 
