@@ -9,8 +9,8 @@
 //     ratios to the plain GET's;
 //   - next to an attacker: the other shop's GET at a steady 200 a second, in alternating 1-second
 //     windows, quiet and busy: the store gets the filtered GET at 50 a second (what one address
-//     may send), 2 views a second change 10 WebSocket connections' 20 subscriptions each with the
-//     filter, or the store gets the GET its 100 rules match at 50 a second, in the busy ones.
+//     may send), 2 purchases a second change all of 10 WebSocket connections' 20 subscriptions
+//     each with the filter, or the store gets the GET its 100 rules match at 50 a second, in the busy ones.
 //     The busy windows' p99 as a ratio to the quiet ones' (the same minutes, the same neighbours on
 //     the machine); and the other shop alone once, before any of it.
 import path from 'node:path';
@@ -20,6 +20,7 @@ import { busyAt, cycling, pacedGets, pacedGetsByWindow, sequentialGets, type Get
 import { cpuSeconds } from './pairwise-node.js';
 import type { Pinning } from './pinning.js';
 import { subscribe } from './ws-subscribers.js';
+import { PUSH_INTERVAL_MS } from '../../src/ws/subscriptions.js';
 
 /** `NOT same:tag OR NOT same:tag OR … same:tag`: 504 characters of relative terms (it selects every product). */
 export const RELATIVE_EXPRESSION = `${'NOT same:tag OR '.repeat(31)}same:tag`;
@@ -138,9 +139,9 @@ export async function measureAtScale(pinning: Pinning, seconds: number, progress
      * The other shop's GETs for 2 × `seconds` in alternating 1-second windows, `attack` busy in
      * every other one (it is handed the windows): the busy windows' p99 against the quiet ones'.
      */
-    const besideAttack = async (label: string, attack: (windows: Windows) => Promise<void>, note?: () => string): Promise<void> => {
+    const besideAttack = async (label: string, attack: (windows: Windows) => Promise<void>, note?: () => string, windowMs = 1000): Promise<void> => {
       progress(`  other shop: GET at ${OTHER_RATE}/s, ${label}…`);
-      const windows: Windows = { epoch: performance.now(), ms: 1000 };
+      const windows: Windows = { epoch: performance.now(), ms: windowMs };
       const { result, cpu } = await cpuOf(() => Promise.all([pacedGetsByWindow(server.url, otherPaths(other), otherHeaders, OTHER_RATE, 2 * seconds, windows), attack(windows)]));
       const { quiet, busy } = result[0];
       const quietRow = record(`other shop: GET at ${OTHER_RATE}/s, quiet windows`, quiet, NaN);
@@ -174,33 +175,37 @@ export async function measureAtScale(pinning: Pinning, seconds: number, progress
     record(`other shop: GET at ${OTHER_RATE}/s, alone`, alone.result, alone.cpu);
     await besideAttack(`the store gets the filtered GET at ${ATTACK_RATE}/s`, storeAttack(RELATIVE_EXPRESSION));
 
-    const subscribed = store.productIds.slice(0, WS_CONNECTIONS * WS_SUBSCRIPTIONS);
+    // Every subscription is about the same product, each its own query (its own `exclude=`), and
+    // each purchase of that product or of another in the same basket changes its pair row, which
+    // every one of them read: a purchase costs 200 lists computed again.
+    const [watched, paired] = store.productIds;
     progress(`  opening ${WS_CONNECTIONS} WebSocket connections × ${WS_SUBSCRIPTIONS} subscriptions with the filter…`);
     const subscribers = await subscribe(
       `ws://127.0.0.1:${server.port}/api/stream?key=${store.publicKey}`,
-      Array.from({ length: WS_CONNECTIONS }, (_, c) => subscribed.slice(c * WS_SUBSCRIPTIONS, (c + 1) * WS_SUBSCRIPTIONS).map((productId) => ({ productId, filters: RELATIVE_EXPRESSION, limit: 8 }))),
+      Array.from({ length: WS_CONNECTIONS }, (_, c) =>
+        Array.from({ length: WS_SUBSCRIPTIONS }, (_, k) => ({ productId: watched!, exclude: `none-ws-${c * WS_SUBSCRIPTIONS + k}`, filters: RELATIVE_EXPRESSION, limit: 8 })),
+      ),
     );
     try {
-      // Views, in one session, of the two products the subscribed lists hold most: each view changes
-      // what every list holding them read, so those subscriptions are computed again.
-      const held = new Map<string, number>();
-      for (const list of subscribers.firstLists) for (const id of list) held.set(id, (held.get(id) ?? 0) + 1);
-      const viewed = [...held].sort((a, b) => b[1] - a[1]).slice(0, 2);
-      let views = 0;
+      let purchases = 0;
       await besideAttack(
-        `the store has ${WS_CONNECTIONS}×${WS_SUBSCRIPTIONS} filtered subscriptions, ${WS_EVENTS_PER_SECOND} views/s`,
+        `the store has ${WS_CONNECTIONS}×${WS_SUBSCRIPTIONS} filtered subscriptions, ${WS_EVENTS_PER_SECOND} purchases/s change them all`,
         async (windows) => {
           const sent: Promise<unknown>[] = [];
           const timer = setInterval(() => {
-            if (!busyAt(windows, performance.now()) || viewed.length === 0) return;
-            const productId = viewed[views++ % viewed.length]![0];
-            sent.push(call(server.url, store.publicKey, 'POST', '/api/events', { type: 'view', productId, sessionId: 'ws-bench-viewer' }, [200]));
+            // Only in a busy window's first second: a subscription recomputed at most once a second
+            // runs its last recompute within the window, not in the quiet one after it.
+            const now = performance.now();
+            if (!busyAt(windows, now) || (now - windows.epoch) % windows.ms >= windows.ms - PUSH_INTERVAL_MS) return;
+            const productId = purchases++ % 2 === 0 ? watched! : paired!;
+            sent.push(call(server.url, store.publicKey, 'POST', '/api/events', { type: 'purchase', productId, sessionId: 'ws-bench-buyer' }, [200]));
           }, 1000 / WS_EVENTS_PER_SECOND);
           await new Promise((resolve) => setTimeout(resolve, 2 * seconds * 1000));
           clearInterval(timer);
           await Promise.all(sent);
         },
-        () => `${views} views of 2 products in ${viewed.map(([, n]) => n).join(' and ')} of the lists, ${subscribers.pushes} lists pushed`,
+        () => `${purchases} purchases, ${subscribers.pushes} lists pushed`,
+        2 * PUSH_INTERVAL_MS,
       );
     } finally {
       subscribers.close();
