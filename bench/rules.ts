@@ -139,7 +139,7 @@ async function main(): Promise<void> {
       console.log(`At store size: ${scale.products.toLocaleString('en-US')} products, ${scale.events.toLocaleString('en-US')} events, and the demo store as the other shop, on one server process.`);
       console.log(scaleTable(scale.rows));
       console.log('');
-      console.log('store rows: one GET after another, each asking something new (no answer-cache hit); ratio = p50 ÷ the plain GET\'s p50. other-shop rows: GETs sent at a steady rate (latency from when each was due); ratio = p99 ÷ the p99 of the other shop alone, measured just before.');
+      console.log('store rows: one GET after another, each asking something new (no answer-cache hit); ratio = p50 ÷ the plain GET\'s p50. other-shop rows: GETs sent at a steady rate (latency from when each was due) in alternating quiet and busy windows, the attack in the busy ones; ratio = the busy windows\' p99 ÷ the quiet ones\'. Read tails next to the load average: other work on the machine shows up in them.');
     }
     console.log(`results: ${path.relative(process.cwd(), file)}`);
   } finally {
