@@ -57,6 +57,8 @@ import { SnapshotStore } from './store/snapshot-store.js';
 import { DashboardSessions, IDLE_MS } from './dashboard/sessions.js';
 import { LmdbSessionTable } from './store/dashboard-session-table.js';
 import { StreamServer } from './ws/stream-server.js';
+import { NodeMetrics } from './app/node-metrics.js';
+import { RequestMetrics } from './observability/request-metrics.js';
 
 export interface ServiceOptions {
   /** Epoch ms for event times and decay; tests may pin it. */
@@ -84,6 +86,8 @@ export interface RunningService {
   readonly shopLog: ShopLog;
   /** What other processes wrote, followed: check(shopId) when told of a commit. */
   readonly tail: LogTail;
+  /** GET /metrics: this process's report, and where the node's reports are gathered from. */
+  readonly metrics: NodeMetrics;
   /** The replicated log (PAIRWISE_NATS), when there is one. */
   readonly replicated?: ReplicatedLog;
   /** What the start found in the data dir and rebuilt the models from. */
@@ -265,7 +269,8 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   };
   const answers = new Answers(engines, config.answerCache, identity, experiments, refill);
   // Its listeners of applied changes come after the key cache's: a key check sees the cache cleared.
-  const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, applied, positions, clock });
+  const requests = new RequestMetrics();
+  const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, applied, positions, clock, requests });
   const dashboardSessions = new DashboardSessions(new LmdbSessionTable(dbs, IDLE_MS), IDLE_MS);
   // Dashboard traffic is light: a session's key is looked up by hash each time, uncached.
   const resolveKeyHash = (hash: string) => principalOf(shops, dbs.apiKeys.get(hash));
@@ -301,10 +306,24 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
       return housekeeping.held;
     },
   };
-  const disk = () => diskUsage(dbs);
   const storefrontUsage = (shopId: string) => local.storefront.usage(shopId, clock());
   const logProblems = () => replicated?.problems() ?? [];
-  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, rules, widgets, recency, currency, dashboardSessions, background, disk, storefrontUsage, logProblems }, stream.routes).catch(async (error: unknown) => {
+  const metrics = new NodeMetrics({
+    server: (config.serverIndex ?? 0) + 1,
+    requests,
+    answers,
+    pipeline,
+    limits: () => limits.stats(),
+    sockets: () => stream.stats(),
+    engines,
+    tail,
+    background,
+    easeLambda: config.easeRefit.lambda,
+    disk: () => diskUsage(dbs),
+    storefrontUsage,
+    storefrontQuota: config.storefrontQuota,
+  });
+  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, rules, widgets, recency, currency, dashboardSessions, metrics, requests, storefrontUsage, logProblems }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     await housekeeping.release(); // its renewals would outlive the databases startService closes now
     throw error;
@@ -352,6 +371,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     limits,
     shopLog,
     tail,
+    metrics,
     replayed,
     ...(replicated === undefined ? {} : { replicated }),
     demoKeys,

@@ -56,12 +56,22 @@ export interface BatchResponse {
 export async function trackEvent(pipeline: EventPipeline, shopId: string, input: unknown, now: number, check: CustomerCheck, sender: Sender, gate?: SessionGate): Promise<EventAck> {
   const parsed = parseEvent(input, now);
   if (!parsed.ok) {
+    pipeline.tally.refused('invalid_event');
     const first = parsed.errors[0]!;
     throw new AppError('invalid_event', `${first.pointer || 'event'} ${first.detail}`, parsed.errors.map(({ pointer, detail }) => ({ pointer, detail })));
   }
-  const event = withProvenCustomer(parsed.event, parsed.customerToken, check);
+  let event: TrackedEvent;
+  try {
+    event = withProvenCustomer(parsed.event, parsed.customerToken, check);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'invalid_customer_token') pipeline.tally.refused('invalid_customer_token');
+    throw error;
+  }
   const refusal = gate?.(event.sessionId);
-  if (refusal !== undefined) throw refusal;
+  if (refusal !== undefined) {
+    pipeline.tally.refused('too_many_new_sessions');
+    throw refusal;
+  }
   const { results, position } = await pipeline.ingest(shopId, [event], now, sender);
   const [result] = results;
   const token = pipeline.positionToken(position);
@@ -97,6 +107,7 @@ export async function trackBatch(pipeline: EventPipeline, shopId: string, inputs
       results[index] = { index, success: false, error: { code: 'invalid_event', pointer: first.pointer, detail: first.detail } };
     }
   });
+  for (const result of results) if (result !== undefined && !result.success) pipeline.tally.refused(result.error.code);
   const { results: ingested, position } = valid.length > 0 ? await pipeline.ingest(shopId, valid, now, sender) : { results: [], position: pipeline.log.head(shopId) };
   let duplicates = 0;
   ingested.forEach(({ eventId, duplicate }, i) => {

@@ -18,8 +18,9 @@ import type { CustomerIdentity } from '../app/customer-identity.js';
 import type { CustomerData } from '../app/customer-data.js';
 import type { ShopErasure } from '../app/shop-erasure.js';
 import type { RateLimits } from '../transport/rate-limits.js';
-import type { DiskUsage } from '../store/disk-usage.js';
 import type { StorefrontUsage } from '../store/storefront-quota.js';
+import type { NodeMetrics } from '../app/node-metrics.js';
+import type { RequestMetrics } from '../observability/request-metrics.js';
 
 /** A shop's own record as GET /api/shop shows it: settings and counts of keys, never a secret. */
 export interface ShopRecordView {
@@ -35,16 +36,6 @@ export interface ShopRecordView {
   /** The ISO 4217 code of the shop's prices (PUT /api/shop/currency); null: not set. */
   currency: string | null;
   keys: { public: number; secret: number };
-}
-
-/** Memory that background work holds outside the models, for /metrics. */
-export interface BackgroundMemory {
-  /** Bytes of the buffer snapshots are copied into, kept between snapshots (0 until the first). */
-  readonly snapshotCopyBytes: number;
-  /** Whether an EASE refit is under way in any server process of the data dir (its matrix, 4n² bytes, is held meanwhile). */
-  readonly refitRunning: boolean;
-  /** Whether this process holds the housekeeping lease (it takes the snapshots and makes the EASE fits). */
-  readonly housekeeper: boolean;
 }
 
 export interface HttpDeps {
@@ -86,11 +77,12 @@ export interface HttpDeps {
   currency: CurrencySetting;
   /** The demo storefront's pages (/demo), when the demo store is on. */
   demo?: DemoStorefront;
-  background: BackgroundMemory;
-  /** What the shop's public key stored today against its storefront budget (every server process together), for /metrics and the dashboard. */
+  /** GET /metrics: the node's metrics (every server process's). */
+  metrics: NodeMetrics;
+  /** Every route's answers, counted (the server binds each route's recorder at start). */
+  requests: RequestMetrics;
+  /** What the shop's public key stored today against its storefront budget (every server process together), for the dashboard. */
   storefrontUsage: (shopId: string) => StorefrontUsage;
-  /** What the data dir takes on disk (store/disk-usage.ts), for /metrics. */
-  disk: () => DiskUsage;
   /** What keeps the log from taking writes now (a replicated log without NATS or quorum), for /healthz; empty: nothing. */
   logProblems: () => string[];
 }

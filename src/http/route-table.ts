@@ -502,11 +502,12 @@ export const ROUTES: readonly Route[] = [
     method: 'get',
     path: '/metrics',
     handler: getMetrics,
+    options: { async: true },
     access: 'secret',
     doc: {
-      summary: "Prometheus metrics of the key's shop and the process",
+      summary: "Prometheus metrics of the node (every server process) and the key's shop",
       tag: 'operations',
-      ok: { status: 200, description: 'Prometheus text exposition format.', contentType: 'text/plain; version=0.0.4' },
+      ok: { status: 200, description: 'Prometheus text exposition format (docs/operations.md).', contentType: 'text/plain; version=0.0.4; charset=utf-8' },
     },
   },
   {

@@ -10,6 +10,7 @@ import { Lifecycle } from '../transport/lifecycle.js';
 import { recordingApp, type RegisteredRoute } from './registered-routes.js';
 import { refuseBadFraming, route } from '../transport/route.js';
 import { ROUTES, type HttpMethod, type Route } from './route-table.js';
+import { UNMATCHED_ROUTE } from '../observability/request-metrics.js';
 
 const UWS_METHODS = { get: 'get', post: 'post', put: 'put', delete: 'del' } as const satisfies Record<HttpMethod, keyof uWS.TemplatedApp>;
 
@@ -53,8 +54,10 @@ function register(app: uWS.TemplatedApp, lifecycle: Lifecycle, deps: HttpDeps, p
   const allowed = routes.flatMap((entry) => (entry.method === 'get' ? ['GET', 'HEAD'] : [entry.method.toUpperCase()]));
   const storefront = routes.some((entry) => entry.storefront);
   if (storefront) allowed.push('OPTIONS');
+  // Counted under the table's path, whatever the prefix (BASE_PATH) it was reached by.
+  const observer = deps.requests.recorder(routes[0]!.path);
   for (const entry of routes) {
-    const handler = route(lifecycle, entry.handler!(deps), { ...entry.options, params: paramCount(entry), forwarded: deps.limits.readsForwarded });
+    const handler = route(lifecycle, entry.handler!(deps), { ...entry.options, params: paramCount(entry), forwarded: deps.limits.readsForwarded, observer });
     app[UWS_METHODS[entry.method]](pattern, handler);
     // HEAD is GET without the body (RFC 9110 §9.3.2): the same handler, whose Exchange leaves it out.
     if (entry.method === 'get') app.head(pattern, handler);
@@ -63,12 +66,12 @@ function register(app: uWS.TemplatedApp, lifecycle: Lifecycle, deps: HttpDeps, p
     app.options(pattern, route(lifecycle, (exchange) => {
       const origin = exchange.request.origin;
       exchange.noContent(origin === '' ? PREFLIGHT_HEADERS : { ...PREFLIGHT_HEADERS, 'access-control-allow-origin': origin, vary: 'Origin' });
-    }));
+    }, { observer }));
   }
   const allow = allowed.join(', ');
   app.any(pattern, route(lifecycle, () => {
     throw new AppError('method_not_allowed', `use ${allow}`, undefined, { allow });
-  }));
+  }, { observer }));
 }
 
 /** uSockets' listen option that leaves SO_REUSEPORT off (the typings lack it as a value; the binding exports it as 1). */
@@ -102,8 +105,9 @@ export function startHttpServer(deps: HttpDeps, extraRoutes?: (app: uWS.Template
     }
   }
   extraRoutes?.(app, lifecycle);
+  const unmatched = deps.requests.recorder(UNMATCHED_ROUTE);
   app.any('/*', (res, req) => {
-    const exchange = new Exchange(res, readRequest(req), lifecycle);
+    const exchange = new Exchange(res, readRequest(req), lifecycle, unmatched);
     if (refuseBadFraming(exchange)) return;
     exchange.problem(new AppError('not_found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`));
   });

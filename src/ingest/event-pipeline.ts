@@ -7,6 +7,7 @@ import { monotonicFactory } from 'ulid';
 import type { TrackedEvent } from '../api/event.js';
 import { formatPosition } from '../api/position-token.js';
 import { AppError, notStored } from '../errors.js';
+import { EventTally } from '../observability/event-tally.js';
 import type { EventsAppended, Sender, ShopLog } from '../store/shop-log.js';
 import type { LogApplier } from './log-applier.js';
 
@@ -32,6 +33,8 @@ export class EventPipeline {
   #closed = false;
   /** Events the storefront budget refused, per shop, since this process started. */
   readonly quotaRefusals = new Map<string, number>();
+  /** What became of the events of this process's clients (the use cases that parse them count their refusals here too). */
+  readonly tally = new EventTally();
 
   constructor(
     readonly log: ShopLog,
@@ -60,17 +63,22 @@ export class EventPipeline {
    * has spent its budget for the day (nothing stored).
    */
   async ingest(shopId: string, events: readonly TrackedEvent[], now: number, sender: Sender = 'secret'): Promise<{ results: Ingested[]; position: number }> {
-    if (this.#closed) throw new AppError('unavailable', 'the service is shutting down');
+    if (this.#closed) {
+      this.tally.refused('unavailable', events.length);
+      throw new AppError('unavailable', 'the service is shutting down');
+    }
     // The stored event says a secret key sent it: attribution trusts its price (engine/attribution).
     const fresh = events.map((event) => ({ eventId: 'evt_' + this.#nextUlid(now), event: sender === 'secret' ? { ...event, sender } : event }));
     let appended: EventsAppended;
     try {
       appended = await this.log.appendEvents(shopId, fresh, now, now - this.dedupTtlMs, sender);
     } catch (cause) {
+      this.tally.refused('unavailable', events.length);
       throw notStored('events', cause);
     }
     if (appended.refusedUntil !== undefined) {
       this.quotaRefusals.set(shopId, (this.quotaRefusals.get(shopId) ?? 0) + events.length);
+      this.tally.refused('storefront_quota', events.length);
       throw quotaRefusal(appended.refusedUntil, now);
     }
     const stored: TrackedEvent[] = [];
@@ -80,6 +88,7 @@ export class EventPipeline {
       stored.push(event);
       return { eventId, duplicate: false };
     });
+    this.tally.accepted(stored.length, events.length - stored.length);
     if (stored.length > 0) await this.applier?.applyBatch(shopId, appended.first, stored);
     return { results, position: stored.length > 0 ? appended.first + stored.length - 1 : appended.first };
   }

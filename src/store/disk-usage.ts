@@ -1,7 +1,8 @@
 // What the data dir's LMDB takes on disk, for /metrics: the data file's size, the pages its
 // databases' trees use (the rest of the file is free pages that LMDB reuses before it grows the
-// file), and the log's share. Each figure is a stat call on the file or a database, never a scan.
-import { statSync } from 'node:fs';
+// file), the log's share, and the room left on the file system. Each figure is a stat call on the
+// file, the file system or a database, never a scan.
+import { statfsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { logEntryCount, type Databases } from './database.js';
 
@@ -14,6 +15,8 @@ export interface DiskUsage {
   logBytes: number;
   /** Entries of every shop's log together (an append of events or one change each). */
   logEntries: number;
+  /** Bytes the file system holding the data dir has left for this process's user (a full disk refuses writes: docs/operations.md). */
+  freeBytes: number;
 }
 
 interface TreeStats {
@@ -26,6 +29,11 @@ interface TreeStats {
 
 function pages(stats: TreeStats): number {
   return stats.treeBranchPageCount + stats.treeLeafPageCount + stats.overflowPages;
+}
+
+function freeBytes(path: string): number {
+  const { bavail, bsize } = statfsSync(path);
+  return bavail * bsize;
 }
 
 export function diskUsage(dbs: Databases): DiskUsage {
@@ -43,5 +51,6 @@ export function diskUsage(dbs: Databases): DiskUsage {
     usedBytes: used * root.pageSize,
     logBytes: pages(log) * root.pageSize,
     logEntries: logEntryCount(dbs),
+    freeBytes: freeBytes(dbs.path),
   };
 }

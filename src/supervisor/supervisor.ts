@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { freemem } from 'node:os';
 import type { Config } from '../config.js';
 import { isServerMessage, type CommittedMessage } from './messages.js';
+import { MetricsRelay, type RelaySlot } from './metrics-relay.js';
 
 /**
  * A server that dies before it was ready (or within STABLE_MS of it: a crash loop) is restarted
@@ -71,6 +72,9 @@ export async function supervise(config: Config, options: SupervisorOptions): Pro
   let firstReady: (rss: number) => void;
   const firstStarted = new Promise<number>((resolve) => (firstReady = resolve));
 
+  const relaySlot = (slot: Slot): RelaySlot => ({ index: slot.index, ready: slot.readyAt === undefined ? undefined : slot.child });
+  const metrics = new MetricsRelay(() => slots.map(relaySlot));
+
   const broadcast = (from: Slot, message: CommittedMessage) => {
     for (const slot of slots) if (slot !== from && slot.child?.connected) slot.child.send(message);
   };
@@ -78,11 +82,14 @@ export async function supervise(config: Config, options: SupervisorOptions): Pro
   const start = (slot: Slot) => {
     slot.startedAt = Date.now();
     slot.readyAt = undefined;
-    const child = fork(options.entry, [], { env: { ...process.env, PAIRWISE_SERVER_INDEX: String(slot.index) }, stdio: 'inherit' });
+    // Structured clone: metrics carry NaN (a model score with too little data), which JSON would turn into null.
+    const child = fork(options.entry, [], { env: { ...process.env, PAIRWISE_SERVER_INDEX: String(slot.index) }, stdio: 'inherit', serialization: 'advanced' });
     slot.child = child;
     child.on('message', (message) => {
       if (!isServerMessage(message)) return;
       if (message.type === 'committed') broadcast(slot, message);
+      else if (message.type === 'metrics-request') metrics.request(relaySlot(slot), message);
+      else if (message.type === 'metrics-report') metrics.report(relaySlot(slot), message);
       else {
         slot.readyAt = Date.now();
         if (!bannerPrinted) {
@@ -95,6 +102,7 @@ export async function supervise(config: Config, options: SupervisorOptions): Pro
     });
     child.on('exit', (code, signal) => {
       if (slot.child === child) slot.child = undefined;
+      metrics.gone(relaySlot(slot));
       if (stopping) return;
       if (slot.index === 0 && !bannerPrinted) {
         // The first start failed (a bad data dir, a port in use): the others would fail alike.

@@ -128,6 +128,11 @@ export class RequestAbortedError extends Error {
   }
 }
 
+/** Told of each answer: its method as uWS gives it, its status (0: the client went away first), and the time since the request came. */
+export interface AnswerObserver {
+  observe(method: string, status: number, seconds: number): void;
+}
+
 export class Exchange {
   #aborted = false;
   #done = false;
@@ -137,12 +142,23 @@ export class Exchange {
   /** Headers every answer of this exchange carries (CORS). */
   readonly headers: Record<string, string> = {};
 
+  /** performance.now() when the exchange began (0 when no one observes it). */
+  readonly #started: number;
+
   constructor(
     readonly res: HttpResponse,
     readonly request: RequestInfo,
     /** Where an answer left for the next turn counts as in flight, so a shutdown waits for it (see #later). */
     readonly lifecycle?: Lifecycle,
-  ) {}
+    /** The route's request metrics (observability/request-metrics.ts). */
+    readonly observer?: AnswerObserver,
+  ) {
+    this.#started = observer === undefined ? 0 : performance.now();
+  }
+
+  #answered(status: number): void {
+    this.observer?.observe(this.request.method, status, (performance.now() - this.#started) / 1000);
+  }
 
   /**
    * Must be called before the handler first awaits. Idempotent: uWS keeps one abort handler per
@@ -152,11 +168,19 @@ export class Exchange {
     if (this.#watching) return;
     this.#watching = true;
     this.res.onAborted(() => {
+      if (!this.#done) this.#answered(0);
       this.#aborted = true;
       const listener = this.#onAbort;
       this.#onAbort = undefined;
       listener?.();
     });
+  }
+
+  /** The request became a WebSocket (uWS answered 101): nothing more is written through this exchange. */
+  upgraded(): void {
+    if (this.finished) return;
+    this.#done = true;
+    this.#answered(101);
   }
 
   get aborted(): boolean {
@@ -183,6 +207,7 @@ export class Exchange {
   send(status: number, contentType: string, body: string | Uint8Array, extra?: Headers, closeConnection = false): void {
     if (this.finished) return;
     this.#done = true;
+    this.#answered(status);
     const close = closeConnection || this.request.chunked;
     // Bytes may be a view of a buffer the next answer reuses (Answers' scratch): copied when they wait.
     const bytes = close && typeof body !== 'string' ? Buffer.from(body) : body;
@@ -241,6 +266,7 @@ export class Exchange {
   noContent(extra?: Headers): void {
     if (this.finished) return;
     this.#done = true;
+    this.#answered(204);
     const close = this.request.chunked;
     const write = (): void => {
       this.res.writeStatus('204 No Content');

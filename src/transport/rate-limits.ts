@@ -19,6 +19,8 @@ import type { RequestInfo } from './exchange.js';
 /** Policy names, as the RateLimit fields and the WebSocket error details call them. */
 export type Policy = 'address' | 'public-key' | 'secret-key' | 'socket' | 'address-new-sessions' | 'shop-new-sessions' | 'address-sign-ins';
 
+export const POLICIES: readonly Policy[] = ['address', 'public-key', 'secret-key', 'socket', 'address-new-sessions', 'shop-new-sessions', 'address-sign-ins'];
+
 /** Refusals with a wait up to this many whole seconds are made once and reused. */
 const CACHED_SECONDS = 60;
 
@@ -80,8 +82,8 @@ function isLoopbackHost(host: string): boolean {
 }
 
 export interface RateLimitStats {
-  /** Requests, WebSocket operations, new sessions and dashboard sign-ins refused since start. */
-  refused: number;
+  /** Requests, WebSocket operations, new sessions and dashboard sign-ins refused since start, by the policy that refused them. */
+  refused: Readonly<Record<Policy, number>>;
   /** Buckets held (each table is capped at maxEntries). */
   addressBuckets: number;
   keyBuckets: number;
@@ -116,7 +118,7 @@ export class RateLimits {
    */
   readonly #off: boolean;
   readonly #decoder = new TextDecoder();
-  #refused = 0;
+  readonly #refused = Object.fromEntries(POLICIES.map((policy) => [policy, 0])) as Record<Policy, number>;
 
   constructor(
     config: RateLimitConfig,
@@ -234,13 +236,13 @@ export class RateLimits {
   }
 
   /** Counts a refusal decided elsewhere (a connection's own bucket). */
-  countRefusal(): void {
-    this.#refused++;
+  countRefusal(policy: Policy): void {
+    this.#refused[policy]++;
   }
 
   stats(): RateLimitStats {
     return {
-      refused: this.#refused,
+      refused: { ...this.#refused },
       addressBuckets: this.#addresses.size,
       keyBuckets: this.#keys.size,
       newSessionBuckets: this.#sessionAddresses.size + this.#sessionShops.size,
@@ -251,7 +253,7 @@ export class RateLimits {
   #take(limit: Limit | undefined, table: BucketTable, bucketKey: string, now: MonotonicMs, cost = 1): number {
     if (limit === undefined) return 0;
     const wait = table.take(bucketKey, limit.rate, now, cost);
-    if (wait > 0) this.#refused++;
+    if (wait > 0) this.#refused[limit.policy]++;
     return wait;
   }
 

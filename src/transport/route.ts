@@ -3,7 +3,7 @@
 // every thrown error as problem+json.
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { AppError } from '../errors.js';
-import { Exchange, readRequest, RequestAbortedError, toAppError } from './exchange.js';
+import { Exchange, readRequest, RequestAbortedError, toAppError, type AnswerObserver } from './exchange.js';
 import type { Lifecycle } from './lifecycle.js';
 
 /** `params` are the route's URL parameters, percent-decoded. */
@@ -45,6 +45,8 @@ export interface RouteOptions {
   headers?: readonly string[];
   /** Read Forwarded and X-Forwarded-For too (RateLimits.readsForwarded). */
   forwarded?: boolean;
+  /** Told of every answer (the route's request metrics). */
+  observer?: AnswerObserver;
 }
 
 export function route(lifecycle: Lifecycle, handler: Handler, options: RouteOptions = {}): (res: HttpResponse, req: HttpRequest) => void {
@@ -52,7 +54,7 @@ export function route(lifecycle: Lifecycle, handler: Handler, options: RouteOpti
   return (res, req) => {
     const params: string[] = [];
     for (let i = 0; i < paramCount; i++) params.push(decodeParam(req.getParameter(i) ?? ''));
-    const exchange = new Exchange(res, readRequest(req, options.headers, options.forwarded), lifecycle);
+    const exchange = new Exchange(res, readRequest(req, options.headers, options.forwarded), lifecycle, options.observer);
     if (refuseBadFraming(exchange)) return;
     if (lifecycle.closing) {
       exchange.problem(new AppError('unavailable', 'the service is shutting down', undefined, { 'retry-after': '1' }), true);

@@ -27,6 +27,8 @@ export class Connection {
   readonly missed = new Set<Topic>();
   /** Event ops received and not yet answered. */
   inFlight = 0;
+  /** Frames sent to it (replies, and pushes not published to a topic), for /metrics. */
+  framesSent = 0;
 
   constructor(
     /** Who opened it: its shop, and how its customerIds are checked (refreshed when keys change). */
@@ -76,6 +78,7 @@ export class Connection {
   send(frame: Frame, binary: boolean): void {
     const ws = this.#ws;
     if (ws === undefined || this.#closed) return;
+    this.framesSent++;
     // Corked: a send after an await (an ack) is then one syscall with whatever follows it in this tick.
     ws.cork(() => ws.send(frame, binary));
     if (this.open && this.policy.shouldSkip(ws.getBufferedAmount())) this.fallBehind(performance.now());

@@ -36,7 +36,7 @@ export class SocketLimit {
     const socket = this.limits.socket;
     let wait = socket === undefined ? 0 : this.#ops.take(socket.rate, now, cost);
     if (wait > 0) {
-      this.limits.countRefusal();
+      this.limits.countRefusal('socket');
       this.refusedBy = socket;
     } else {
       // The address first (a secret key is not limited by address, as over HTTP): an operation its

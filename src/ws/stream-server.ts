@@ -15,6 +15,7 @@ import type { LogListeners } from '../ingest/log-listeners.js';
 import type { PositionWaits } from '../app/position-waits.js';
 import type { Answers } from '../app/answers.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
+import type { RequestMetrics, RouteRecorder } from '../observability/request-metrics.js';
 import { BackpressurePolicy } from './backpressure.js';
 import { decodeFrame } from './codec.js';
 import { Connection, type SocketData } from './connection.js';
@@ -36,10 +37,19 @@ export interface StreamDeps {
   /** Subscriptions that name a write's position (`after`) wait for it, as GET does. */
   positions: PositionWaits;
   clock: () => number;
+  /** The upgrades' answers are counted as GET /api/stream's requests (101 when upgraded). */
+  requests: RequestMetrics;
 }
 
 export interface StreamStats extends RegistryStats {
   connections: number;
+  /** Connections opened since start. */
+  opened: number;
+  /** Subscriptions held by the open connections. */
+  subscriptions: number;
+  /** Frames received from clients, and sent to one client (replies, catch-ups) since start; pushes published to a topic are `pushes`. */
+  framesReceived: number;
+  framesSent: number;
   /** Connections whose live pushes are being skipped until their buffer drains. */
   behind: number;
   /** Event ops awaiting their commit (and ack). */
@@ -69,12 +79,18 @@ export class StreamServer {
   readonly #lifecycle = new Lifecycle();
   readonly #connections = new Set<Connection>();
   readonly #context: StreamContext;
+  readonly #upgrades: RouteRecorder;
   #app: TemplatedApp | undefined;
+  #opened = 0;
+  #framesReceived = 0;
+  /** Frames sent to connections since closed. */
+  #framesSentClosed = 0;
   #sweep: NodeJS.Timeout | undefined;
   #recheck: NodeJS.Timeout | undefined;
 
   constructor(deps: StreamDeps) {
     this.#deps = deps;
+    this.#upgrades = deps.requests.recorder('/api/stream');
     const ws = deps.config.ws;
     this.#policy = new BackpressurePolicy(ws.maxBackpressureBytes, ws.stallTimeoutSeconds * 1000);
     this.#registry = new SubscriptionRegistry({
@@ -104,7 +120,7 @@ export class StreamServer {
       // Reached by a request without a WebSocket upgrade.
       app.any(`${prefix}/api/stream`, route(httpLifecycle, () => {
         throw new AppError('upgrade_required', 'GET /api/stream is a WebSocket: connect with a WebSocket client', undefined, { upgrade: 'websocket' });
-      }));
+      }, { observer: this.#upgrades }));
     }
     const everyMs = Math.min(1000, Math.max(100, this.#policy.stallMs / 4));
     this.#sweep = setInterval(() => {
@@ -119,8 +135,14 @@ export class StreamServer {
 
   stats(): StreamStats {
     let behind = 0;
-    for (const conn of this.#connections) if (conn.behind) behind++;
-    return { connections: this.#connections.size, behind, inFlight: this.#lifecycle.inFlight, ...this.#registry.stats() };
+    let subscriptions = 0;
+    let framesSent = this.#framesSentClosed;
+    for (const conn of this.#connections) {
+      if (conn.behind) behind++;
+      subscriptions += conn.subs.size;
+      framesSent += conn.framesSent;
+    }
+    return { connections: this.#connections.size, opened: this.#opened, subscriptions, framesReceived: this.#framesReceived, framesSent, behind, inFlight: this.#lifecycle.inFlight, ...this.#registry.stats() };
   }
 
   /**
@@ -159,7 +181,7 @@ export class StreamServer {
         const key = req.getHeader('sec-websocket-key');
         const protocol = req.getHeader('sec-websocket-protocol');
         const extensions = req.getHeader('sec-websocket-extensions');
-        const exchange = new Exchange(res, request);
+        const exchange = new Exchange(res, request, undefined, this.#upgrades);
         if (refuseBadFraming(exchange)) return;
         if (this.#lifecycle.closing) {
           exchange.problem(new AppError('unavailable', 'the service is shutting down', undefined, { 'retry-after': '1' }));
@@ -179,14 +201,17 @@ export class StreamServer {
           return;
         }
         res.upgrade<SocketData>({ conn }, key, protocol, extensions, context);
+        exchange.upgraded();
       },
       open: (socket) => {
         const conn = socket.getUserData().conn;
         conn.attach(socket);
         this.#connections.add(conn);
+        this.#opened++;
       },
       message: (socket, message, isBinary) => {
         const conn = socket.getUserData().conn;
+        this.#framesReceived++;
         if (message.byteLength > ws.maxPayloadBytes) return conn.end(MESSAGE_TOO_BIG, `a frame may hold at most ${ws.maxPayloadBytes} bytes`);
         const decoded = decodeFrame(message, isBinary);
         if (conn.limit !== undefined) {
@@ -203,6 +228,7 @@ export class StreamServer {
         const conn = socket.getUserData().conn;
         conn.detach();
         this.#connections.delete(conn);
+        this.#framesSentClosed += conn.framesSent;
         this.#registry.drop(conn);
       },
     };

@@ -178,19 +178,19 @@ describe('products', () => {
   test('When GET /metrics is called with the secret key, then it reports the shop in Prometheus text', async () => {
     const res = await t.fetch('/metrics', { key: t.shop.secretKey });
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4');
+    expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     const text = await res.text();
     const count = t.service.engines.get(t.shop.shopId).catalog.productCount;
     expect(text).toContain('# TYPE pairwise_events_applied_total counter');
     expect(text).toContain(`pairwise_products{shop="${t.shop.shopId}"} ${count}`);
     expect(text).toContain(`pairwise_events_applied_total{shop="${t.shop.shopId}"} ${t.service.engines.get(t.shop.shopId).eventCount}`);
-    expect(text).toMatch(/^process_resident_memory_bytes \d+$/m);
+    expect(text).toMatch(/^process_resident_memory_bytes\{server="1"\} \d+$/m);
     expect(text).toContain(`pairwise_ease_fit_products{shop="${t.shop.shopId}"} ${t.service.engines.get(t.shop.shopId).ease.size}`);
     expect(text).toMatch(/^pairwise_ease_refit_running [01]$/m);
   });
 
   test('When a snapshot has been taken, then /metrics shows the buffer it was copied into, kept for the next', async () => {
-    const copyBytes = async () => Number(/^pairwise_snapshot_copy_buffer_bytes (\d+)$/m.exec(await (await t.fetch('/metrics', { key: t.shop.secretKey })).text())![1]);
+    const copyBytes = async () => Number(/^pairwise_snapshot_copy_buffer_bytes\{server="1"\} (\d+)$/m.exec(await (await t.fetch('/metrics', { key: t.shop.secretKey })).text())![1]);
     // Enough products and events that some of the models' arrays pass the 1 KiB a part needs to go into the buffer.
     await putProducts(t, Array.from({ length: 500 }, (_, i) => wireProduct(String(9000 + i))));
     await postEvents(t, Array.from({ length: 100 }, (_, i) => ({ type: 'purchase', productId: String(9000 + ((i * 7) % 500)), sessionId: `metrics-${i % 10}` })));

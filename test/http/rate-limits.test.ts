@@ -199,7 +199,8 @@ describe('rate limits over HTTP', () => {
   test('When rate limits are turned off, then nothing is refused', async () => {
     const t = await start({ PAIRWISE_RATE_LIMITS: '0', PAIRWISE_RATE_ADDRESS_PER_SECOND: '1', PAIRWISE_RATE_ADDRESS_BURST: '1' });
     expect(await statuses(4, () => fetchFrom(t.url + RECS, '127.0.0.2', { key: t.shop.publicKey }))).toEqual([200, 200, 200, 200]);
-    expect(t.service.limits.stats()).toEqual({ refused: 0, addressBuckets: 0, keyBuckets: 0, newSessionBuckets: 0, signInBuckets: 0 });
+    expect(Object.values(t.service.limits.stats().refused).every((count) => count === 0)).toBe(true);
+    expect(t.service.limits.stats()).toMatchObject({ addressBuckets: 0, keyBuckets: 0, newSessionBuckets: 0, signInBuckets: 0 });
   });
 
   test('When more distinct addresses call than the table holds, then it stays at its cap and /metrics shows it', async () => {
@@ -211,8 +212,20 @@ describe('rate limits over HTTP', () => {
     }
     expect(t.service.limits.stats().addressBuckets).toBe(16);
     const metrics = await (await t.fetch('/metrics', { key: t.shop.secretKey })).text();
-    expect(metrics).toMatch(/^pairwise_rate_limit_buckets\{table="address"\} 16$/m);
-    expect(metrics).toMatch(/^pairwise_rate_limited_total 0$/m);
+    expect(metrics).toMatch(/^pairwise_rate_limit_buckets\{table="address",server="1"\} 16$/m);
+    expect(metrics).toMatch(/^pairwise_rate_limited_total\{kind="address"\} 0$/m);
+  });
+
+  test('When requests are refused, then /metrics counts each under the limit that refused it', async () => {
+    const t = await start({ PAIRWISE_RATE_ADDRESS_PER_SECOND: '1', PAIRWISE_RATE_ADDRESS_BURST: '2', PAIRWISE_RATE_SECRET_KEY_PER_SECOND: '1', PAIRWISE_RATE_SECRET_KEY_BURST: '1' });
+    expect(await statuses(5, () => fetchFrom(t.url + RECS, '127.0.0.2', { key: t.shop.publicKey }))).toEqual([200, 200, 429, 429, 429]);
+    expect(await statuses(2, () => fetchFrom(t.url + '/api/products', '127.0.0.3', { key: t.shop.secretKey }))).toEqual([200, 429]);
+    now += 1_000; // the key's bucket has a token again
+    const metrics = (await fetchFrom(t.url + '/metrics', '127.0.0.4', { key: t.shop.secretKey })).body;
+    expect(metrics).toMatch(/^pairwise_rate_limited_total\{kind="address"\} 3$/m);
+    expect(metrics).toMatch(/^pairwise_rate_limited_total\{kind="secret-key"\} 1$/m);
+    expect(metrics).toMatch(/^pairwise_rate_limited_total\{kind="public-key"\} 0$/m);
+    expect(metrics).toMatch(/^pairwise_http_requests_total\{route="\/api\/recommendations",method="GET",status="429"\} 3$/m);
   });
 });
 

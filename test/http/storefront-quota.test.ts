@@ -106,7 +106,8 @@ describe('the storefront budget', () => {
     const metrics = await (await t.fetch('/metrics', { key: t.shop.secretKey })).text();
     expect(metrics).toMatch(/^pairwise_storefront_events_today\{shop="shop-a"\} 3$/m);
     expect(metrics).toMatch(/^pairwise_storefront_events_per_day 3$/m);
-    expect(metrics).toMatch(/^pairwise_storefront_quota_refused_total\{shop="shop-a",pid="\d+"\} 2$/m);
+    expect(metrics).toMatch(/^pairwise_storefront_quota_refused_total\{shop="shop-a"\} 2$/m);
+    expect(metrics).toMatch(/^pairwise_events_refused_total\{reason="storefront_quota"\} 2$/m);
 
     const signIn = await fetch(`${t.url}/dashboard/sign-in`, {
       method: 'POST',
