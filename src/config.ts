@@ -163,6 +163,8 @@ export interface Config {
    * addresses and CIDR ranges, as configured (limits/trusted-proxies.ts). Empty: the TCP peer is the client.
    */
   trustedProxies: readonly string[];
+  /** PAIRWISE_ACCESS_LOG: a log line per request (observability/log.ts). */
+  accessLog: boolean;
   /** The log past one machine (PAIRWISE_NATS): a JetStream stream every node materializes; undefined: the data dir's LMDB alone. */
   nats: NatsConfig | undefined;
 }
@@ -221,6 +223,14 @@ function servers(raw: string | undefined): number {
     throw new ConfigError(`PAIRWISE_SERVERS must be a whole number of server processes from 1 to ${MAX_SERVERS}, or auto (one per usable core: ${usableCores()} here), got "${raw}"`);
   }
   return Number(raw);
+}
+
+/** A switch: 1 or true is on, 0, false or unset is off; anything else is refused. */
+function onOff(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${name} must be 1 (on) or 0 (off), got "${raw}"`);
 }
 
 function basePath(raw: string | undefined): string {
@@ -386,6 +396,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bytesPerDay: integer(env, 'PAIRWISE_STOREFRONT_MB_PER_DAY', 1000, 0, 1_000_000) * 1024 * 1024,
     }),
     trustedProxies: trustedProxies(env.PAIRWISE_TRUSTED_PROXIES),
+    accessLog: onOff(env, 'PAIRWISE_ACCESS_LOG'),
     nats: replicatedLog(env),
   });
 }

@@ -6,6 +6,7 @@ import { startService, type RunningService } from './service.js';
 import { startupSummary } from './startup-summary.js';
 import { joinSupervisor } from './supervisor/server-link.js';
 import { startSupervisor } from './supervisor/start.js';
+import { processLog } from './observability/log.js';
 
 function banner(config: Config, service: RunningService): string {
   const base = `http://${config.host}:${service.port}`;
@@ -67,14 +68,17 @@ async function main(): Promise<void> {
     process.exit(1);
   };
   process.once('beforeExit', stalled);
-  if (config.servers > 1 && config.serverIndex === undefined) {
-    await startSupervisor(config, fileURLToPath(import.meta.url));
+  const supervised = config.servers > 1 && config.serverIndex === undefined;
+  const output = processLog({ server: config.serverIndex === undefined ? undefined : config.serverIndex + 1, accessLog: config.accessLog && !supervised });
+  const { log } = output;
+  if (supervised) {
+    await startSupervisor(config, fileURLToPath(import.meta.url), log);
     process.off('beforeExit', stalled);
     return;
   }
   let service: RunningService;
   try {
-    service = await startService(config);
+    service = await startService(config, { log, ...(output.accessOn ? { access: output.access } : {}) });
     process.off('beforeExit', stalled);
   } catch (error) {
     // No write is in flight when a start fails, and startService has closed LMDB: an ordinary exit is safe.
@@ -83,13 +87,21 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const shutdown = (signal: string) => {
-    if (config.serverIndex === undefined) console.log(`${signal}: shutting down`);
-    service.stop().then(() => process.exit(0), fatal('shutdown failed:'));
+    const started = performance.now();
+    log(`${signal}: shutting down`, { event: 'stop', signal });
+    service.stop().then(() => {
+      const seconds = Math.round(performance.now() - started) / 1000;
+      log(`stopped in ${seconds} s`, { event: 'stopped', seconds });
+      output.flush();
+      process.exit(0);
+    }, fatal('shutdown failed:'));
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
-  if (config.serverIndex === undefined) console.log(banner(config, service));
-  else joinSupervisor(service, banner(config, service), () => shutdown('supervisor gone'));
+  if (config.serverIndex === undefined) {
+    console.log(banner(config, service));
+    log(`started on ${config.host}:${service.port}`, { event: 'start', servers: 1, host: config.host, port: service.port, dataDir: config.dataDir });
+  } else joinSupervisor(service, banner(config, service), () => shutdown('supervisor gone'));
 }
 
 main().catch(fatal('start-up failed:'));

@@ -59,11 +59,17 @@ import { LmdbSessionTable } from './store/dashboard-session-table.js';
 import { StreamServer } from './ws/stream-server.js';
 import { NodeMetrics } from './app/node-metrics.js';
 import { RequestMetrics } from './observability/request-metrics.js';
+import { processLog, type Log } from './observability/log.js';
+import { Telemetry } from './transport/telemetry.js';
+import { TrustedProxies } from './limits/trusted-proxies.js';
 
 export interface ServiceOptions {
   /** Epoch ms for event times and decay; tests may pin it. */
   clock?: () => number;
-  log?: (line: string) => void;
+  /** The operator's log (observability/log.ts); by default JSON lines on stdout, pretty on a terminal. */
+  log?: Log;
+  /** The access log's line per request (PAIRWISE_ACCESS_LOG); undefined: off. */
+  access?: (fields: Record<string, unknown>) => void;
   demoDir?: string;
   /** The rate limits' buckets' time (performance.now()); tests may drive it. */
   monotonic?: MonotonicClock;
@@ -112,10 +118,10 @@ const DEDUP_PRUNE_INTERVAL_MS = 3_600_000;
 const HOUSEKEEPING_LEASE_MS = 4_000;
 
 /** `now` (epoch ms, the service's clock) dates the changes it appends: their age counts for the log's retention. */
-async function bootstrapShop(config: Config, shops: ShopStore, log: (line: string) => void, now: number): Promise<void> {
+async function bootstrapShop(config: Config, shops: ShopStore, log: Log, now: number): Promise<void> {
   const boot = config.bootstrap;
   if (boot === undefined) return;
-  if (await shops.ensureShop(boot.shopId, {}, now)) log(`created shop "${boot.shopId}"`);
+  if (await shops.ensureShop(boot.shopId, {}, now)) log(`created shop "${boot.shopId}"`, { event: 'shop-created', shop: boot.shopId });
   if (boot.publicKey) await shops.addKey(boot.shopId, boot.publicKey, 'PAIRWISE_PUBLIC_KEY', now);
   if (boot.secretKey) await shops.addKey(boot.shopId, boot.secretKey, 'PAIRWISE_SECRET_KEY', now);
   if (boot.signingSecret) await shops.addSigningSecret(boot.shopId, boot.signingSecret, now);
@@ -176,9 +182,10 @@ async function doneWithin(work: Promise<unknown>, ms: number): Promise<boolean> 
  * Starts the service on its data dir, or throws a StartupError when another server holds that
  * dir or the port is taken: then the data dir is left as it was found (lock not taken, LMDB closed).
  */
-export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
+export async function startService(config: Config, given: ServiceOptions = {}): Promise<RunningService> {
+  const options = { ...given, log: given.log ?? processLog().log };
   // A new node of a replicated log starts from the latest node backup (a supervisor's servers: it did).
-  if (config.nats !== undefined && config.serverIndex === undefined) await restoreNodeBackup(config.nats, config.dbPath, options.log ?? ((line) => console.log(line)));
+  if (config.nats !== undefined && config.serverIndex === undefined) await restoreNodeBackup(config.nats, config.dbPath, options.log);
   mkdirSync(config.dbPath, { recursive: true });
   const dbs = openDatabases(config.dbPath, options.committer);
   let lock: DataDirLock | undefined;
@@ -197,9 +204,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
 }
 
 /** @param opened closers of what compose opened beside the data dir, run if the start fails */
-async function compose(config: Config, options: ServiceOptions, dbs: Databases, lock: DataDirLock, opened: (() => Promise<void>)[]): Promise<RunningService> {
+async function compose(config: Config, options: ServiceOptions & { log: Log }, dbs: Databases, lock: DataDirLock, opened: (() => Promise<void>)[]): Promise<RunningService> {
   const clock = options.clock ?? Date.now;
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = options.log;
   checkLogLayout(dbs);
   const local = new LmdbShopLog(dbs, config.storefrontQuota);
   // Past one machine the log is a JetStream stream, materialized into this data dir's LMDB before the
@@ -270,7 +277,8 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const answers = new Answers(engines, config.answerCache, identity, experiments, refill);
   // Its listeners of applied changes come after the key cache's: a key check sees the cache cleared.
   const requests = new RequestMetrics();
-  const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, applied, positions, clock, requests });
+  const telemetry = new Telemetry(requests, log, options.access);
+  const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, applied, positions, clock, telemetry });
   const dashboardSessions = new DashboardSessions(new LmdbSessionTable(dbs, IDLE_MS), IDLE_MS);
   // Dashboard traffic is light: a session's key is looked up by hash each time, uncached.
   const resolveKeyHash = (hash: string) => principalOf(shops, dbs.apiKeys.get(hash));
@@ -282,7 +290,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   // Work done once for every process of the data dir (snapshots, EASE refits, the dedup prune): by
   // the holder of this lease, which another process takes over within seconds when its holder dies.
   const housekeeping = new Lease(dbs, 'housekeeping', HOUSEKEEPING_LEASE_MS, Date.now, (held) => {
-    if (config.serverIndex !== undefined) log(`server ${config.serverIndex + 1} (pid ${process.pid}) ${held ? 'took' : 'gave up'} the housekeeping lease (snapshots, EASE refits)`);
+    if (config.serverIndex !== undefined) log(`server ${config.serverIndex + 1} (pid ${process.pid}) ${held ? 'took' : 'gave up'} the housekeeping lease (snapshots, EASE refits)`, { event: 'lease', lease: 'housekeeping', held });
   });
   await housekeeping.renew();
   housekeeping.start();
@@ -323,13 +331,13 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     storefrontUsage,
     storefrontQuota: config.storefrontQuota,
   });
-  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, rules, widgets, recency, currency, dashboardSessions, metrics, requests, storefrontUsage, logProblems }, stream.routes).catch(async (error: unknown) => {
+  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, rules, widgets, recency, currency, dashboardSessions, metrics, telemetry, proxies: config.trustedProxies.length === 0 ? undefined : new TrustedProxies(config.trustedProxies), storefrontUsage, logProblems }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     await housekeeping.release(); // its renewals would outlive the databases startService closes now
     throw error;
   });
   const pruneTimer = setInterval(() => {
-    if (housekeeping.held) shopLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`));
+    if (housekeeping.held) shopLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`, { event: 'dedup-prune-failed', level: 'error', error: String(error) }));
   }, DEDUP_PRUNE_INTERVAL_MS);
   pruneTimer.unref();
   const snapshots = new SnapshotScheduler(engines, snapshotStore, clock, log, undefined, (shopId) => shopLog.start(shopId));

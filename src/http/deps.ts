@@ -20,7 +20,8 @@ import type { ShopErasure } from '../app/shop-erasure.js';
 import type { RateLimits } from '../transport/rate-limits.js';
 import type { StorefrontUsage } from '../store/storefront-quota.js';
 import type { NodeMetrics } from '../app/node-metrics.js';
-import type { RequestMetrics } from '../observability/request-metrics.js';
+import type { Telemetry } from '../transport/telemetry.js';
+import type { TrustedProxies } from '../limits/trusted-proxies.js';
 
 /** A shop's own record as GET /api/shop shows it: settings and counts of keys, never a secret. */
 export interface ShopRecordView {
@@ -79,8 +80,10 @@ export interface HttpDeps {
   demo?: DemoStorefront;
   /** GET /metrics: the node's metrics (every server process's). */
   metrics: NodeMetrics;
-  /** Every route's answers, counted (the server binds each route's recorder at start). */
-  requests: RequestMetrics;
+  /** Every route's answers counted, a 5xx logged with its request id, the access log (the server binds one observer per route at start). */
+  telemetry: Telemetry;
+  /** PAIRWISE_TRUSTED_PROXIES, whose X-Request-Id is kept; undefined when none. */
+  proxies: TrustedProxies | undefined;
   /** What the shop's public key stored today against its storefront budget (every server process together), for the dashboard. */
   storefrontUsage: (shopId: string) => StorefrontUsage;
   /** What keeps the log from taking writes now (a replicated log without NATS or quorum), for /healthz; empty: nothing. */

@@ -55,9 +55,10 @@ function register(app: uWS.TemplatedApp, lifecycle: Lifecycle, deps: HttpDeps, p
   const storefront = routes.some((entry) => entry.storefront);
   if (storefront) allowed.push('OPTIONS');
   // Counted under the table's path, whatever the prefix (BASE_PATH) it was reached by.
-  const observer = deps.requests.recorder(routes[0]!.path);
+  const observer = deps.telemetry.observer(routes[0]!.path);
+  const proxies = deps.proxies;
   for (const entry of routes) {
-    const handler = route(lifecycle, entry.handler!(deps), { ...entry.options, params: paramCount(entry), forwarded: deps.limits.readsForwarded, observer });
+    const handler = route(lifecycle, entry.handler!(deps), { ...entry.options, params: paramCount(entry), forwarded: deps.limits.readsForwarded, observer, proxies });
     app[UWS_METHODS[entry.method]](pattern, handler);
     // HEAD is GET without the body (RFC 9110 §9.3.2): the same handler, whose Exchange leaves it out.
     if (entry.method === 'get') app.head(pattern, handler);
@@ -66,12 +67,12 @@ function register(app: uWS.TemplatedApp, lifecycle: Lifecycle, deps: HttpDeps, p
     app.options(pattern, route(lifecycle, (exchange) => {
       const origin = exchange.request.origin;
       exchange.noContent(origin === '' ? PREFLIGHT_HEADERS : { ...PREFLIGHT_HEADERS, 'access-control-allow-origin': origin, vary: 'Origin' });
-    }, { observer }));
+    }, { observer, proxies }));
   }
   const allow = allowed.join(', ');
   app.any(pattern, route(lifecycle, () => {
     throw new AppError('method_not_allowed', `use ${allow}`, undefined, { allow });
-  }, { observer }));
+  }, { observer, proxies }));
 }
 
 /** uSockets' listen option that leaves SO_REUSEPORT off (the typings lack it as a value; the binding exports it as 1). */
@@ -105,7 +106,7 @@ export function startHttpServer(deps: HttpDeps, extraRoutes?: (app: uWS.Template
     }
   }
   extraRoutes?.(app, lifecycle);
-  const unmatched = deps.requests.recorder(UNMATCHED_ROUTE);
+  const unmatched = deps.telemetry.observer(UNMATCHED_ROUTE);
   app.any('/*', (res, req) => {
     const exchange = new Exchange(res, readRequest(req), lifecycle, unmatched);
     if (refuseBadFraming(exchange)) return;

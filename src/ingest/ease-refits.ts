@@ -13,6 +13,7 @@ import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { EaseRefitConfig } from '../config.js';
 import type { EaseFit } from '../engine/ease/ease-model.js';
 import type { TuningReport } from '../engine/tuning/tuned-settings.js';
+import type { Log } from '../observability/log.js';
 import { refitEase } from './ease-refit.js';
 import type { ShopEngines } from './shop-engines.js';
 
@@ -146,7 +147,7 @@ export class EaseRefits {
     readonly engines: ShopEngines,
     readonly config: EaseRefitConfig,
     readonly clock: () => number,
-    readonly log: (line: string) => void,
+    readonly log: Log,
     readonly room: () => Room = processRoom(),
     /** Undefined: each fit is installed in this process's engine alone. */
     readonly publish?: PublishFit,
@@ -230,7 +231,7 @@ export class EaseRefits {
       let loadingSince = rate > LOADING_EVENTS_PER_SECOND ? (seen.loadingSince ?? now) : undefined;
       if (loadingSince !== undefined && now - loadingSince >= MAX_DEFER_MS) loadingSince = undefined; // waited long enough
       if (loadingSince !== undefined) {
-        if (seen.loadingSince === undefined) this.log(`EASE refit of shop "${shopId}" waits for its load to end (${Math.round(rate)} events a second; at most ${MAX_DEFER_MS / 60_000} minutes)`);
+        if (seen.loadingSince === undefined) this.log(`EASE refit of shop "${shopId}" waits for its load to end (${Math.round(rate)} events a second; at most ${MAX_DEFER_MS / 60_000} minutes)`, { event: 'refit-deferred', shop: shopId, eventsPerSecond: Math.round(rate) });
         this.#loading.add(shopId);
       }
       this.#looks.set(shopId, { events, at: now, ...(loadingSince === undefined ? {} : { loadingSince }) });
@@ -255,7 +256,7 @@ export class EaseRefits {
     }
     if (this.#deferredSince === undefined) {
       this.#deferredSince = now;
-      this.log(`EASE refits wait: the process has one core and its event loop was ${Math.round(busy * 100)} % busy (at most ${MAX_DEFER_MS / 60_000} minutes)`);
+      this.log(`EASE refits wait: the process has one core and its event loop was ${Math.round(busy * 100)} % busy (at most ${MAX_DEFER_MS / 60_000} minutes)`, { event: 'refit-deferred', busy });
     }
     if (now - this.#deferredSince < MAX_DEFER_MS) return true;
     this.#deferredSince = undefined; // waited long enough: the due refits run now
@@ -297,14 +298,22 @@ export class EaseRefits {
           });
         if (result === undefined) {
           if (timeout?.aborted === true && !this.#abort.signal.aborted) {
-            this.log(`EASE refit of shop "${shopId}" ended unfinished after ${this.config.timeoutMs / 60_000} minutes (PAIRWISE_EASE_REFIT_TIMEOUT_MINUTES), its matrix freed: the machine had no room for it; the fit in place stays`);
+            this.log(`EASE refit of shop "${shopId}" ended unfinished after ${this.config.timeoutMs / 60_000} minutes (PAIRWISE_EASE_REFIT_TIMEOUT_MINUTES), its matrix freed: the machine had no room for it; the fit in place stays`, { event: 'refit-timeout', level: 'warn', shop: shopId });
           }
           continue;
         }
         installed++;
-        this.log(`EASE refit of shop "${shopId}": ${result.items} products, ${result.shoppers} shoppers, solved in ${(result.solveMs / 1000).toFixed(1)} s (${(result.matrixBytes / 2 ** 20).toFixed(0)} MiB matrix)${tuningLine(result.tuning)}`);
+        this.log(`EASE refit of shop "${shopId}": ${result.items} products, ${result.shoppers} shoppers, solved in ${(result.solveMs / 1000).toFixed(1)} s (${(result.matrixBytes / 2 ** 20).toFixed(0)} MiB matrix)${tuningLine(result.tuning)}`, {
+          event: 'refit',
+          shop: shopId,
+          products: result.items,
+          shoppers: result.shoppers,
+          solveSeconds: result.solveMs / 1000,
+          matrixBytes: result.matrixBytes,
+          ...(result.tuning === undefined ? {} : { tuning: result.tuning.decision }),
+        });
       } catch (error) {
-        this.log(`EASE refit of shop "${shopId}" failed: ${(error as Error).message}`);
+        this.log(`EASE refit of shop "${shopId}" failed: ${(error as Error).message}`, { event: 'refit-failed', level: 'error', shop: shopId, error: (error as Error).message });
       }
     }
     return installed;

@@ -3,6 +3,7 @@
 // dropped (store/log-retention.ts says what "older" is). Their effect stays in the models, and so
 // in every snapshot after; a restart restores the snapshot and replays only what follows it. The
 // customer erasures a snapshot covers are rewritten without the names they held, in the same round.
+import type { Log } from '../observability/log.js';
 import type { ShopLog } from '../store/shop-log.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 
@@ -14,7 +15,7 @@ export class LogRetention {
     readonly retentionMs: number,
     /** Epoch ms. */
     readonly clock: () => number,
-    readonly report: (line: string) => void,
+    readonly report: Log,
   ) {}
 
   /** Prunes every shop's log as far as its latest snapshot and the retention allow; resolves with the positions dropped. */
@@ -28,7 +29,9 @@ export class LogRetention {
       await this.log.forgetErasedNames(shopId, through);
       if (through < this.log.start(shopId)) continue;
       const pruned = await this.log.prune(shopId, through, before);
-      if (pruned.positions > 0) this.report(`shop "${shopId}": dropped log positions before ${pruned.start} (${pruned.positions} positions in ${pruned.entries} entries, older than the retention)`);
+      if (pruned.positions > 0) {
+        this.report(`shop "${shopId}": dropped log positions before ${pruned.start} (${pruned.positions} positions in ${pruned.entries} entries, older than the retention)`, { event: 'retention-prune', shop: shopId, start: pruned.start, positions: pruned.positions, entries: pruned.entries });
+      }
       dropped += pruned.positions;
     }
     return dropped;

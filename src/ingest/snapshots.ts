@@ -1,5 +1,6 @@
 // Takes snapshots of shops' models: every interval for shops with new events, and once more at
 // shutdown, so a restart replays only the events after the latest one.
+import type { Log } from '../observability/log.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import type { ShopEngines } from './shop-engines.js';
 
@@ -13,7 +14,7 @@ export class SnapshotScheduler {
     readonly engines: ShopEngines,
     readonly store: SnapshotStore,
     readonly clock: () => number,
-    readonly log: (line: string) => void,
+    readonly log: Log,
     /** Bytes copied per turn of the event loop (tests make it small to span many turns). */
     readonly sliceBytes?: number,
     /** The first position a shop's log still holds (ShopLog.start). */
@@ -26,7 +27,7 @@ export class SnapshotScheduler {
    */
   start(intervalMs: number, may: () => boolean = () => true, after: () => Promise<unknown> = async () => {}): void {
     this.#timer = setInterval(() => {
-      if (may()) void this.takeAll().then(after).catch((error: unknown) => this.log(`housekeeping after the snapshots failed: ${String(error)}`));
+      if (may()) void this.takeAll().then(after).catch((error: unknown) => this.log(`housekeeping after the snapshots failed: ${String(error)}`, { event: 'housekeeping-failed', level: 'error', error: String(error) }));
     }, intervalMs);
     this.#timer.unref();
   }
@@ -42,6 +43,7 @@ export class SnapshotScheduler {
   }
 
   async #takeAll(): Promise<number> {
+    const started = performance.now();
     let taken = 0;
     for (const [shopId, engine] of this.engines.entries()) {
       const position = this.engines.position(shopId);
@@ -66,8 +68,12 @@ export class SnapshotScheduler {
         this.#taken.set(shopId, position);
         taken++;
       } catch (error) {
-        this.log(`snapshot of shop "${shopId}" failed: ${(error as Error).message}`);
+        this.log(`snapshot of shop "${shopId}" failed: ${(error as Error).message}`, { event: 'snapshot-failed', level: 'error', shop: shopId, error: (error as Error).message });
       }
+    }
+    if (taken > 0) {
+      const seconds = Math.round(performance.now() - started) / 1000;
+      this.log(`snapshots of ${taken} shop${taken === 1 ? '' : 's'} taken in ${seconds} s`, { event: 'snapshot', shops: taken, seconds });
     }
     return taken;
   }

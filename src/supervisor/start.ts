@@ -8,6 +8,7 @@ import { lockDataDir } from '../store/data-dir-lock.js';
 import { openDatabases } from '../store/database.js';
 import { supervise } from './supervisor.js';
 import { restoreNodeBackup } from '../store/jetstream/replicated-log.js';
+import type { Log } from '../observability/log.js';
 
 /** Whether nothing listens on the port now (the servers then share it with SO_REUSEPORT, which would let a stranger in). */
 function portIsFree(host: string, port: number): Promise<boolean> {
@@ -19,9 +20,9 @@ function portIsFree(host: string, port: number): Promise<boolean> {
 }
 
 /** Runs the supervisor of `config.servers` servers, each started from `entry` (the main module). */
-export async function startSupervisor(config: Config, entry: string): Promise<void> {
+export async function startSupervisor(config: Config, entry: string, log: Log): Promise<void> {
   // A new node of a replicated log starts from the latest node backup (before LMDB creates its file).
-  if (config.nats !== undefined) await restoreNodeBackup(config.nats, config.dbPath, (line) => console.log(line));
+  if (config.nats !== undefined) await restoreNodeBackup(config.nats, config.dbPath, log);
   mkdirSync(config.dbPath, { recursive: true });
   const dbs = openDatabases(config.dbPath);
   let lock;
@@ -36,6 +37,6 @@ export async function startSupervisor(config: Config, entry: string): Promise<vo
     lock.release();
     process.exit(1);
   }
-  console.log(`Pairwise: ${config.servers} server processes on port ${config.port}, supervised by pid ${process.pid}`);
-  await supervise(config, { entry, log: (line) => console.log(line), release: () => lock.release() });
+  log(`Pairwise: ${config.servers} server processes on port ${config.port}, supervised by pid ${process.pid}`, { event: 'start', servers: config.servers, host: config.host, port: config.port, dataDir: config.dataDir });
+  await supervise(config, { entry, log, banner: (text) => console.log(text), release: () => lock.release() });
 }

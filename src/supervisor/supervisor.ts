@@ -9,6 +9,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { freemem } from 'node:os';
 import type { Config } from '../config.js';
+import type { Log } from '../observability/log.js';
 import { isServerMessage, type CommittedMessage } from './messages.js';
 import { MetricsRelay, type RelaySlot } from './metrics-relay.js';
 
@@ -36,7 +37,9 @@ interface Slot {
 export interface SupervisorOptions {
   /** The server entry point (dist/src/main.js). */
   entry: string;
-  log: (line: string) => void;
+  log: Log;
+  /** Prints the first server's banner (keys and URLs, for people). */
+  banner: (text: string) => void;
   /** Releases the data dir's lock (at exit). */
   release: () => void;
 }
@@ -94,10 +97,10 @@ export async function supervise(config: Config, options: SupervisorOptions): Pro
         slot.readyAt = Date.now();
         if (!bannerPrinted) {
           bannerPrinted = true;
-          options.log(message.banner);
+          options.banner(message.banner);
         }
         if (slot.index === 0) firstReady(message.rssBytes);
-        options.log(`  server ${slot.index + 1} of ${config.servers} (pid ${child.pid}) ready: ${Math.round(message.rssBytes / 2 ** 20)} MB resident`);
+        options.log(`server ${slot.index + 1} of ${config.servers} (pid ${child.pid}) ready: ${Math.round(message.rssBytes / 2 ** 20)} MB resident`, { event: 'server-ready', server: slot.index + 1, serverPid: child.pid, rssBytes: message.rssBytes });
       }
     });
     child.on('exit', (code, signal) => {
@@ -106,7 +109,7 @@ export async function supervise(config: Config, options: SupervisorOptions): Pro
       if (stopping) return;
       if (slot.index === 0 && !bannerPrinted) {
         // The first start failed (a bad data dir, a port in use): the others would fail alike.
-        options.log(`server 1 exited before it was ready (${signal ?? `code ${code}`}): not started`);
+        options.log(`server 1 exited before it was ready (${signal ?? `code ${code}`}): not started`, { event: 'start-failed', level: 'error', server: 1, serverPid: child.pid, code, signal });
         void stop(1);
         return;
       }
@@ -114,7 +117,16 @@ export async function supervise(config: Config, options: SupervisorOptions): Pro
       const stable = slot.readyAt !== undefined && Date.now() - slot.readyAt >= STABLE_MS;
       const wait = stable ? 0 : slot.backoffMs;
       slot.backoffMs = stable ? FIRST_BACKOFF_MS : Math.min(MAX_BACKOFF_MS, slot.backoffMs * 2);
-      options.log(`server ${slot.index + 1} (pid ${child.pid}) died (${signal ?? `code ${code}`}) after ${(ranMs / 1000).toFixed(1)} s: restarting${wait > 0 ? ` in ${(wait / 1000).toFixed(1)} s` : ''}`);
+      options.log(`server ${slot.index + 1} (pid ${child.pid}) died (${signal ?? `code ${code}`}) after ${(ranMs / 1000).toFixed(1)} s: restarting${wait > 0 ? ` in ${(wait / 1000).toFixed(1)} s` : ''}`, {
+        event: 'server-died',
+        level: 'warn',
+        server: slot.index + 1,
+        serverPid: child.pid,
+        code,
+        signal,
+        ranSeconds: ranMs / 1000,
+        restartInSeconds: wait / 1000,
+      });
       slot.restartTimer = setTimeout(() => start(slot), wait);
     });
   };
@@ -129,16 +141,20 @@ export async function supervise(config: Config, options: SupervisorOptions): Pro
     options.release();
     process.exit(exitCode);
   };
-  process.once('SIGTERM', () => void stop(0));
-  process.once('SIGINT', () => void stop(0));
+  const stopOn = (signal: string) => {
+    options.log(`${signal}: stopping the servers`, { event: 'stop', signal });
+    void stop(0);
+  };
+  process.once('SIGTERM', () => stopOn('SIGTERM'));
+  process.once('SIGINT', () => stopOn('SIGINT'));
 
   start(slots[0]!);
   const rss = await firstStarted;
   // Sized against what is free now that the first server holds its share.
   const fit = serversThatFit(rss, availableMemory());
-  options.log(`  ${config.servers} servers × ~${Math.round(rss / 2 ** 20)} MB each ≈ ${((config.servers * rss) / 2 ** 30).toFixed(2)} GB expected`);
+  options.log(`${config.servers} servers × ~${Math.round(rss / 2 ** 20)} MB each ≈ ${((config.servers * rss) / 2 ** 30).toFixed(2)} GB expected`, { event: 'servers-sized', servers: config.servers, rssBytes: rss, fit });
   if (config.servers > fit) {
-    options.log(`not started: ${config.servers} servers of ~${Math.round(rss / 2 ** 20)} MB each do not fit in the memory available (${fit} do): set PAIRWISE_SERVERS to ${fit} or less`);
+    options.log(`not started: ${config.servers} servers of ~${Math.round(rss / 2 ** 20)} MB each do not fit in the memory available (${fit} do): set PAIRWISE_SERVERS to ${fit} or less`, { event: 'start-failed', level: 'error', servers: config.servers, fit });
     await stop(2);
     return;
   }

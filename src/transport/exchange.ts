@@ -4,6 +4,7 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { AppError } from '../errors.js';
 import type { Lifecycle } from './lifecycle.js';
+import { mintRequestId } from './request-id.js';
 
 export interface RequestInfo {
   method: string;
@@ -30,6 +31,8 @@ export interface RequestInfo {
   forwardedFor: string;
   /** Further headers a route asked for (RouteOptions.headers), by lower-case name; '' when absent. */
   headers?: Readonly<Record<string, string>>;
+  /** X-Request-Id as sent ('' when absent, or not read: only a trusted proxy's is kept, see route.ts). */
+  requestId: string;
 }
 
 /**
@@ -68,8 +71,11 @@ function readForwarded(req: HttpRequest, info: RequestInfo): void {
   });
 }
 
-/** `forwarded`: also read Forwarded and X-Forwarded-For (a scan of every header; RateLimits.readsForwarded says when). */
-export function readRequest(req: HttpRequest, headerNames?: readonly string[], forwarded = false): RequestInfo {
+/**
+ * `forwarded`: also read Forwarded and X-Forwarded-For (a scan of every header; RateLimits.readsForwarded
+ * says when); `requestId`: also X-Request-Id (when a trusted proxy may have set it).
+ */
+export function readRequest(req: HttpRequest, headerNames?: readonly string[], forwarded = false, requestId = false): RequestInfo {
   const contentLength = req.getHeader('content-length');
   const transferEncoding = req.getHeader('transfer-encoding');
   const info: RequestInfo = {
@@ -85,6 +91,7 @@ export function readRequest(req: HttpRequest, headerNames?: readonly string[], f
     framingError: contentLength === '' && transferEncoding === '' ? undefined : framingError(req),
     forwarded: '',
     forwardedFor: '',
+    requestId: requestId ? req.getHeader('x-request-id') : '',
   };
   if (forwarded) readForwarded(req, info);
   if (headerNames !== undefined) {
@@ -128,9 +135,9 @@ export class RequestAbortedError extends Error {
   }
 }
 
-/** Told of each answer: its method as uWS gives it, its status (0: the client went away first), and the time since the request came. */
+/** Told of each answer: its status (0: the client went away first), and the time since the request came. */
 export interface AnswerObserver {
-  observe(method: string, status: number, seconds: number): void;
+  answered(exchange: Exchange, status: number, seconds: number): void;
 }
 
 export class Exchange {
@@ -141,6 +148,11 @@ export class Exchange {
   #onAbort: (() => void) | undefined;
   /** Headers every answer of this exchange carries (CORS). */
   readonly headers: Record<string, string> = {};
+  #requestId: string | undefined;
+  /** The error code of the problem this exchange was answered with (undefined: none). */
+  problemCode: string | undefined;
+  /** What was thrown that no one expected (answered 500 without it): for the log line of the 5xx. */
+  failure: unknown;
 
   /** performance.now() when the exchange began (0 when no one observes it). */
   readonly #started: number;
@@ -157,7 +169,16 @@ export class Exchange {
   }
 
   #answered(status: number): void {
-    this.observer?.observe(this.request.method, status, (performance.now() - this.#started) / 1000);
+    this.observer?.answered(this, status, (performance.now() - this.#started) / 1000);
+  }
+
+  /** This request's id (X-Request-Id): minted on first use, unless a trusted proxy's was kept (route.ts). */
+  get requestId(): string {
+    return (this.#requestId ??= mintRequestId());
+  }
+
+  set requestId(id: string) {
+    this.#requestId = id;
   }
 
   /**
@@ -214,6 +235,7 @@ export class Exchange {
     const write = (): void => {
       this.res.writeStatus(STATUS_LINES[status] ?? String(status));
       this.res.writeHeader('content-type', contentType);
+      this.res.writeHeader('x-request-id', this.requestId);
       for (const name in this.headers) this.res.writeHeader(name, this.headers[name]!);
       if (extra) for (const name in extra) this.res.writeHeader(name, extra[name]!);
       if (this.request.method === 'head') this.#endHead(bytes, close);
@@ -260,6 +282,7 @@ export class Exchange {
   }
 
   problem(error: AppError, closeConnection = false): void {
+    if (!this.finished) this.problemCode = error.code;
     this.send(error.status, 'application/problem+json', error.body, error.headers, closeConnection);
   }
 
@@ -270,6 +293,7 @@ export class Exchange {
     const close = this.request.chunked;
     const write = (): void => {
       this.res.writeStatus('204 No Content');
+      this.res.writeHeader('x-request-id', this.requestId);
       for (const name in this.headers) this.res.writeHeader(name, this.headers[name]!);
       if (extra) for (const name in extra) this.res.writeHeader(name, extra[name]!);
       // uWS 20.30 closes only with a length given (it writes Content-Length: 0 then); without one
@@ -282,9 +306,9 @@ export class Exchange {
   }
 }
 
-/** Any thrown value as an AppError (unexpected ones become 500 without internals). */
-export function toAppError(error: unknown): AppError {
+/** Any thrown value as an AppError (unexpected ones become 500 without internals, told to `unexpected` first). */
+export function toAppError(error: unknown, unexpected: (error: unknown) => void = (cause) => console.error('unexpected error', cause)): AppError {
   if (error instanceof AppError) return error;
-  console.error('unexpected error', error);
+  unexpected(error);
   return new AppError('internal', 'an unexpected error occurred');
 }

@@ -5,6 +5,8 @@ import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { AppError } from '../errors.js';
 import { Exchange, readRequest, RequestAbortedError, toAppError, type AnswerObserver } from './exchange.js';
 import type { Lifecycle } from './lifecycle.js';
+import { isRequestId } from './request-id.js';
+import type { TrustedProxies } from '../limits/trusted-proxies.js';
 
 /** `params` are the route's URL parameters, percent-decoded. */
 export type Handler = (exchange: Exchange, params: readonly string[]) => void | Promise<void>;
@@ -20,7 +22,8 @@ function decodeParam(raw: string): string {
 function fail(exchange: Exchange, error: unknown): void {
   // The client is gone: no one to answer, and its response must not be touched again.
   if (error instanceof RequestAbortedError) return;
-  const appError = toAppError(error);
+  // The 5xx's log line (transport/telemetry.ts) says what was thrown, with the request's id.
+  const appError = toAppError(error, (cause) => (exchange.failure = cause));
   // Past the body cap the rest of the upload is unread: close the connection after answering.
   exchange.problem(appError, appError.code === 'payload_too_large');
 }
@@ -47,6 +50,17 @@ export interface RouteOptions {
   forwarded?: boolean;
   /** Told of every answer (the route's request metrics). */
   observer?: AnswerObserver;
+  /** Whose X-Request-Id is kept (PAIRWISE_TRUSTED_PROXIES; undefined: none, the header is not read). */
+  proxies?: TrustedProxies;
+}
+
+const decoder = new TextDecoder();
+
+/** A trusted proxy's X-Request-Id, taken for the exchange's own; a client's is left (a fresh one is minted). */
+function keepProxyRequestId(res: HttpResponse, exchange: Exchange, proxies: TrustedProxies | undefined): void {
+  const id = exchange.request.requestId;
+  if (id === '' || proxies === undefined || !isRequestId(id)) return;
+  if (proxies.has(decoder.decode(res.getRemoteAddressAsText()))) exchange.requestId = id;
 }
 
 export function route(lifecycle: Lifecycle, handler: Handler, options: RouteOptions = {}): (res: HttpResponse, req: HttpRequest) => void {
@@ -54,7 +68,8 @@ export function route(lifecycle: Lifecycle, handler: Handler, options: RouteOpti
   return (res, req) => {
     const params: string[] = [];
     for (let i = 0; i < paramCount; i++) params.push(decodeParam(req.getParameter(i) ?? ''));
-    const exchange = new Exchange(res, readRequest(req, options.headers, options.forwarded), lifecycle, options.observer);
+    const exchange = new Exchange(res, readRequest(req, options.headers, options.forwarded, options.proxies !== undefined), lifecycle, options.observer);
+    keepProxyRequestId(res, exchange, options.proxies);
     if (refuseBadFraming(exchange)) return;
     if (lifecycle.closing) {
       exchange.problem(new AppError('unavailable', 'the service is shutting down', undefined, { 'retry-after': '1' }), true);

@@ -15,7 +15,8 @@ import type { LogListeners } from '../ingest/log-listeners.js';
 import type { PositionWaits } from '../app/position-waits.js';
 import type { Answers } from '../app/answers.js';
 import type { ShopEngines } from '../ingest/shop-engines.js';
-import type { RequestMetrics, RouteRecorder } from '../observability/request-metrics.js';
+import type { AnswerObserver } from '../transport/exchange.js';
+import type { Telemetry } from '../transport/telemetry.js';
 import { BackpressurePolicy } from './backpressure.js';
 import { decodeFrame } from './codec.js';
 import { Connection, type SocketData } from './connection.js';
@@ -38,7 +39,7 @@ export interface StreamDeps {
   positions: PositionWaits;
   clock: () => number;
   /** The upgrades' answers are counted as GET /api/stream's requests (101 when upgraded). */
-  requests: RequestMetrics;
+  telemetry: Telemetry;
 }
 
 export interface StreamStats extends RegistryStats {
@@ -79,7 +80,7 @@ export class StreamServer {
   readonly #lifecycle = new Lifecycle();
   readonly #connections = new Set<Connection>();
   readonly #context: StreamContext;
-  readonly #upgrades: RouteRecorder;
+  readonly #upgrades: AnswerObserver;
   #app: TemplatedApp | undefined;
   #opened = 0;
   #framesReceived = 0;
@@ -90,7 +91,7 @@ export class StreamServer {
 
   constructor(deps: StreamDeps) {
     this.#deps = deps;
-    this.#upgrades = deps.requests.recorder('/api/stream');
+    this.#upgrades = deps.telemetry.observer('/api/stream');
     const ws = deps.config.ws;
     this.#policy = new BackpressurePolicy(ws.maxBackpressureBytes, ws.stallTimeoutSeconds * 1000);
     this.#registry = new SubscriptionRegistry({

@@ -3,6 +3,7 @@
 // process is killed and the supervisor replaces it.
 import { expect, test } from 'vitest';
 import { twoServers } from '../support/child-server.js';
+import { logLines } from '../support/log-lines.js';
 import { isCount, parseMetrics, type Scrape } from '../support/metrics-text.js';
 import { clientPerServer, type ServerClient } from '../support/server-client.js';
 import { newShop } from '../support/service.js';
@@ -75,6 +76,10 @@ test('When /metrics is scraped from either server process, then it gives the sam
     replaced = /server \d of 2 \(pid \d+\) ready/.test(service.child.output().split(`pid ${killed}) died`)[1] ?? '');
   }
   expect(replaced).toBe(true);
+  const lines = logLines(service.child.output());
+  const died = lines.find((line) => line.event === 'server-died' && line.serverPid === killed);
+  expect(died).toMatchObject({ level: 'warn', signal: 'SIGKILL', server: expect.any(Number) });
+  expect(lines.filter((line) => line.event === 'server-ready' && line.server === died!.server)).toHaveLength(2); // the first, and its replacement
   const [c, d] = await clientPerServer(service.child.url, shop.publicKey);
   const fresh = c.pid === a.pid ? d : c;
   expect(fresh.pid).not.toBe(killed);

@@ -8,6 +8,7 @@ import { momentumShopProducts, momentumShopPurchases } from '../support/momentum
 import { clientPerServer as clientPerServerAt, ServerClient } from '../support/server-client.js';
 import { newShop } from '../support/service.js';
 import type { ShopModel } from '../../src/api/responses.js';
+import { logLines } from '../support/log-lines.js';
 
 const shop = newShop('tuned');
 const service = twoServers(shop, { PAIRWISE_EASE_REFIT_EVENTS: '100' });
@@ -49,7 +50,8 @@ describe('GET /api/shop/model', () => {
     expect(x.tuning.scores.popularity).toBeGreaterThan(0);
     expect(x.tuning.shoppers).toBe((8 * 20) / 2);
     expect(y).toEqual(x);
-    expect(service.child.output()).toMatch(/EASE refit of shop "tuned".*tuning on \d+ shoppers' newest purchases in [\d.]+ s: settings tuned/);
+    const refit = logLines(service.child.output()).find((line) => line.event === 'refit' && line.shop === 'tuned' && line.tuning === 'tuned');
+    expect(refit?.msg).toMatch(/^EASE refit of shop "tuned".*tuning on \d+ shoppers' newest purchases in [\d.]+ s: settings tuned/);
     for (const client of [a, b]) {
       const metrics = (await client.call('GET', '/metrics')).text;
       expect(metrics).toContain(`pairwise_model_setting{shop="tuned",setting="momentum_exponent"} ${x.settings.momentumExponent}`);

@@ -10,6 +10,7 @@ import { generateSigningSecret, mintCustomerToken } from '../../src/api/customer
 import type { Committer } from '../../src/store/durable-commit.js';
 import type { EngineConfig } from '../../src/engine/engine-config.js';
 import { generateKey } from '../../src/store/shop-store.js';
+import type { Log } from '../../src/observability/log.js';
 
 export interface TestShop {
   shopId: string;
@@ -55,6 +56,8 @@ export interface StartOptions {
   committer?: Committer;
   /** Engine settings no environment variable sets (a small shopper table, to evict). */
   engine?: Partial<EngineConfig>;
+  /** Where the service's log goes (test/support/log-lines.ts keptLog); nowhere by default. */
+  log?: Log;
 }
 
 export function testEnv(dataDir: string, shop: TestShop, env: Record<string, string> = {}): Record<string, string> {
@@ -85,7 +88,7 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
   const config = options.engine === undefined ? loaded : { ...loaded, engine: { ...loaded.engine, ...options.engine } };
   const fake = options.monotonic;
   const monotonic = fake === undefined ? undefined : () => monotonicMs(fake());
-  const service = await startService(config, { clock: options.clock, monotonic, committer: options.committer, log: () => {} });
+  const service = await startService(config, { clock: options.clock, monotonic, committer: options.committer, log: options.log ?? (() => {}) });
   const url = `http://127.0.0.1:${service.port}`;
   let stopped = false;
   const stop = async () => {

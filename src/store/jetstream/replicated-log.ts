@@ -11,6 +11,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { StartupError } from '../../errors.js';
 import { commitDurably } from '../durable-commit.js';
 import type { Databases } from '../database.js';
+import type { Log } from '../../observability/log.js';
 import { Lease } from '../lease.js';
 import type { LmdbShopLog } from '../shop-log.js';
 import { ClusterLease } from './cluster-lease.js';
@@ -52,7 +53,7 @@ export interface ReplicatedLog {
   /** Publishes a backup of this node's data dir now (the housekeeper does so every PAIRWISE_NATS_BACKUP_MINUTES). */
   publishBackup(): Promise<BackupInfo>;
   /** Resolves once this node's log holds every message the stream held when it was called. */
-  caughtUp(report: (line: string) => void): Promise<void>;
+  caughtUp(report: Log): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -79,7 +80,7 @@ export async function openReplicatedLog(
   dbs: Databases,
   local: LmdbShopLog,
   retentionMs: number,
-  report: (line: string) => void,
+  report: Log,
   name: string,
 ): Promise<ReplicatedLog> {
   const nc: NatsConnection = await connectToLog(nats.urls, { name, report });
@@ -91,8 +92,12 @@ export async function openReplicatedLog(
       if (status.type === 'reconnect') {
         reconnects++;
         connected = true;
+        report(`reconnected to NATS at ${status.server}`, { event: 'nats-reconnect', server: status.server, reconnects });
         follower?.restart(true);
-      } else if (status.type === 'disconnect') connected = false;
+      } else if (status.type === 'disconnect') {
+        connected = false;
+        report(`lost NATS at ${status.server}: reconnecting`, { event: 'nats-disconnect', level: 'warn', server: status.server });
+      }
     }
   })();
   try {
@@ -116,6 +121,7 @@ export async function openReplicatedLog(
     const materializer = new LogFollower(jetstream(nc, { timeout: FOLLOWER_REQUEST_TIMEOUT_MS }), settings.name, settings.subjectPrefix, local, fits, report, streamLast);
     follower = materializer;
     const lease = new Lease(dbs, 'jetstream-follower', FOLLOWER_LEASE_MS, Date.now, (held) => {
+      report(`${held ? 'took' : 'gave up'} the follower lease (this process ${held ? 'materializes' : 'no longer materializes'} the replicated log into the node's log)`, { event: 'lease', lease: 'jetstream-follower', held });
       if (held) materializer.start();
       else void materializer.stop();
     });
@@ -123,7 +129,9 @@ export async function openReplicatedLog(
     lease.start();
     // Leases and heartbeats; a heartbeat key outlives its process by a minute at most.
     const leases = await answered('about the leases bucket', () => new Kvm(js).create(`${nats.stream}_LEASES`, { replicas, history: 1, ttl: 60_000 }));
-    const refitLease = new ClusterLease(leases, 'ease-refits', REFIT_LEASE_MS);
+    const refitLease = new ClusterLease(leases, 'ease-refits', REFIT_LEASE_MS, Date.now, (held) => {
+      report(`${held ? 'took' : 'gave up'} the cluster's refit lease (EASE fits and node backups)`, { event: 'lease', lease: 'ease-refits', held });
+    });
     await refitLease.renew();
     refitLease.start();
     // The holder of the cluster's lease also publishes node backups (a new node starts from the latest).
@@ -134,8 +142,8 @@ export async function openReplicatedLog(
         ? setInterval(() => {
             if (!refitLease.held) return;
             publish().then(
-              (info) => report(`published a node backup at sequence ${info.seq}`),
-              (error: unknown) => report(`publishing a node backup failed: ${String(error)}`),
+              (info) => report(`published a node backup at sequence ${info.seq}`, { event: 'node-backup', seq: info.seq }),
+              (error: unknown) => report(`publishing a node backup failed: ${String(error)}`, { event: 'node-backup-failed', level: 'error', error: String(error) }),
             );
           }, nats.backupIntervalMs)
         : undefined;
@@ -198,7 +206,7 @@ export async function openReplicatedLog(
  * node reads the stream only from the sequence after the backup's. Nothing when the data dir has a
  * log already or no backup was published.
  */
-export async function restoreNodeBackup(nats: NatsConfig, dbPath: string, report: (line: string) => void): Promise<BackupInfo | undefined> {
+export async function restoreNodeBackup(nats: NatsConfig, dbPath: string, report: Log): Promise<BackupInfo | undefined> {
   if (!isEmptyDataDir(dbPath)) return undefined;
   const nc = await connectToLog(nats.urls, { name: 'pairwise restore', report });
   try {
