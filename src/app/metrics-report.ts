@@ -57,6 +57,8 @@ export interface MetricsSources {
   disk: () => DiskUsage;
   storefrontUsage: (shopId: string) => StorefrontUsage;
   storefrontQuota: { eventsPerDay: number; bytesPerDay: number };
+  /** What keeps the log from taking writes now, as /healthz says it (a replicated log without NATS or quorum); empty: nothing. */
+  logProblems: () => string[];
 }
 
 const SETTINGS = [
@@ -131,6 +133,7 @@ function processGauges(sources: MetricsSources, shopId: string): MetricFamily[] 
     ]),
     gauge('pairwise_ws_connections', 'WebSocket connections open now.', [[{}, sockets.connections]]),
     gauge('pairwise_ws_subscriptions', 'Subscriptions the open WebSocket connections hold.', [[{}, sockets.subscriptions]]),
+    gauge('pairwise_log_writable', 'Whether the log takes this server process\'s writes (1), or not (0: past one machine, NATS is lost or the stream has no quorum; /healthz says which).', [[{}, sources.logProblems().length === 0 ? 1 : 0]]),
     gauge('pairwise_housekeeping_lease_held', 'Whether this server process holds the housekeeping lease (snapshots, EASE refits, the dedup prune): 1 in one process of the node.', [[{}, sources.background.housekeeper ? 1 : 0]]),
     gauge('pairwise_snapshot_copy_buffer_bytes', 'The buffer snapshots are copied into, kept between snapshots up to PAIRWISE_SNAPSHOT_KEEP_BUFFER_MB (0: none kept).', [[{}, sources.background.snapshotCopyBytes]]),
     gauge('nodejs_heap_used_bytes', 'V8 heap in use.', [[{}, memory.heapUsed]]),

@@ -30,6 +30,12 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<boolean
   return false;
 }
 
+/** /metrics' pairwise_log_writable of the node's one server process. */
+async function writable(): Promise<number> {
+  const text = await (await node.fetch('/metrics', { key: shop.secretKey })).text();
+  return Number(/^pairwise_log_writable\{server="1"\} ([01])$/m.exec(text)?.[1]);
+}
+
 async function health(): Promise<{ status: string; problems?: string[] }> {
   return (await (await fetch(`${node.url}/healthz`)).json()) as { status: string; problems?: string[] };
 }
@@ -59,11 +65,13 @@ test('When NATS servers are lost, then writes go on with a quorum, are refused q
   expect((await recommendations(node, 'strategy=trending')).products.length).toBeGreaterThan(0);
   expect(await until(async () => (await health()).status === 'degraded', 10_000)).toBe(true);
   expect((await health()).problems?.join(' ')).toMatch(/takes no writes|not connected/);
+  expect(await writable()).toBe(0);
 
   // A server back: the quorum returns and writes resume by themselves; what was acknowledged is there once.
   cluster.startServer(1);
   expect(await until(async () => (await view(5)).status === 200, 30_000)).toBe(true);
   expect(await until(async () => (await health()).status === 'ok', 10_000)).toBe(true);
+  expect(await writable()).toBe(1);
   const repeat = (await (await view(1)).json()) as { duplicate?: boolean };
   expect(repeat.duplicate).toBe(true);
 }, 120_000);
