@@ -331,7 +331,7 @@ async function compose(config: Config, options: ServiceOptions & { log: Log }, d
     storefrontUsage,
     storefrontQuota: config.storefrontQuota,
     logProblems,
-  });
+  }, config.serverIndex !== undefined);
   const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, rules, widgets, recency, currency, dashboardSessions, metrics, telemetry, proxies: config.trustedProxies.length === 0 ? undefined : new TrustedProxies(config.trustedProxies), storefrontUsage, logProblems }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     await housekeeping.release(); // its renewals would outlive the databases startService closes now

@@ -16,9 +16,20 @@ export type NodeGather = (shopId: string) => Promise<MetricFamily[]>;
 
 export class NodeMetrics {
   #gather: NodeGather;
+  readonly #linked: (gather: NodeGather) => void;
 
-  constructor(readonly sources: MetricsSources) {
-    this.#gather = async (shopId) => this.report(shopId);
+  /**
+   * `supervised`: a supervisor's server, whose scrapes wait for the link to it (gatherWith): one
+   * answered with this process's counts alone would make the node's counters go backwards.
+   */
+  constructor(
+    readonly sources: MetricsSources,
+    supervised = false,
+  ) {
+    let linked!: (gather: NodeGather) => void;
+    const link = new Promise<NodeGather>((resolve) => (linked = resolve));
+    this.#linked = linked;
+    this.#gather = supervised ? async (shopId) => (await link)(shopId) : (shopId) => this.report(shopId);
   }
 
   /** What this process reports for a scrape by `shopId`'s key. */
@@ -29,6 +40,7 @@ export class NodeMetrics {
   /** Gathers from every process of the node through `gather` from now on (a supervisor's server). */
   gatherWith(gather: NodeGather): void {
     this.#gather = gather;
+    this.#linked(gather);
   }
 
   /** The node's metrics as the shop's admin key sees them: no other shop's samples. */

@@ -32,7 +32,9 @@ function serverError(log: Log, exchange: Exchange, route: string, status: number
   const { method, url } = exchange.request;
   const failure = exchange.failure;
   const what = failure === undefined ? exchange.problemCode : failure instanceof Error ? (failure.stack ?? failure.message) : String(failure);
-  log(`${method.toUpperCase()} ${url} answered ${status}${exchange.problemCode === undefined ? '' : ` ${exchange.problemCode}`} (request ${exchange.requestId})`, {
+  // The sentence names what was thrown (its first line): a terminal's pretty log shows sentences only.
+  const thrown = failure === undefined ? '' : `: ${String(what).split('\n', 1)[0]}`;
+  log(`${method.toUpperCase()} ${url} answered ${status}${exchange.problemCode === undefined ? '' : ` ${exchange.problemCode}`} (request ${exchange.requestId})${thrown}`, {
     event: 'http-5xx',
     level: status === 500 ? 'error' : 'warn',
     requestId: exchange.requestId,
