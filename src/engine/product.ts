@@ -24,6 +24,8 @@ export interface Product {
    * (engine/filters): at most 32, names not those of a built-in attribute (see api/product.ts).
    */
   readonly attributes?: Readonly<Record<string, string | number>>;
+  /** Epoch ms of the product's last change where it is kept (a platform's updated_at), when given: older upserts change nothing. */
+  readonly sourceUpdatedAt?: number;
   /** Epoch ms of the last upsert. */
   readonly updatedAt: number;
 }

@@ -23,7 +23,12 @@ export type ShopUpdate =
   | { field: 'currency'; currency: string };
 
 export type ShopCommand =
-  | { kind: 'put-products'; products: readonly Product[] }
+  /**
+   * Upserts: a product whose sourceUpdatedAt is older than the stored one's is left out (nothing when
+   * every one is). With `keepCollections`, each keeps the collections stored for it (a platform's
+   * product update does not carry them).
+   */
+  | { kind: 'put-products'; products: readonly Product[]; keepCollections?: boolean }
   /** Nothing when the product is not in the catalog. */
   | { kind: 'remove-product'; productId: string }
   /** Nothing when the shop exists. */
@@ -66,6 +71,19 @@ export function updatedRecord(shop: ShopRecord, update: ShopUpdate): ShopRecord 
   }
 }
 
+/** `products` less those older than the stored (by sourceUpdatedAt), with the stored collections when `keepCollections`. */
+function newerProducts(dbs: Databases, shopId: string, products: readonly Product[], keepCollections: boolean): readonly Product[] {
+  let kept: Product[] | undefined;
+  products.forEach((product, index) => {
+    const stored = dbs.products.get([shopId, product.id]);
+    const older = stored?.sourceUpdatedAt !== undefined && product.sourceUpdatedAt !== undefined && product.sourceUpdatedAt < stored.sourceUpdatedAt;
+    const next = older ? undefined : keepCollections ? { ...product, collections: stored?.collections ?? [] } : product;
+    if (next !== product && kept === undefined) kept = products.slice(0, index);
+    if (kept !== undefined && next !== undefined) kept.push(next);
+  });
+  return kept ?? products;
+}
+
 /**
  * The change `command` makes to the shop as the tables are now (undefined: none); call inside the
  * write transaction that appends it. Reads only the tables, so every node that materializes the
@@ -74,8 +92,10 @@ export function updatedRecord(shop: ShopRecord, update: ShopUpdate): ShopRecord 
  */
 export function buildChange(dbs: Databases, shopId: string, command: ShopCommand, at: number): ShopChange | undefined {
   switch (command.kind) {
-    case 'put-products':
-      return { kind: 'products', products: command.products };
+    case 'put-products': {
+      const products = newerProducts(dbs, shopId, command.products, command.keepCollections === true);
+      return products.length === 0 ? undefined : { kind: 'products', products };
+    }
     case 'remove-product':
       return dbs.products.get([shopId, command.productId]) === undefined ? undefined : { kind: 'product-removed', productId: command.productId };
     case 'create-shop':

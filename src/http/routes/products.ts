@@ -40,8 +40,11 @@ export function putProducts(deps: HttpDeps): Handler {
       const first = parsed.errors[0]!;
       throw new AppError('invalid_product', `${first.pointer} ${first.detail}`, parsed.errors);
     }
-    const position = await deps.catalog.upsert(principal.shopId, parsed.products, deps.clock());
-    exchange.json(JSON.stringify({ success: true, upserted: parsed.products.length, position: deps.pipeline.positionToken(position) } satisfies ProductsUpserted));
+    const put = await deps.catalog.upsert(principal.shopId, parsed.products, deps.clock());
+    const older = parsed.products.length - put.upserted;
+    const answer: ProductsUpserted = { success: true, upserted: put.upserted, position: deps.pipeline.positionToken(put.position) };
+    if (older > 0) answer.olderIgnored = older;
+    exchange.json(JSON.stringify(answer));
   };
 }
 
