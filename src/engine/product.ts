@@ -29,3 +29,33 @@ export interface Product {
   /** Epoch ms of the last upsert. */
   readonly updatedAt: number;
 }
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
+function sameAttributes(a: Product['attributes'], b: Product['attributes']): boolean {
+  const keysA = Object.keys(a ?? {});
+  return keysA.length === Object.keys(b ?? {}).length && keysA.every((key) => a![key] === b?.[key]);
+}
+
+/** Whether two versions of a product say the same thing (the time of their upsert aside). */
+export function sameProduct(a: Product, b: Product): boolean {
+  return (
+    a.id === b.id &&
+    a.platform === b.platform &&
+    a.title === b.title &&
+    a.handle === b.handle &&
+    a.image === b.image &&
+    a.price === b.price &&
+    a.compareAtPrice === b.compareAtPrice &&
+    a.vendor === b.vendor &&
+    a.productType === b.productType &&
+    a.available === b.available &&
+    (a.repurchasable ?? false) === (b.repurchasable ?? false) &&
+    a.sourceUpdatedAt === b.sourceUpdatedAt &&
+    sameList(a.tags, b.tags) &&
+    sameList(a.collections, b.collections) &&
+    sameAttributes(a.attributes, b.attributes)
+  );
+}

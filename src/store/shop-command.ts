@@ -5,7 +5,7 @@
 // materializes the log, in log order, with the same result everywhere.
 import type { ExperimentRecord } from '../api/experiment.js';
 import type { Recency } from '../engine/engine-config.js';
-import type { Product } from '../engine/product.js';
+import { sameProduct, type Product } from '../engine/product.js';
 import { eraseCustomerEvents } from './customer-erasure.js';
 import { shopRange, type ApiKeyRecord, type Databases, type ShopRecord } from './database.js';
 import { MAX_RULES_PER_SHOP, type Rule } from '../engine/rules/rule.js';
@@ -71,13 +71,19 @@ export function updatedRecord(shop: ShopRecord, update: ShopUpdate): ShopRecord 
   }
 }
 
-/** `products` less those older than the stored (by sourceUpdatedAt), with the stored collections when `keepCollections`. */
+/**
+ * `products` with the stored collections when `keepCollections`, less those that would not change the
+ * stored product: older by sourceUpdatedAt, or of the same sourceUpdatedAt and the same in every
+ * field (a platform's update delivered twice, a sync run again). Without source times, every upsert counts.
+ */
 function newerProducts(dbs: Databases, shopId: string, products: readonly Product[], keepCollections: boolean): readonly Product[] {
   let kept: Product[] | undefined;
   products.forEach((product, index) => {
     const stored = dbs.products.get([shopId, product.id]);
-    const older = stored?.sourceUpdatedAt !== undefined && product.sourceUpdatedAt !== undefined && product.sourceUpdatedAt < stored.sourceUpdatedAt;
-    const next = older ? undefined : keepCollections ? { ...product, collections: stored?.collections ?? [] } : product;
+    const candidate = keepCollections ? { ...product, collections: stored?.collections ?? [] } : product;
+    const timed = stored?.sourceUpdatedAt !== undefined && product.sourceUpdatedAt !== undefined;
+    const stale = timed && (product.sourceUpdatedAt! < stored!.sourceUpdatedAt! || (product.sourceUpdatedAt === stored!.sourceUpdatedAt && sameProduct(candidate, stored!)));
+    const next = stale ? undefined : candidate;
     if (next !== product && kept === undefined) kept = products.slice(0, index);
     if (kept !== undefined && next !== undefined) kept.push(next);
   });
