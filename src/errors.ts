@@ -28,6 +28,10 @@ export const ERROR_CODES = {
   invalid_recency: 400,
   /** PUT /api/shop/currency: not `{"currency": "<ISO 4217 code>"}`. */
   invalid_currency: 400,
+  /** POST /webhooks/…: a signed delivery whose body is not its topic's payload (nothing stored). */
+  invalid_webhook: 400,
+  /** PUT /api/integrations/…: a body that is not a valid connection (every field error listed). */
+  invalid_integration: 400,
   /** `after=` / `Pairwise-After:` that is not a position this deployment acknowledged (malformed, another data dir's, past the shop's log). */
   invalid_position: 400,
   /** WebSocket: a frame that is not one of the protocol's messages (unknown op, wrong fields). */
@@ -44,6 +48,8 @@ export const ERROR_CODES = {
   experiment_conflict: 409,
   /** PUT /api/rules/{id}: a new rule while the shop holds its most rules (100). */
   too_many_rules: 409,
+  /** PUT /api/integrations/shopify: another shop is connected to that Shopify domain (one store's webhooks feed one shop). */
+  shopify_domain_taken: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   /** GET /api/stream without a WebSocket upgrade. */

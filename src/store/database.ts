@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import type { ShopifyConnection } from './shopify-connection.js';
 import type { Recency } from '../engine/engine-config.js';
 import type { Rule } from '../engine/rules/rule.js';
 import type { Product } from '../engine/product.js';
@@ -35,6 +36,8 @@ export interface ShopRecord {
   recency?: Recency;
   /** The ISO 4217 code of the shop's prices (PUT /api/shop/currency); absent: not set. */
   currency?: string;
+  /** The shop's Shopify store (PUT /api/integrations/shopify): its webhooks' domain and signing secrets. */
+  shopify?: ShopifyConnection;
 }
 
 export interface ApiKeyRecord {

@@ -10,6 +10,7 @@ import { eraseCustomerEvents } from './customer-erasure.js';
 import { shopRange, type ApiKeyRecord, type Databases, type ShopRecord } from './database.js';
 import { MAX_RULES_PER_SHOP, type Rule } from '../engine/rules/rule.js';
 import type { ShopChange } from './log-entry.js';
+import { nextConnection, type ShopifyAction } from './shopify-connection.js';
 
 /** One field of a shop's record set to a new value. */
 export type ShopUpdate =
@@ -20,7 +21,9 @@ export type ShopUpdate =
   | { field: 'appProxySecret'; secret?: string }
   | { field: 'widgets'; widgets: readonly string[] }
   | { field: 'recency'; recency: Recency }
-  | { field: 'currency'; currency: string };
+  | { field: 'currency'; currency: string }
+  /** A change of the Shopify connection; a connect to a domain another shop holds changes nothing. */
+  | { field: 'shopify'; change: ShopifyAction };
 
 export type ShopCommand =
   /**
@@ -47,7 +50,12 @@ export type ShopCommand =
   /** Nothing when the shop has no such rule. */
   | { kind: 'remove-rule'; ruleId: string }
   /** The customer's events and their sessions' rewritten as erased, their index rows and messageIds gone (customer-erasure.ts). */
-  | { kind: 'erase-customer'; customerId: string };
+  | { kind: 'erase-customer'; customerId: string }
+  /**
+   * `command`, unless a command with the same delivery id (a platform's webhook delivery) was taken
+   * before: the id is written to the dedup index in the same transaction, whatever the command changes.
+   */
+  | { kind: 'once'; deliveryId: string; command: ShopCommand };
 
 /** The shop's record with `update` applied; undefined when that changes nothing. */
 export function updatedRecord(shop: ShopRecord, update: ShopUpdate): ShopRecord | undefined {
@@ -68,6 +76,12 @@ export function updatedRecord(shop: ShopRecord, update: ShopUpdate): ShopRecord 
       return (shop.recency ?? 'auto') === update.recency ? undefined : { ...shop, recency: update.recency };
     case 'currency':
       return shop.currency === update.currency ? undefined : { ...shop, currency: update.currency };
+    case 'shopify': {
+      const next = nextConnection(shop.shopify, update.change);
+      if (next === shop.shopify) return undefined;
+      const { shopify: _previous, ...rest } = shop;
+      return next === undefined ? rest : { ...rest, shopify: next };
+    }
   }
 }
 
@@ -90,6 +104,20 @@ function newerProducts(dbs: Databases, shopId: string, products: readonly Produc
   return kept ?? products;
 }
 
+/** The dedup index's key of a platform's delivery id: a namespace of its own ('d:'), apart from messageIds ('p:' and 's:'). */
+export function deliveryKey(deliveryId: string): string {
+  return 'd:' + deliveryId;
+}
+
+/**
+ * The shop other than `except` whose Shopify connection has `domain`, if any: one store's webhooks go to
+ * one shop. A scan of the shops' records, made only when a shop connects.
+ */
+export function shopifyDomainHolder(dbs: Databases, domain: string, except?: string): string | undefined {
+  for (const { key, value } of dbs.shops.getRange()) if (key !== except && value.shopify?.domain === domain) return key;
+  return undefined;
+}
+
 /**
  * The change `command` makes to the shop as the tables are now (undefined: none); call inside the
  * write transaction that appends it. Reads only the tables, so every node that materializes the
@@ -107,6 +135,7 @@ export function buildChange(dbs: Databases, shopId: string, command: ShopCommand
     case 'create-shop':
       return dbs.shops.get(shopId) === undefined ? { kind: 'shop', record: command.record } : undefined;
     case 'update-shop': {
+      if (command.update.field === 'shopify' && command.update.change.action === 'connect' && shopifyDomainHolder(dbs, command.update.change.domain, shopId) !== undefined) return undefined;
       const shop = dbs.shops.get(shopId);
       const record = shop === undefined ? undefined : updatedRecord(shop, command.update);
       return record === undefined ? undefined : { kind: 'shop', record };
@@ -130,6 +159,12 @@ export function buildChange(dbs: Databases, shopId: string, command: ShopCommand
     }
     case 'remove-rule':
       return dbs.rules.get([shopId, command.ruleId]) === undefined ? undefined : { kind: 'rule-removed', ruleId: command.ruleId };
+    case 'once': {
+      const key: [string, string] = [shopId, deliveryKey(command.deliveryId)];
+      if (dbs.dedup.get(key) !== undefined) return undefined;
+      dbs.dedup.put(key, { eventId: '', at });
+      return buildChange(dbs, shopId, command.command, at);
+    }
     case 'erase-customer': {
       const erased = eraseCustomerEvents(dbs, shopId, command.customerId, at);
       return { kind: 'customer-erased', customerId: command.customerId, sessionIds: erased.sessionIds, events: erased.events };
