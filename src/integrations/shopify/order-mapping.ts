@@ -3,17 +3,10 @@
 // of the recommendation the shopper took it from when the widget recorded one in the cart's
 // attributes. Pure: the same order always gives the same events, with the same messageIds, whether a
 // webhook or a page of orders.json brought it, so an order delivered twice is stored once.
+import { MAX_CART_RECS_LENGTH, REC_IDS_ATTRIBUTE } from '../../api/cart-attribute.js';
 import type { WireEvent } from '../../api/event.js';
 import { shopifyId, type ShopifyNoteAttribute, type ShopifyOrder } from './payloads.js';
 
-/**
- * The cart attribute the widget keeps the recommendations a shopper took products from in: a JSON
- * object from bare product id to [recId, widgetId?]. Its name starts with "_", so Shopify's checkout
- * never shows it to the shopper; an order keeps it in note_attributes.
- */
-export const REC_IDS_ATTRIBUTE = '_pairwise_recs';
-/** Longest value of that attribute read (the widget keeps it far shorter: 24 products at most). */
-export const MAX_REC_IDS_ATTRIBUTE_LENGTH = 4096;
 
 /** A recommendation a product was taken from: the answer's recId and the placement that showed it. */
 export interface TakenFrom {
@@ -25,7 +18,7 @@ export interface TakenFrom {
 export function recIdsOf(attributes: readonly ShopifyNoteAttribute[] | null | undefined): Map<string, TakenFrom> {
   const taken = new Map<string, TakenFrom>();
   const value = attributes?.find((a) => a.name === REC_IDS_ATTRIBUTE)?.value;
-  if (typeof value !== 'string' || value.length > MAX_REC_IDS_ATTRIBUTE_LENGTH) return taken;
+  if (typeof value !== 'string' || value.length > MAX_CART_RECS_LENGTH) return taken;
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);

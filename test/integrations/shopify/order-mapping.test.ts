@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { parseEvent } from '../../../src/api/event.js';
 import { isShopifyOrder, type ShopifyOrder } from '../../../src/integrations/shopify/payloads.js';
-import { orderEvents, recIdsOf, REC_IDS_ATTRIBUTE } from '../../../src/integrations/shopify/order-mapping.js';
+import { REC_IDS_ATTRIBUTE } from '../../../src/api/cart-attribute.js';
+import { orderEvents, recIdsOf } from '../../../src/integrations/shopify/order-mapping.js';
 import { fixture } from './fixtures.js';
 
 const NOW = Date.UTC(2026, 0, 1);
