@@ -114,6 +114,9 @@ export class ShopifyWebhooks {
         }
         return outcome.accepted > 0 ? 'applied' : 'duplicate';
       }
+      case 'orders/cancelled':
+        if (!isShopifyOrder(payload)) throw invalid(topic);
+        return this.#append(shopId, once({ kind: 'cancel-order', orderId: shopifyId(payload.id) }), now);
       case 'customers/redact':
         if (!isShopifyCustomerRequest(payload)) throw invalid(topic);
         return this.#append(shopId, once({ kind: 'erase-customer', customerId: shopifyId(payload.customer.id) }), now);

@@ -121,7 +121,7 @@ async function runSync(client: AdminClient, sink: SyncSink, domain: string, days
     console.log(`${domain}: ${resumed ? 'resumed and ' : ''}synced in ${seconds} s (${client.requests} Admin API requests)`);
     console.log(`  collections: ${counts.collections}`);
     console.log(`  products: ${counts.products} stored, ${counts.productsUnchanged} unchanged`);
-    console.log(`  orders (last ${days} days): ${counts.orders} read, ${counts.ordersSkipped} without purchases (test orders, custom items only)`);
+    console.log(`  orders (last ${days} days): ${counts.orders} read, ${counts.ordersSkipped} without purchases (test or cancelled orders, custom items only)`);
     console.log(`  purchases: ${counts.purchases} stored, ${counts.purchasesAlreadyStored} already stored`);
     if (counts.refused > 0) console.log(`  refused: ${counts.refused} (see above)`);
     return counts.refused > 0 ? 1 : 0;

@@ -44,6 +44,7 @@ export function applyChange(engine: ShopEngine, change: ShopChange, position: nu
     engine.setRecency(change.record.recency ?? 'auto');
   }
   else if (change.kind === 'customer-erased') eraseCustomer(engine, change.customerId, change.sessionIds);
+  else if (change.kind === 'order-cancelled') engine.attribution.cancelOrder(change.orderId);
   else if (change.kind === 'rule') engine.setRule(change.rule.id, change.rule);
   else if (change.kind === 'rule-removed') engine.setRule(change.ruleId, undefined);
   else if (change.kind === 'ease-fit') {

@@ -33,6 +33,8 @@ export function writeChange(dbs: Databases, shopId: string, change: ShopChange, 
       return;
     case 'ease-fit':
       return; // its artifact is written by LmdbShopLog.publishEaseFit, beside the entry
+    case 'order-cancelled':
+      return; // attribution's alone: no table holds orders
     case 'customer-erased':
       // Its events and their index rows went in the erasure's commit; the names it holds go once a snapshot covers it.
       dbs.erasuresNamed.put([shopId, position], at);

@@ -49,6 +49,8 @@ export type ShopChange =
    * sessions it named (store/customer-erasure.ts): models that have not applied it restore that snapshot.
    */
   | { kind: 'erasure-done'; events: number }
+  /** A platform's order cancelled: attribution takes back the orders and revenue its purchases counted (engine/attribution). */
+  | { kind: 'order-cancelled'; orderId: string }
   /** Where an erased customer's event was: it keeps its position (positions stay contiguous) and changes nothing. */
   | { kind: 'event-erased' };
 

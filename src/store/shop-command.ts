@@ -51,6 +51,8 @@ export type ShopCommand =
   | { kind: 'remove-rule'; ruleId: string }
   /** The customer's events and their sessions' rewritten as erased, their index rows and messageIds gone (customer-erasure.ts). */
   | { kind: 'erase-customer'; customerId: string }
+  /** The order's revenue stops counting (a platform's cancellation); a change whether or not the order was seen: it may come first. */
+  | { kind: 'cancel-order'; orderId: string }
   /**
    * `command`, unless a command with the same delivery id (a platform's webhook delivery) was taken
    * before: the id is written to the dedup index in the same transaction, whatever the command changes.
@@ -159,6 +161,8 @@ export function buildChange(dbs: Databases, shopId: string, command: ShopCommand
     }
     case 'remove-rule':
       return dbs.rules.get([shopId, command.ruleId]) === undefined ? undefined : { kind: 'rule-removed', ruleId: command.ruleId };
+    case 'cancel-order':
+      return { kind: 'order-cancelled', orderId: command.orderId };
     case 'once': {
       const key: [string, string] = [shopId, deliveryKey(command.deliveryId)];
       if (dbs.dedup.get(key) !== undefined) return undefined;

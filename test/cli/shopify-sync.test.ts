@@ -10,10 +10,10 @@ import { generateShop, startShopifyStandIn, type StandIn } from '../support/shop
 
 const TOKEN = 'shpat_cli';
 const shop = generateShop({ products: 1000, orders: 2000, now: Date.now(), days: 120 });
-/** Product lines of the orders of the last 90 days that are not test orders: the purchases a sync stores. */
+/** Product lines of the orders of the last 90 days that are neither test nor cancelled orders: the purchases a sync stores. */
 const since = Date.now() - 90 * 86_400_000;
 const purchases = shop.orders
-  .filter((o) => Date.parse(o.created_at as string) >= since && o.test !== true)
+  .filter((o) => Date.parse(o.created_at as string) >= since && o.test !== true && o.cancelled_at === null)
   .flatMap((o) => (o.line_items as { product_id: number | null }[]).filter((l) => l.product_id !== null)).length;
 
 describe('cli shopify sync', () => {

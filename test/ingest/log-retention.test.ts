@@ -141,7 +141,7 @@ describe('log retention', () => {
             await a.log.appendEvents(SHOP, batch, NOW, 0);
             spans.push({ first, last: first + batch.length - 1, time: NOW - 30 * DAY + Math.max(...entry.times) * DAY });
           } else {
-            await a.log.append(SHOP, { kind: 'put-products', products: [] }, NOW - 30 * DAY + entry.at * DAY);
+            await a.log.append(SHOP, { kind: 'put-products', products: [product(0)] }, NOW - 30 * DAY + entry.at * DAY);
             spans.push({ first, last: first, time: NOW - 30 * DAY + entry.at * DAY });
           }
         }

@@ -40,18 +40,20 @@ export function lineItemMessageId(orderId: string, lineItemId: string): string {
 }
 
 /** Why an order gives no events, when it gives none. */
-export type OrderSkip = 'test order' | 'no product line items';
+export type OrderSkip = 'test order' | 'cancelled order' | 'no product line items';
 
 export type OrderEvents = { ok: true; orderId: string; events: WireEvent[] } | { ok: false; orderId: string; reason: OrderSkip };
 
 /**
  * The purchases of `order`. Line items without a product (custom items) are skipped; an order
  * without a customer gives purchases without one, in a session of the order's own; a test order
- * (Shopify's test gateway) gives none.
+ * (Shopify's test gateway) or one already cancelled gives none.
  */
 export function orderEvents(order: ShopifyOrder): OrderEvents {
   const orderId = shopifyId(order.id);
   if (order.test === true) return { ok: false, orderId, reason: 'test order' };
+  // Already cancelled (a sync reads orders of any status): its revenue would be taken back at once.
+  if (order.cancelled_at) return { ok: false, orderId, reason: 'cancelled order' };
   const customerId = order.customer ? shopifyId(order.customer.id) : undefined;
   const taken = recIdsOf(order.note_attributes);
   const timestamp = order.processed_at ?? order.created_at ?? undefined;

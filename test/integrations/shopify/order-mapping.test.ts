@@ -55,8 +55,9 @@ describe('orderEvents', () => {
     expect(orderEvents(stringly)).toEqual(orderEvents(order));
   });
 
-  test('When the order is a test order or has only custom items, then it gives no events and says why', () => {
+  test('When the order is a test order, already cancelled or has only custom items, then it gives no events and says why', () => {
     expect(orderEvents({ ...fixture<ShopifyOrder>('order'), test: true })).toEqual({ ok: false, orderId: '450789469', reason: 'test order' });
+    expect(orderEvents({ ...fixture<ShopifyOrder>('order'), cancelled_at: '2025-10-04T10:00:00-04:00' })).toEqual({ ok: false, orderId: '450789469', reason: 'cancelled order' });
     const custom = fixture<ShopifyOrder>('order');
     custom.line_items = custom.line_items!.filter((item) => item.product_id === null);
     expect(orderEvents(custom)).toEqual({ ok: false, orderId: '450789469', reason: 'no product line items' });

@@ -37,7 +37,7 @@ function memoryState(): SyncStateStore & { saved: number; state?: SyncState } {
 function expected() {
   const since = NOW - DAYS * 86_400_000;
   const orders = shop.orders.filter((o) => Date.parse(o.created_at as string) >= since);
-  const lines = orders.filter((o) => o.test !== true).flatMap((o) => (o.line_items as { id: number; product_id: number | null }[]).filter((l) => l.product_id !== null).map((l) => `shopify:${String(o.id)}:${l.id}`));
+  const lines = orders.filter((o) => o.test !== true && o.cancelled_at === null).flatMap((o) => (o.line_items as { id: number; product_id: number | null }[]).filter((l) => l.product_id !== null).map((l) => `shopify:${String(o.id)}:${l.id}`));
   const collectionsOf = new Map<string, string[]>();
   for (const [collection, ids] of shop.members) {
     const product = new Map(shop.products.map((p) => [p.id, p]));
