@@ -14,7 +14,7 @@ import {
   shopifyId,
 } from '../integrations/shopify/payloads.js';
 import { toCatalogRecord } from '../integrations/shopify/product-mapping.js';
-import { verifyShopifySignature } from '../integrations/shopify/webhook-signature.js';
+import { verifyHmacSignature } from '../integrations/hmac-signature.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { LogApplier } from '../ingest/log-applier.js';
 import { deliveryKey, type ShopCommand } from '../store/shop-command.js';
@@ -68,7 +68,7 @@ export class ShopifyWebhooks {
     const shopId = delivery.domain === undefined ? undefined : this.deps.connections.shopOf(delivery.domain);
     const connection = shopId === undefined ? undefined : this.deps.shops.getShop(shopId)?.shopify;
     if (shopId === undefined || connection === undefined) throw new AppError('unauthorized', 'no shop is connected to this X-Shopify-Shop-Domain');
-    if (!verifyShopifySignature(delivery.body, delivery.hmac, acceptedSecrets(connection, now))) {
+    if (!verifyHmacSignature(delivery.body, delivery.hmac, acceptedSecrets(connection, now))) {
       throw new AppError('unauthorized', 'X-Shopify-Hmac-Sha256 is missing or does not sign this body with the shop\'s webhook secret');
     }
     const topic = delivery.topic ?? '';
