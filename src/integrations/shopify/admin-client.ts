@@ -3,6 +3,7 @@
 // page named by the Link header's rel="next" URL (a page_info cursor); a leaky bucket per app and shop
 // reported in X-Shopify-Shop-Api-Call-Limit ("used/size"), kept below its top by waiting; and 429
 // answers with Retry-After (seconds), waited for and retried, as are 5xx answers and network errors.
+import { PlatformApiError, retryingGet } from '../retrying-get.js';
 
 /** The Admin API version the sync reads (Shopify supports each for at least a year). */
 export const DEFAULT_API_VERSION = '2026-10';
@@ -11,9 +12,6 @@ export const PAGE_LIMIT = 250;
 const LEAK_PER_SECOND = 2;
 /** Requests kept free in the bucket: pacing starts when fewer are left. */
 const HEADROOM = 4;
-/** Attempts of one request that fails with a 5xx, 429 or network error. */
-const MAX_ATTEMPTS = 8;
-const MAX_RETRY_AFTER_S = 60;
 
 export interface AdminClientOptions {
   /** `https://<shop>.myshopify.com/admin/api/<version>`, or a stand-in's. */
@@ -29,9 +27,6 @@ export interface Page<T> {
   items: T[];
   next: string | undefined;
 }
-
-/** A failure the sync cannot get past by waiting: the message says what and where. */
-export class AdminApiError extends Error {}
 
 /** The base URL of a shop's Admin API: https://<domain>/admin/api/<version>. */
 export function adminApiUrl(domain: string, version = DEFAULT_API_VERSION): string {
@@ -54,12 +49,6 @@ export function paceSeconds(callLimit: string | null): number {
   if (match === null) return 0;
   const over = Number(match[1]) - (Number(match[2]) - HEADROOM);
   return over > 0 ? over / LEAK_PER_SECOND : 0;
-}
-
-function retryAfterMs(header: string | null, attempt: number): number {
-  const seconds = header === null ? NaN : Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds, MAX_RETRY_AFTER_S) * 1000;
-  return Math.min(1000 * 2 ** attempt, MAX_RETRY_AFTER_S * 1000);
 }
 
 export class AdminClient {
@@ -86,45 +75,32 @@ export class AdminClient {
     return url.toString();
   }
 
-  /** GET `url` as JSON, paced and retried; throws AdminApiError on an answer waiting cannot fix. */
+  /** GET `url` as a JSON object, paced by the call limit and retried; throws PlatformApiError on an answer waiting cannot fix. */
   async get(url: string): Promise<{ body: Record<string, unknown>; link: string | null }> {
-    for (let attempt = 0; ; attempt++) {
-      if (this.#paceMs > 0) await this.#sleep(this.#paceMs);
-      this.#paceMs = 0;
-      this.requests++;
-      let res: Response;
-      try {
-        res = await this.#fetch(url, { headers: { 'x-shopify-access-token': this.#token, accept: 'application/json' }, redirect: 'error' });
-      } catch (error) {
-        if (attempt + 1 >= MAX_ATTEMPTS) throw new AdminApiError(`GET ${url} failed ${MAX_ATTEMPTS} times: ${causeOf(error)}`);
-        await this.#sleep(retryAfterMs(null, attempt));
-        continue;
-      }
-      this.#paceMs = paceSeconds(res.headers.get('x-shopify-shop-api-call-limit')) * 1000;
-      if (res.status === 429 || res.status >= 500) {
-        await res.arrayBuffer();
-        if (attempt + 1 >= MAX_ATTEMPTS) throw new AdminApiError(`GET ${url} answered ${res.status} ${MAX_ATTEMPTS} times`);
-        await this.#sleep(retryAfterMs(res.headers.get('retry-after'), attempt));
-        continue;
-      }
-      const text = await res.text();
-      if (res.status !== 200) throw new AdminApiError(`GET ${url} answered ${res.status}: ${hint(res.status)}${errorsOf(text)}`);
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw new AdminApiError(`GET ${url} answered 200 without JSON: is --api-url the Admin API of a Shopify shop?`);
-      }
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AdminApiError(`GET ${url} answered 200 with a body that is not a JSON object`);
-      return { body: body as Record<string, unknown>, link: res.headers.get('link') };
-    }
+    const { body, headers } = await retryingGet(
+      url,
+      {
+        headers: { 'x-shopify-access-token': this.#token },
+        sleep: this.#sleep,
+        fetch: this.#fetch,
+        hint,
+        onAnswer: (answer) => (this.#paceMs = paceSeconds(answer.get('x-shopify-shop-api-call-limit')) * 1000),
+      },
+      async () => {
+        this.requests++;
+        if (this.#paceMs > 0) await this.#sleep(this.#paceMs);
+        this.#paceMs = 0;
+      },
+    );
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new PlatformApiError(`GET ${url} answered 200 with a body that is not a JSON object`);
+    return { body: body as Record<string, unknown>, link: headers.get('link') };
   }
 
   /** One page of the list under `key` (e.g. "products") at `url`. */
   async page<T>(url: string, key: string): Promise<Page<T>> {
     const { body, link } = await this.get(url);
     const items = body[key];
-    if (!Array.isArray(items)) throw new AdminApiError(`GET ${url} answered without a "${key}" list`);
+    if (!Array.isArray(items)) throw new PlatformApiError(`GET ${url} answered without a "${key}" list`);
     return { items: items as T[], next: nextPageUrl(link) };
   }
 
@@ -142,16 +118,4 @@ function hint(status: number): string {
   return 'unexpected answer';
 }
 
-function errorsOf(text: string): string {
-  try {
-    const errors = (JSON.parse(text) as { errors?: unknown }).errors;
-    return errors === undefined ? '' : ` (${typeof errors === 'string' ? errors : JSON.stringify(errors)})`;
-  } catch {
-    return '';
-  }
-}
 
-function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
-}

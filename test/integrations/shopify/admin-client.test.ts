@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { AdminApiError, AdminClient, nextPageUrl, paceSeconds } from '../../../src/integrations/shopify/admin-client.js';
+import { AdminClient, nextPageUrl, paceSeconds } from '../../../src/integrations/shopify/admin-client.js';
+import { PlatformApiError } from '../../../src/integrations/retrying-get.js';
 import { generateShop, startShopifyStandIn, type StandIn } from '../../support/shopify-stand-in.js';
 
 const TOKEN = 'shpat_test';
@@ -74,7 +75,7 @@ describe('AdminClient', () => {
     await expect(client.count('products/count.json')).rejects.toThrow(/answered 500 8 times/);
     const wrong = new AdminClient({ apiUrl: standIn.apiUrl, accessToken: 'shpat_wrong', sleep: time.sleep });
     const refused = wrong.count('products/count.json');
-    await expect(refused).rejects.toBeInstanceOf(AdminApiError);
+    await expect(refused).rejects.toBeInstanceOf(PlatformApiError);
     await expect(refused).rejects.toThrow(/401: the access token was not accepted.*Invalid API key or access token/);
   });
 });
