@@ -2,15 +2,12 @@
 // and written into a data dir, or through a running server's API (--url, --key). Its place is kept
 // in <data dir>/sync/shopify-<shopId>.json after every page, so a sync run again after an
 // interruption goes on from there; a finished one starts over (and stores nothing twice).
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../config.js';
 import { AdminClient, adminApiUrl } from '../integrations/shopify/admin-client.js';
-import { syncShop, type SyncSink, type SyncState, type SyncStateStore } from '../integrations/shopify/sync.js';
-import { checkLogLayout, ensureLogId } from '../store/database.js';
-import { withDataDir } from './open-data-dir.js';
+import { syncShop, type SyncState } from '../integrations/shopify/sync.js';
+import type { SyncSink, SyncStateStore } from '../integrations/sync-sink.js';
 import { progressBar, type Progress } from './progress.js';
-import { DirectSink, HttpSink, type ImportSink } from './sinks.js';
+import { fileStateStore, withSyncSink } from './sync-support.js';
 import { UsageError } from './usage.js';
 
 export interface ShopifyOptions {
@@ -28,32 +25,6 @@ const DEFAULT_ORDERS_DAYS = 90;
 /** Shopify's REST API lists orders of the last 60 days unless the app has read_all_orders: allowed, but said. */
 const MAX_ORDERS_DAYS = 3650;
 
-/** A sync's state in a JSON file, replaced whole (write, then rename) so an interruption never leaves half of one. */
-export function fileStateStore(file: string): SyncStateStore {
-  return {
-    load() {
-      try {
-        return JSON.parse(readFileSync(file, 'utf8')) as SyncState;
-      } catch {
-        return undefined;
-      }
-    },
-    save(state) {
-      mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(`${file}.tmp`, JSON.stringify(state));
-      renameSync(`${file}.tmp`, file);
-    },
-  };
-}
-
-function syncSink(sink: ImportSink, shopId: string | undefined): SyncSink {
-  return {
-    eventsPerChunk: sink.eventsPerChunk,
-    products: (records) => sink.products(shopId, records),
-    events: (records) => sink.events(shopId, records),
-  };
-}
-
 export async function shopifyCommand(action: string | undefined, args: string[], options: ShopifyOptions): Promise<number> {
   if (action !== 'sync') throw new UsageError(`unknown command "shopify ${action ?? ''}"`.trim());
   const shopId = args[0];
@@ -65,23 +36,9 @@ export async function shopifyCommand(action: string | undefined, args: string[],
   const apiUrl = options.apiUrl ?? adminApiUrl(options.domain.toLowerCase());
   if (!/^https?:\/\/[^/]/i.test(apiUrl) || !URL.canParse(apiUrl)) throw new UsageError(`--api-url must be an http:// or https:// address, not "${apiUrl}"`);
   const client = new AdminClient({ apiUrl, accessToken: options.token });
-  const state = fileStateStore(path.join(options.dataDir, 'sync', `shopify-${shopId}.json`));
-  const run = (sink: ImportSink, target: string | undefined) => runSync(client, syncSink(sink, target), options.domain!.toLowerCase(), days, state);
-
-  if (options.url !== undefined) {
-    if (!/^https?:\/\/[^/]/i.test(options.url) || !URL.canParse(options.url)) throw new UsageError(`--url must be an http:// or https:// address, not "${options.url}"`);
-    if (options.key === undefined || !options.key.startsWith('sk_')) throw new UsageError('--url needs --key with the shop\'s secret key (sk_…)');
-    const sink = new HttpSink(options.url, options.key);
-    const keyShop = await sink.shopId();
-    if (keyShop !== shopId) throw new Error(`--key belongs to shop "${keyShop}" on ${options.url}, not "${shopId}": nothing was synced`);
-    return run(sink, undefined);
-  }
-  if (options.key !== undefined) throw new UsageError('--key goes with --url (a sync into the data dir needs no key)');
-  return withDataDir(options.dataDir, async (dbs, shops) => {
-    if (shops.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}" in ${options.dataDir} (create it with shop create ${shopId}, or sync into a server elsewhere with --url and its secret key)`);
-    checkLogLayout(dbs);
-    return run(new DirectSink(dbs, loadConfig().dedupTtlMs, await ensureLogId(dbs)), shopId);
-  });
+  const state = fileStateStore<SyncState>(path.join(options.dataDir, 'sync', `shopify-${shopId}.json`));
+  const target = { dataDir: options.dataDir, server: options.url, serverKey: options.key, serverFlags: '--url and --key' };
+  return withSyncSink(target, shopId, (sink) => runSync(client, sink, options.domain!.toLowerCase(), days, state));
 }
 
 const LABELS: Record<string, string> = {
@@ -92,7 +49,7 @@ const LABELS: Record<string, string> = {
   orders: 'orders',
 };
 
-async function runSync(client: AdminClient, sink: SyncSink, domain: string, days: number, state: SyncStateStore): Promise<number> {
+async function runSync(client: AdminClient, sink: SyncSink, domain: string, days: number, state: SyncStateStore<SyncState>): Promise<number> {
   let bar: { phase: string; progress: Progress } | undefined;
   const lines: string[] = [];
   const started = performance.now();

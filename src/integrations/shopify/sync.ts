@@ -3,23 +3,11 @@
 // (the data dir, or a running server's API). After each page is written its place is saved, so an
 // interrupted sync goes on from there; products carry Shopify's updated_at and order lines stable
 // messageIds, so pages written twice store nothing twice.
+import type { SyncSink, SyncStateStore } from '../sync-sink.js';
 import { AdminClient, PAGE_LIMIT } from './admin-client.js';
 import { orderEvents } from './order-mapping.js';
 import { shopifyId, isShopifyOrder, isShopifyProduct, type ShopifyId } from './payloads.js';
 import { toCatalogRecord } from './product-mapping.js';
-
-/** What a sink did with a chunk of records (products or events). */
-export interface ChunkOutcome {
-  accepted: number;
-  duplicates: number;
-  refused: { index: number; reason: string }[];
-}
-
-export interface SyncSink {
-  readonly eventsPerChunk: number;
-  products(records: unknown[]): Promise<ChunkOutcome>;
-  events(records: unknown[]): Promise<ChunkOutcome>;
-}
 
 type Phase = 'custom-collections' | 'smart-collections' | 'members' | 'products' | 'orders' | 'done';
 
@@ -50,16 +38,6 @@ export interface SyncState {
   counts: SyncCounts;
 }
 
-export interface SyncStateStore {
-  load(): SyncState | undefined;
-  save(state: SyncState): void;
-}
-
-export interface SyncReport {
-  /** A refused record, or a skipped order: what and why. */
-  (line: string): void;
-}
-
 export interface SyncProgress {
   /** Called after each page: the phase, and how many of its items are done out of `total` (when known). */
   update(phase: Phase, done: number, total: number | undefined): void;
@@ -71,8 +49,8 @@ export interface SyncOptions {
   domain: string;
   ordersDays: number;
   now: number;
-  state: SyncStateStore;
-  report?: SyncReport;
+  state: SyncStateStore<SyncState>;
+  report?: (line: string) => void;
   progress?: SyncProgress;
 }
 
@@ -188,7 +166,7 @@ async function total(client: AdminClient, state: SyncState): Promise<number | un
   return undefined;
 }
 
-async function writeProducts(items: Record<string, unknown>[], state: SyncState, sink: SyncSink, report: SyncReport): Promise<void> {
+async function writeProducts(items: Record<string, unknown>[], state: SyncState, sink: SyncSink, report: (line: string) => void): Promise<void> {
   const records: unknown[] = [];
   for (const item of items) {
     if (!isShopifyProduct(item)) {
@@ -210,7 +188,7 @@ async function writeProducts(items: Record<string, unknown>[], state: SyncState,
   for (const refused of outcome.refused) report(`product ${String((records[refused.index] as { id: string }).id)}: ${refused.reason}`);
 }
 
-async function writeOrders(items: Record<string, unknown>[], state: SyncState, sink: SyncSink, report: SyncReport): Promise<void> {
+async function writeOrders(items: Record<string, unknown>[], state: SyncState, sink: SyncSink, report: (line: string) => void): Promise<void> {
   const events: unknown[] = [];
   for (const item of items) {
     if (!isShopifyOrder(item)) {
