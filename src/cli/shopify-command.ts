@@ -6,8 +6,7 @@ import path from 'node:path';
 import { AdminClient, adminApiUrl } from '../integrations/shopify/admin-client.js';
 import { syncShop, type SyncState } from '../integrations/shopify/sync.js';
 import type { SyncSink, SyncStateStore } from '../integrations/sync-sink.js';
-import { progressBar, type Progress } from './progress.js';
-import { fileStateStore, withSyncSink } from './sync-support.js';
+import { fileStateStore, reportedSync, withSyncSink } from './sync-support.js';
 import { UsageError } from './usage.js';
 
 export interface ShopifyOptions {
@@ -49,41 +48,19 @@ const LABELS: Record<string, string> = {
   orders: 'orders',
 };
 
-async function runSync(client: AdminClient, sink: SyncSink, domain: string, days: number, state: SyncStateStore<SyncState>): Promise<number> {
-  let bar: { phase: string; progress: Progress } | undefined;
-  const lines: string[] = [];
-  const started = performance.now();
-  try {
-    const { counts, resumed } = await syncShop({
+function runSync(client: AdminClient, sink: SyncSink, domain: string, days: number, state: SyncStateStore<SyncState>): Promise<number> {
+  const summary = { source: domain, api: 'Admin API', requests: () => client.requests, days, skipped: 'test or cancelled orders, custom items only' };
+  return reportedSync(summary, async (hooks) => {
+    const done = await syncShop({
       client,
       sink,
       domain,
       ordersDays: days,
       now: Date.now(),
       state,
-      report: (line) => (bar === undefined ? lines.push(line) : bar.progress.log(line)),
-      progress: {
-        update(phase, done, total) {
-          if (bar?.phase !== LABELS[phase]) {
-            bar?.progress.stop();
-            bar = { phase: LABELS[phase]!, progress: progressBar(LABELS[phase]!.padEnd(18), total ?? 0) };
-          }
-          bar.progress.update(done, total === undefined ? 0 : done);
-        },
-      },
+      report: hooks.report,
+      progress: { update: (phase, count, total) => hooks.progress(LABELS[phase]!, count, total) },
     });
-    bar?.progress.stop();
-    for (const line of lines) console.error(line);
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    console.log(`${domain}: ${resumed ? 'resumed and ' : ''}synced in ${seconds} s (${client.requests} Admin API requests)`);
-    console.log(`  collections: ${counts.collections}`);
-    console.log(`  products: ${counts.products} stored, ${counts.productsUnchanged} unchanged`);
-    console.log(`  orders (last ${days} days): ${counts.orders} read, ${counts.ordersSkipped} without purchases (test or cancelled orders, custom items only)`);
-    console.log(`  purchases: ${counts.purchases} stored, ${counts.purchasesAlreadyStored} already stored`);
-    if (counts.refused > 0) console.log(`  refused: ${counts.refused} (see above)`);
-    return counts.refused > 0 ? 1 : 0;
-  } catch (error) {
-    bar?.progress.stop();
-    throw new Error(`${(error as Error).message}\nthe sync stopped; what was read so far is stored: run the same command again to go on from there`);
-  }
+    return { ...done, extra: [`collections: ${done.counts.collections}`] };
+  });
 }

@@ -2,7 +2,8 @@
 // data dir or a running server), and its place kept in a JSON file in the data dir.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { SyncSink, SyncStateStore } from '../integrations/sync-sink.js';
+import type { SyncCounts, SyncSink, SyncStateStore } from '../integrations/sync-sink.js';
+import { progressBar, type Progress } from './progress.js';
 import { loadConfig } from '../config.js';
 import { checkLogLayout, ensureLogId } from '../store/database.js';
 import { withDataDir } from './open-data-dir.js';
@@ -66,4 +67,56 @@ export async function withSyncSink(target: SyncTarget, shopId: string, sync: (si
     checkLogLayout(dbs);
     return sync(syncSink(new DirectSink(dbs, loadConfig().dedupTtlMs, await ensureLogId(dbs)), shopId));
   });
+}
+
+/** The hooks a sync reports through: refusals (printed above the bar) and progress by phase. */
+export interface SyncHooks {
+  report(line: string): void;
+  progress(phase: string, done: number, total: number | undefined): void;
+}
+
+export interface SyncSummary {
+  /** The store, as the summary's first line names it. */
+  source: string;
+  /** e.g. "Admin API": the requests line says "(12 Admin API requests)". */
+  api: string;
+  requests: () => number;
+  days: number;
+  /** Why an order gives no purchases, on this platform. */
+  skipped: string;
+}
+
+/**
+ * Runs `sync` with a progress bar per phase on stderr and prints its summary; resolves with the exit
+ * status (1 when anything was refused). A failure says that what was read is kept and how to go on.
+ */
+export async function reportedSync(summary: SyncSummary, sync: (hooks: SyncHooks) => Promise<{ counts: SyncCounts; resumed: boolean; extra?: string[] }>): Promise<number> {
+  let bar: { phase: string; progress: Progress } | undefined;
+  const lines: string[] = [];
+  const started = performance.now();
+  try {
+    const { counts, resumed, extra } = await sync({
+      report: (line) => (bar === undefined ? lines.push(line) : bar.progress.log(line)),
+      progress(phase, done, total) {
+        if (bar?.phase !== phase) {
+          bar?.progress.stop();
+          bar = { phase, progress: progressBar(phase.padEnd(18), total ?? 0) };
+        }
+        bar.progress.update(done, total === undefined ? 0 : done);
+      },
+    });
+    bar?.progress.stop();
+    for (const line of lines) console.error(line);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(`${summary.source}: ${resumed ? 'resumed and ' : ''}synced in ${seconds} s (${summary.requests()} ${summary.api} requests)`);
+    for (const line of extra ?? []) console.log(`  ${line}`);
+    console.log(`  products: ${counts.products} stored, ${counts.productsUnchanged} unchanged`);
+    console.log(`  orders (last ${summary.days} days): ${counts.orders} read, ${counts.ordersSkipped} without purchases (${summary.skipped})`);
+    console.log(`  purchases: ${counts.purchases} stored, ${counts.purchasesAlreadyStored} already stored`);
+    if (counts.refused > 0) console.log(`  refused: ${counts.refused} (see above)`);
+    return counts.refused > 0 ? 1 : 0;
+  } catch (error) {
+    bar?.progress.stop();
+    throw new Error(`${(error as Error).message}\nthe sync stopped; what was read so far is stored: run the same command again to go on from there`);
+  }
 }

@@ -22,6 +22,10 @@ export const USAGE = `usage: npm run cli -- <command> [options]
                                                   the shop's collections, products and last n (default 90) days of
                                                   orders from Shopify's Admin API; resumable, stores nothing twice
                                                   (with --url and --key: through a running server's API)
+  woocommerce sync <shopId> --url <https://shop.example> --key <ck_…> --secret <cs_…> [--orders-days <n>]
+                                                  the store's products and last n (default 90) days of paid orders
+                                                  from its REST API; resumable, stores nothing twice (with
+                                                  --server <url> --server-key <sk_…>: through a running server's API)
 
 options:
   --data-dir <dir>   data directory (default: PAIRWISE_DATA_DIR or ./data); LMDB lives in <dir>/db

@@ -3,7 +3,7 @@
 // (the data dir, or a running server's API). After each page is written its place is saved, so an
 // interrupted sync goes on from there; products carry Shopify's updated_at and order lines stable
 // messageIds, so pages written twice store nothing twice.
-import type { SyncSink, SyncStateStore } from '../sync-sink.js';
+import { emptyCounts, writeOrders, writeProducts, type Mapped, type SyncCounts, type SyncSink, type SyncStateStore } from '../sync-sink.js';
 import { AdminClient, PAGE_LIMIT } from './admin-client.js';
 import { orderEvents } from './order-mapping.js';
 import { shopifyId, isShopifyOrder, isShopifyProduct, type ShopifyId } from './payloads.js';
@@ -11,15 +11,9 @@ import { toCatalogRecord } from './product-mapping.js';
 
 type Phase = 'custom-collections' | 'smart-collections' | 'members' | 'products' | 'orders' | 'done';
 
-export interface SyncCounts {
+/** A sync's counts, and the collections it read. */
+export interface ShopifySyncCounts extends SyncCounts {
   collections: number;
-  products: number;
-  productsUnchanged: number;
-  orders: number;
-  ordersSkipped: number;
-  purchases: number;
-  purchasesAlreadyStored: number;
-  refused: number;
 }
 
 /** Where a sync stands: saved after every page, so that a sync run again goes on from there. */
@@ -35,7 +29,7 @@ export interface SyncState {
   pending: string[];
   /** Product id → the ids of its collections. */
   members: Record<string, string[]>;
-  counts: SyncCounts;
+  counts: ShopifySyncCounts;
 }
 
 export interface SyncProgress {
@@ -64,7 +58,7 @@ const NEXT_PHASE: Record<Phase, Phase> = {
 };
 
 function freshState(domain: string, ordersSince: string): SyncState {
-  const counts: SyncCounts = { collections: 0, products: 0, productsUnchanged: 0, orders: 0, ordersSkipped: 0, purchases: 0, purchasesAlreadyStored: 0, refused: 0 };
+  const counts: ShopifySyncCounts = { ...emptyCounts(), collections: 0 };
   return { version: 1, domain, ordersSince, phase: 'custom-collections', pending: [], members: {}, counts };
 }
 
@@ -73,7 +67,7 @@ function freshState(domain: string, ordersSince: string): SyncState {
  * else afresh; resolves with the final counts. Throws (the state saved) when the API or the sink
  * fails in a way waiting cannot fix.
  */
-export async function syncShop(options: SyncOptions): Promise<{ counts: SyncCounts; resumed: boolean }> {
+export async function syncShop(options: SyncOptions): Promise<{ counts: ShopifySyncCounts; resumed: boolean }> {
   const { client, sink, state: store } = options;
   const saved = store.load();
   const resumed = saved !== undefined && saved.version === 1 && saved.domain === options.domain && saved.phase !== 'done';
@@ -105,10 +99,10 @@ export async function syncShop(options: SyncOptions): Promise<{ counts: SyncCoun
         break;
       }
       case 'products':
-        await writeProducts(page.items, state, sink, report);
+        await writeProducts(sink, state.counts, page.items, (item) => mapProduct(item, state), report);
         break;
       case 'orders':
-        await writeOrders(page.items, state, sink, report);
+        await writeOrders(sink, state.counts, page.items, mapOrder, report);
         break;
     }
     done += page.items.length;
@@ -166,50 +160,14 @@ async function total(client: AdminClient, state: SyncState): Promise<number | un
   return undefined;
 }
 
-async function writeProducts(items: Record<string, unknown>[], state: SyncState, sink: SyncSink, report: (line: string) => void): Promise<void> {
-  const records: unknown[] = [];
-  for (const item of items) {
-    if (!isShopifyProduct(item)) {
-      state.counts.refused++;
-      report(`product ${String(item.id)}: not a product payload Pairwise can read`);
-      continue;
-    }
-    const record = toCatalogRecord(item, state.members[shopifyId(item.id)] ?? []);
-    if (record === undefined) {
-      state.counts.refused++;
-      report(`product ${shopifyId(item.id)}: no title`);
-    } else records.push(record);
-  }
-  if (records.length === 0) return;
-  const outcome = await sink.products(records);
-  state.counts.products += outcome.accepted;
-  state.counts.productsUnchanged += outcome.duplicates;
-  state.counts.refused += outcome.refused.length;
-  for (const refused of outcome.refused) report(`product ${String((records[refused.index] as { id: string }).id)}: ${refused.reason}`);
+function mapProduct(item: Record<string, unknown>, state: SyncState): Mapped<unknown> {
+  if (!isShopifyProduct(item)) return { refused: 'not a product payload Pairwise can read' };
+  const record = toCatalogRecord(item, state.members[shopifyId(item.id)] ?? []);
+  return record === undefined ? { refused: 'no title' } : { record };
 }
 
-async function writeOrders(items: Record<string, unknown>[], state: SyncState, sink: SyncSink, report: (line: string) => void): Promise<void> {
-  const events: unknown[] = [];
-  for (const item of items) {
-    if (!isShopifyOrder(item)) {
-      state.counts.refused++;
-      report(`order ${String(item.id)}: not an order payload Pairwise can read`);
-      continue;
-    }
-    const mapped = orderEvents(item);
-    state.counts.orders++;
-    if (!mapped.ok) {
-      state.counts.ordersSkipped++;
-      continue;
-    }
-    events.push(...mapped.events);
-  }
-  for (let i = 0; i < events.length; i += sink.eventsPerChunk) {
-    const chunk = events.slice(i, i + sink.eventsPerChunk);
-    const outcome = await sink.events(chunk);
-    state.counts.purchases += outcome.accepted;
-    state.counts.purchasesAlreadyStored += outcome.duplicates;
-    state.counts.refused += outcome.refused.length;
-    for (const refused of outcome.refused) report(`order line ${String((chunk[refused.index] as { messageId: string }).messageId)}: ${refused.reason}`);
-  }
+function mapOrder(item: Record<string, unknown>): Mapped<readonly unknown[]> {
+  if (!isShopifyOrder(item)) return { refused: 'not an order payload Pairwise can read' };
+  const mapped = orderEvents(item);
+  return mapped.ok ? { record: mapped.events } : { skipped: true };
 }
