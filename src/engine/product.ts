@@ -24,6 +24,8 @@ export interface Product {
    * (engine/filters): at most 32, names not those of a built-in attribute (see api/product.ts).
    */
   readonly attributes?: Readonly<Record<string, string | number>>;
+  /** Where the product comes from when a pull keeps it (a scheduled feed: what the feed no longer lists becomes unavailable). */
+  readonly source?: 'feed';
   /** Epoch ms of the product's last change where it is kept (a platform's updated_at), when given: older upserts change nothing. */
   readonly sourceUpdatedAt?: number;
   /** Epoch ms of the last upsert. */
@@ -54,6 +56,7 @@ export function sameProduct(a: Product, b: Product): boolean {
     a.available === b.available &&
     (a.repurchasable ?? false) === (b.repurchasable ?? false) &&
     a.sourceUpdatedAt === b.sourceUpdatedAt &&
+    a.source === b.source &&
     sameList(a.tags, b.tags) &&
     sameList(a.collections, b.collections) &&
     sameAttributes(a.attributes, b.attributes)

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import type { FeedSettings } from './feed-settings.js';
 import type { ShopifyConnection } from './shopify-connection.js';
 import type { Recency } from '../engine/engine-config.js';
 import type { Rule } from '../engine/rules/rule.js';
@@ -38,6 +39,8 @@ export interface ShopRecord {
   currency?: string;
   /** The shop's Shopify store (PUT /api/integrations/shopify): its webhooks' domain and signing secrets. */
   shopify?: ShopifyConnection;
+  /** The shop's scheduled product feed (PUT /api/integrations/feed). */
+  feed?: FeedSettings;
 }
 
 export interface ApiKeyRecord {

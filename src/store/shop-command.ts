@@ -10,6 +10,7 @@ import { eraseCustomerEvents } from './customer-erasure.js';
 import { shopRange, type ApiKeyRecord, type Databases, type ShopRecord } from './database.js';
 import { MAX_RULES_PER_SHOP, type Rule } from '../engine/rules/rule.js';
 import type { ShopChange } from './log-entry.js';
+import { nextFeedSettings, type FeedAction } from './feed-settings.js';
 import { nextConnection, type ShopifyAction } from './shopify-connection.js';
 
 /** One field of a shop's record set to a new value. */
@@ -23,7 +24,8 @@ export type ShopUpdate =
   | { field: 'recency'; recency: Recency }
   | { field: 'currency'; currency: string }
   /** A change of the Shopify connection; a connect to a domain another shop holds changes nothing. */
-  | { field: 'shopify'; change: ShopifyAction };
+  | { field: 'shopify'; change: ShopifyAction }
+  | { field: 'feed'; change: FeedAction };
 
 export type ShopCommand =
   /**
@@ -78,6 +80,12 @@ export function updatedRecord(shop: ShopRecord, update: ShopUpdate): ShopRecord 
       return (shop.recency ?? 'auto') === update.recency ? undefined : { ...shop, recency: update.recency };
     case 'currency':
       return shop.currency === update.currency ? undefined : { ...shop, currency: update.currency };
+    case 'feed': {
+      const next = nextFeedSettings(shop.feed, update.change);
+      if (next === shop.feed) return undefined;
+      const { feed: _previous, ...rest } = shop;
+      return next === undefined ? rest : { ...rest, feed: next };
+    }
     case 'shopify': {
       const next = nextConnection(shop.shopify, update.change);
       if (next === shop.shopify) return undefined;

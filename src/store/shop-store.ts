@@ -6,6 +6,7 @@ import { generateSigningSecret, signingSecretId } from '../api/customer-token.js
 import type { Recency } from '../engine/engine-config.js';
 import type { ApiKeyRecord, Databases, KeyKind, ShopRecord } from './database.js';
 import type { ShopCommand, ShopUpdate } from './shop-command.js';
+import type { FeedAction } from './feed-settings.js';
 import type { ShopifyAction } from './shopify-connection.js';
 import { LmdbShopLog, type ShopLog } from './shop-log.js';
 
@@ -104,6 +105,12 @@ export class ShopStore {
   async setCurrency(shopId: string, currency: string): Promise<void> {
     if (this.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}"`);
     await this.#update(shopId, { field: 'currency', currency });
+  }
+
+  /** Changes the shop's feed settings; resolves with whether anything changed. */
+  async changeFeed(shopId: string, change: FeedAction, now = Date.now()): Promise<boolean> {
+    if (this.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}"`);
+    return this.#update(shopId, { field: 'feed', change }, now);
   }
 
   /** Changes the shop's Shopify connection; resolves with whether anything changed (a connect to a domain another shop holds changes nothing). */

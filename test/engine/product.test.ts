@@ -20,6 +20,7 @@ const productArb: fc.Arbitrary<Product> = fc.record(
     repurchasable: fc.constant(true),
     attributes: fc.dictionary(fc.constantFrom('m', 'n'), fc.oneof(fc.constantFrom('w', 'z'), fc.constantFrom(1, 2))),
     sourceUpdatedAt: fc.constantFrom(1, 2),
+    source: fc.constant('feed' as const),
     updatedAt: fc.nat(),
   },
   { requiredKeys: ['id', 'platform', 'title', 'handle', 'image', 'price', 'compareAtPrice', 'vendor', 'productType', 'tags', 'collections', 'available', 'updatedAt'] },

@@ -1,0 +1,135 @@
+// Scheduled product feeds (PUT /api/integrations/feed): each shop's feed URL fetched when due
+// (conditionally: an unchanged feed is a 304), its items written as catalog upserts a thousand at a
+// time, and after a complete pull the products an earlier pull brought that the feed no longer lists
+// made unavailable (never after a failed or partial pull). What each pull did is kept in the shop's
+// record. Run by the one process that holds the housekeeping lease (and, past one machine, the
+// cluster's), so a feed is pulled once per interval whatever the number of processes.
+import { Readable } from 'node:stream';
+import { parseCatalog } from '../api/product.js';
+import type { Product } from '../engine/product.js';
+import type { Download, FeedVersion } from '../integrations/feeds/feed-download.js';
+import { feedRecords, sniffFeed } from '../integrations/feeds/feed-records.js';
+import type { FeedPullReport } from '../store/feed-settings.js';
+import type { ShopStore } from '../store/shop-store.js';
+import type { CatalogUpdates } from './catalog-updates.js';
+
+const CHUNK = 1000;
+/** Refusals kept in a pull's report (the count says how many there were). */
+const REPORTED_REFUSALS = 10;
+
+export interface FeedPullsDeps {
+  shops: ShopStore;
+  catalog: CatalogUpdates;
+  gidPlatform: string;
+  download: (url: string, version: FeedVersion) => Promise<Download>;
+  clock: () => number;
+  log: (line: string) => void;
+}
+
+/** The first bytes of a stream as text, and the whole stream again (those bytes first). */
+async function peek(body: Readable): Promise<{ head: string; stream: Readable }> {
+  const chunks = body[Symbol.asyncIterator]();
+  const first = await chunks.next();
+  const head = first.done ? '' : Buffer.from(first.value as Buffer).toString('utf8', 0, 4096);
+  const stream = Readable.from(
+    (async function* () {
+      if (!first.done) yield first.value as Buffer;
+      for (;;) {
+        const next = await chunks.next();
+        if (next.done) return;
+        yield next.value as Buffer;
+      }
+    })(),
+  );
+  return { head, stream };
+}
+
+export class FeedPulls {
+  readonly #running = new Set<string>();
+
+  constructor(readonly deps: FeedPullsDeps) {}
+
+  /** Pulls every shop's feed that is due at `now` (one at a time); resolves with how many were pulled. */
+  async pullDue(now: number): Promise<number> {
+    let pulled = 0;
+    for (const shopId of this.deps.shops.listShops()) {
+      const feed = this.deps.shops.getShop(shopId)?.feed;
+      if (feed === undefined || this.#running.has(shopId)) continue;
+      if (feed.last !== undefined && feed.last.startedAt + feed.everyMinutes * 60_000 > now) continue;
+      await this.pull(shopId);
+      pulled++;
+    }
+    return pulled;
+  }
+
+  /** Pulls the shop's feed now; resolves with what the pull did (also kept in the shop's record). */
+  async pull(shopId: string): Promise<FeedPullReport | undefined> {
+    const feed = this.deps.shops.getShop(shopId)?.feed;
+    if (feed === undefined || this.#running.has(shopId)) return undefined;
+    this.#running.add(shopId);
+    const report: FeedPullReport = { startedAt: this.deps.clock(), endedAt: 0, complete: false, seen: 0, changed: 0, refused: 0, unlisted: 0 };
+    let version: FeedVersion = {};
+    try {
+      const download = await this.deps.download(feed.url, { ...(feed.etag ? { etag: feed.etag } : {}), ...(feed.lastModified ? { lastModified: feed.lastModified } : {}) });
+      if (download.status === 'not-modified') {
+        report.complete = true;
+        report.notModified = true;
+      } else {
+        version = download.version;
+        await this.#read(shopId, download, report);
+      }
+    } catch (error) {
+      report.error = (error as Error).message;
+    } finally {
+      this.#running.delete(shopId);
+    }
+    report.endedAt = this.deps.clock();
+    this.deps.log(`feed of shop "${shopId}": ${report.error ?? (report.notModified ? 'not modified' : `${report.seen} products seen, ${report.changed} changed, ${report.refused} refused, ${report.unlisted} no longer listed`)}`);
+    await this.deps.shops.changeFeed(shopId, { action: 'pulled', url: feed.url, report, ...(version.etag ? { etag: version.etag } : {}), ...(version.lastModified ? { lastModified: version.lastModified } : {}) });
+    return report;
+  }
+
+  async #read(shopId: string, download: Extract<Download, { status: 'ok' }>, report: FeedPullReport): Promise<void> {
+    const { head, stream } = await peek(download.body);
+    const format = sniffFeed(head);
+    if (format === undefined) {
+      stream.destroy();
+      throw new Error(`${download.url} is not a product feed (${download.contentType ?? 'no content type'}, starting "${head.slice(0, 40).replace(/\s+/g, ' ')}"): give the URL of a Google Merchant Center feed, XML or tab-separated`);
+    }
+    const seen = new Set<string>();
+    let chunk: Product[] = [];
+    const refusals: string[] = [];
+    const flush = async () => {
+      if (chunk.length === 0) return;
+      report.changed += (await this.deps.catalog.upsert(shopId, chunk, this.deps.clock())).upserted;
+      chunk = [];
+    };
+    for await (const record of feedRecords(stream, format)) {
+      if (record.error !== undefined) {
+        report.refused++;
+        if (refusals.length < REPORTED_REFUSALS) refusals.push(`${record.line}: ${record.error}`);
+        continue;
+      }
+      const parsed = parseCatalog({ products: [record.value] }, this.deps.gidPlatform, this.deps.clock());
+      if (!parsed.ok) {
+        report.refused++;
+        if (refusals.length < REPORTED_REFUSALS) refusals.push(`${record.line}: ${parsed.errors.map((e) => `${e.pointer.replace(/^\/products\/0/, '') || '/'} ${e.detail}`).join('; ')}`);
+        continue;
+      }
+      const product: Product = { ...parsed.products[0]!, source: 'feed' };
+      seen.add(product.id);
+      chunk.push(product);
+      if (chunk.length >= CHUNK) await flush();
+    }
+    await flush();
+    report.seen = seen.size;
+    if (refusals.length > 0) report.refusals = refusals;
+    report.complete = true;
+    // Read to its end: what earlier pulls brought and this one no longer lists is not for sale.
+    const unlisted: Product[] = [];
+    for (const product of this.deps.catalog.store.readShop(shopId)) {
+      if (product.source === 'feed' && product.available && !seen.has(product.id)) unlisted.push({ ...product, available: false, updatedAt: this.deps.clock() });
+    }
+    for (let i = 0; i < unlisted.length; i += CHUNK) report.unlisted += (await this.deps.catalog.upsert(shopId, unlisted.slice(i, i + CHUNK), this.deps.clock())).upserted;
+  }
+}
