@@ -48,8 +48,8 @@ export const ERROR_CODES = {
   experiment_conflict: 409,
   /** PUT /api/rules/{id}: a new rule while the shop holds its most rules (100). */
   too_many_rules: 409,
-  /** PUT /api/integrations/shopify: another shop is connected to that Shopify domain (one store's webhooks feed one shop). */
-  shopify_domain_taken: 409,
+  /** PUT /api/integrations/{platform}: another shop is connected to that store (one store's webhooks feed one shop). */
+  integration_taken: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   /** GET /api/stream without a WebSocket upgrade. */

@@ -5,7 +5,7 @@ import { existsSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { FeedSettings } from './feed-settings.js';
-import type { ShopifyConnection } from './shopify-connection.js';
+import type { WebhookConnection } from './webhook-connection.js';
 import type { Recency } from '../engine/engine-config.js';
 import type { Rule } from '../engine/rules/rule.js';
 import type { Product } from '../engine/product.js';
@@ -38,7 +38,9 @@ export interface ShopRecord {
   /** The ISO 4217 code of the shop's prices (PUT /api/shop/currency); absent: not set. */
   currency?: string;
   /** The shop's Shopify store (PUT /api/integrations/shopify): its webhooks' domain and signing secrets. */
-  shopify?: ShopifyConnection;
+  shopify?: WebhookConnection;
+  /** The shop's WooCommerce store (PUT /api/integrations/woocommerce). */
+  woocommerce?: WebhookConnection;
   /** The shop's scheduled product feed (PUT /api/integrations/feed). */
   feed?: FeedSettings;
 }

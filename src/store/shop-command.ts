@@ -11,7 +11,7 @@ import { shopRange, type ApiKeyRecord, type Databases, type ShopRecord } from '.
 import { MAX_RULES_PER_SHOP, type Rule } from '../engine/rules/rule.js';
 import type { ShopChange } from './log-entry.js';
 import { nextFeedSettings, type FeedAction } from './feed-settings.js';
-import { nextConnection, type ShopifyAction } from './shopify-connection.js';
+import { nextConnection, type ConnectionAction, type Platform } from './webhook-connection.js';
 
 /** One field of a shop's record set to a new value. */
 export type ShopUpdate =
@@ -23,8 +23,8 @@ export type ShopUpdate =
   | { field: 'widgets'; widgets: readonly string[] }
   | { field: 'recency'; recency: Recency }
   | { field: 'currency'; currency: string }
-  /** A change of the Shopify connection; a connect to a domain another shop holds changes nothing. */
-  | { field: 'shopify'; change: ShopifyAction }
+  /** A change of a platform connection; a connect to a store another shop holds changes nothing. */
+  | { field: 'connection'; platform: Platform; change: ConnectionAction }
   | { field: 'feed'; change: FeedAction };
 
 export type ShopCommand =
@@ -86,11 +86,12 @@ export function updatedRecord(shop: ShopRecord, update: ShopUpdate): ShopRecord 
       const { feed: _previous, ...rest } = shop;
       return next === undefined ? rest : { ...rest, feed: next };
     }
-    case 'shopify': {
-      const next = nextConnection(shop.shopify, update.change);
-      if (next === shop.shopify) return undefined;
-      const { shopify: _previous, ...rest } = shop;
-      return next === undefined ? rest : { ...rest, shopify: next };
+    case 'connection': {
+      const current = shop[update.platform];
+      const next = nextConnection(current, update.change);
+      if (next === current) return undefined;
+      const { [update.platform]: _previous, ...rest } = shop;
+      return next === undefined ? rest : { ...rest, [update.platform]: next };
     }
   }
 }
@@ -120,11 +121,11 @@ export function deliveryKey(deliveryId: string): string {
 }
 
 /**
- * The shop other than `except` whose Shopify connection has `domain`, if any: one store's webhooks go to
- * one shop. A scan of the shops' records, made only when a shop connects.
+ * The shop other than `except` connected to the platform's store `source`, if any: one store's
+ * webhooks go to one shop. A scan of the shops' records, made only when a shop connects.
  */
-export function shopifyDomainHolder(dbs: Databases, domain: string, except?: string): string | undefined {
-  for (const { key, value } of dbs.shops.getRange()) if (key !== except && value.shopify?.domain === domain) return key;
+export function connectionHolder(dbs: Databases, platform: Platform, source: string, except?: string): string | undefined {
+  for (const { key, value } of dbs.shops.getRange()) if (key !== except && value[platform]?.source === source) return key;
   return undefined;
 }
 
@@ -145,7 +146,8 @@ export function buildChange(dbs: Databases, shopId: string, command: ShopCommand
     case 'create-shop':
       return dbs.shops.get(shopId) === undefined ? { kind: 'shop', record: command.record } : undefined;
     case 'update-shop': {
-      if (command.update.field === 'shopify' && command.update.change.action === 'connect' && shopifyDomainHolder(dbs, command.update.change.domain, shopId) !== undefined) return undefined;
+      const update = command.update;
+      if (update.field === 'connection' && update.change.action === 'connect' && connectionHolder(dbs, update.platform, update.change.source, shopId) !== undefined) return undefined;
       const shop = dbs.shops.get(shopId);
       const record = shop === undefined ? undefined : updatedRecord(shop, command.update);
       return record === undefined ? undefined : { kind: 'shop', record };

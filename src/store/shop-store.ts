@@ -7,7 +7,7 @@ import type { Recency } from '../engine/engine-config.js';
 import type { ApiKeyRecord, Databases, KeyKind, ShopRecord } from './database.js';
 import type { ShopCommand, ShopUpdate } from './shop-command.js';
 import type { FeedAction } from './feed-settings.js';
-import type { ShopifyAction } from './shopify-connection.js';
+import type { ConnectionAction, Platform } from './webhook-connection.js';
 import { LmdbShopLog, type ShopLog } from './shop-log.js';
 
 export const SHOP_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -113,10 +113,10 @@ export class ShopStore {
     return this.#update(shopId, { field: 'feed', change }, now);
   }
 
-  /** Changes the shop's Shopify connection; resolves with whether anything changed (a connect to a domain another shop holds changes nothing). */
-  async changeShopify(shopId: string, change: ShopifyAction, now = Date.now()): Promise<boolean> {
+  /** Changes the shop's connection to a platform; resolves with whether anything changed (a connect to a store another shop holds changes nothing). */
+  async changeConnection(shopId: string, platform: Platform, change: ConnectionAction, now = Date.now()): Promise<boolean> {
     if (this.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}"`);
-    return this.#update(shopId, { field: 'shopify', change }, now);
+    return this.#update(shopId, { field: 'connection', platform, change }, now);
   }
 
   findKey(key: string): ApiKeyRecord | undefined {

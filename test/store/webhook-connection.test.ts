@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, test } from 'vitest';
-import { acceptedSecrets, nextConnection, type ShopifyConnection } from '../../src/store/shopify-connection.js';
+import { acceptedSecrets, nextConnection, type WebhookConnection } from '../../src/store/webhook-connection.js';
 import { LmdbShopLog } from '../../src/store/shop-log.js';
 import { ShopStore } from '../../src/store/shop-store.js';
 import { product } from '../engine/fixtures.js';
 import { tempDatabases } from '../support/temp-databases.js';
 
 const HOUR = 3_600_000;
-const connect = (domain: string, secret: string, at: number) => ({ action: 'connect' as const, domain, secret, at, graceMs: 48 * HOUR });
+const connect = (source: string, secret: string, at: number) => ({ action: 'connect' as const, source, secret, at, graceMs: 48 * HOUR });
 
 describe('nextConnection', () => {
   test('When a secret is rotated, then the previous one is accepted for the grace period and not after', () => {
@@ -29,7 +29,7 @@ describe('nextConnection', () => {
   });
 
   test('When data requests come, then each is kept once, newest first, at most 100', () => {
-    let connection: ShopifyConnection | undefined = nextConnection(undefined, connect('acme.myshopify.com', 'one', 0));
+    let connection: WebhookConnection | undefined = nextConnection(undefined, connect('acme.myshopify.com', 'one', 0));
     for (let i = 0; i < 120; i++) connection = nextConnection(connection, { action: 'data-request', request: { customerId: `c${i}`, requestId: String(i % 110), requestedAt: i } });
     expect(connection!.dataRequests).toHaveLength(100);
     expect(connection!.dataRequests![0]).toEqual({ customerId: 'c119', requestId: '9', requestedAt: 119 });
@@ -37,7 +37,7 @@ describe('nextConnection', () => {
   });
 });
 
-describe('a shop log with Shopify connections', () => {
+describe('a shop log with platform connections', () => {
   const { dbs, cleanup } = tempDatabases();
   const log = new LmdbShopLog(dbs);
   const shops = new ShopStore(dbs, log);
@@ -46,12 +46,14 @@ describe('a shop log with Shopify connections', () => {
   test('When a second shop connects a domain another shop holds, then its record does not change, even told straight through the log', async () => {
     await shops.ensureShop('a');
     await shops.ensureShop('b');
-    expect(await shops.changeShopify('a', connect('acme.myshopify.com', 'secret-a', 1))).toBe(true);
-    expect(await shops.changeShopify('b', connect('acme.myshopify.com', 'secret-b', 2))).toBe(false);
+    expect(await shops.changeConnection('a', 'shopify', connect('acme.myshopify.com', 'secret-a', 1))).toBe(true);
+    expect(await shops.changeConnection('b', 'shopify', connect('acme.myshopify.com', 'secret-b', 2))).toBe(false);
     expect(shops.getShop('b')!.shopify).toBeUndefined();
-    expect(await shops.changeShopify('a', { action: 'disconnect' })).toBe(true);
-    expect(await shops.changeShopify('b', connect('acme.myshopify.com', 'secret-b', 3))).toBe(true);
-    expect(shops.getShop('b')!.shopify!.domain).toBe('acme.myshopify.com');
+    expect(await shops.changeConnection('a', 'shopify', { action: 'disconnect' })).toBe(true);
+    expect(await shops.changeConnection('b', 'shopify', connect('acme.myshopify.com', 'secret-b', 3))).toBe(true);
+    expect(shops.getShop('b')!.shopify!.source).toBe('acme.myshopify.com');
+    // The same address on another platform is another store.
+    expect(await shops.changeConnection('a', 'woocommerce', connect('acme.myshopify.com', 'secret-w', 4))).toBe(true);
   });
 
   test('When a command comes twice under one delivery id, then the second changes nothing, though the catalog changed between', async () => {
