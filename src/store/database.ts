@@ -54,7 +54,10 @@ export interface ApiKeyRecord {
 
 export interface DedupRecord {
   eventId: string;
+  /** When it was received (epoch ms): a repeat counts as one within the dedup window after it. */
   at: number;
+  /** Kept, and a repeat counted as one, until then instead (a platform's order line: see shop-log.ts). */
+  until?: number;
 }
 
 export interface SnapshotRecord {
