@@ -11,7 +11,7 @@ import { parseFilter } from '../engine/filters/filter-syntax.js';
 import { recommend, type Recommendation } from '../engine/recommend.js';
 import type { Rule } from '../engine/rules/rule.js';
 import { AppError, type FieldError } from '../errors.js';
-import type { ShopEngines } from '../ingest/shop-engines.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 import type { RuleStore } from '../store/rule-store.js';
 
 export class Rules {

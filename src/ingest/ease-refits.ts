@@ -14,7 +14,7 @@ import type { EaseRefitConfig } from '../config.js';
 import type { EaseFit } from '../engine/ease/ease-model.js';
 import type { TuningReport } from '../engine/tuning/tuned-settings.js';
 import { refitEase } from './ease-refit.js';
-import type { ShopEngines } from './shop-engines.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 
 /** How often due shops are looked for, in ms. */
 const CHECK_MS = 10_000;

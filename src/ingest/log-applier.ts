@@ -12,7 +12,7 @@ import { eraseCustomer } from '../engine/customer-state.js';
 import type { CustomerRebuild } from './customer-rebuild.js';
 import type { EaseArtifact, ShopChange } from '../store/log-entry.js';
 import type { LogRecord, ShopLog } from '../store/shop-log.js';
-import type { ShopEngines } from './shop-engines.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 
 /** Events read back and applied per turn of the event loop (~10-30 ms of apply). */
 export const CATCH_UP_SLICE = 2_000;

@@ -8,7 +8,7 @@ import type { CatalogStore } from '../store/catalog-store.js';
 import type { ShopLog } from '../store/shop-log.js';
 import { applyChange } from './log-applier.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
-import type { ShopEngines } from './shop-engines.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 import type { CustomerRebuild } from './customer-rebuild.js';
 
 export interface ReplayStats {

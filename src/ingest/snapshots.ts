@@ -1,7 +1,7 @@
 // Takes snapshots of shops' models: every interval for shops with new events, and once more at
 // shutdown, so a restart replays only the events after the latest one.
 import type { SnapshotStore } from '../store/snapshot-store.js';
-import type { ShopEngines } from './shop-engines.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 
 export class SnapshotScheduler {
   /** Log position of each shop's models at its last snapshot. */

@@ -1,24 +1,10 @@
 // Who is calling: the API key (Bearer header, or ?key=pk_… for browsers that cannot set headers)
 // names the shop; its kind decides the scopes. Nothing in a body or query can name another shop.
-import type { SigningKey } from '../api/customer-token.js';
+import type { KeyResolver, Principal } from '../app/principal.js';
 import { AppError } from '../errors.js';
 import type { RequestInfo } from './exchange.js';
 
 export type Scope = 'recommendations:read' | 'events:write' | 'catalog:write' | 'admin';
-
-export interface Principal {
-  shopId: string;
-  kind: 'public' | 'secret';
-  /** Origins the shop allows for browser calls; empty = any. */
-  allowedOrigins: readonly string[];
-  /** The shop's customer-token signing keys (at most two: the newest and the one before). */
-  customerKeys: readonly SigningKey[];
-  /** The shared secret of the shop's Shopify app proxy, when it has one. */
-  appProxySecret?: string;
-}
-
-/** Looks a key up (the store keeps only its hash); undefined when unknown. */
-export type KeyResolver = (key: string) => Principal | undefined;
 
 const PUBLIC_SCOPES: ReadonlySet<Scope> = new Set(['recommendations:read', 'events:write']);
 

@@ -3,8 +3,8 @@
 // full), so each is charged to the client's address and then the shop (RateLimits.takeNewSession).
 // A secret key (a merchant's server) and clients the rate limits exempt are not bounded.
 import type { SessionGate } from '../app/track-events.js';
-import type { ShopEngines } from '../ingest/shop-engines.js';
-import type { Principal } from './auth.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
+import type { Principal } from '../app/principal.js';
 import type { RateLimits } from './rate-limits.js';
 
 /**

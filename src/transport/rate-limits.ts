@@ -13,7 +13,8 @@ import { resolveClient } from '../limits/proxied-client.js';
 import { monotonicNow, type MonotonicClock, type MonotonicMs } from '../limits/monotonic-clock.js';
 import { BucketRate } from '../limits/token-bucket.js';
 import { TrustedProxies } from '../limits/trusted-proxies.js';
-import { authenticate, authorize, presentedKey, type KeyResolver, type Principal, type Scope } from './auth.js';
+import type { KeyResolver, Principal } from '../app/principal.js';
+import { authenticate, authorize, presentedKey, type Scope } from './auth.js';
 import type { RequestInfo } from './exchange.js';
 
 /** Policy names, as the RateLimit fields and the WebSocket error details call them. */

@@ -2,7 +2,7 @@
 // whether it is behind (live pushes skipped until its buffer drains). Valid from uWS `open` to `close`;
 // after `close` nothing touches the socket again (uWS aborts the process on a closed socket).
 import type { WebSocket } from 'uWebSockets.js';
-import type { Principal } from '../transport/auth.js';
+import type { Principal } from '../app/principal.js';
 import type { BackpressurePolicy } from './backpressure.js';
 import { encodeFrame, type Frame } from './codec.js';
 import type { ServerMessage } from './protocol.js';

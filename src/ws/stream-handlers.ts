@@ -7,7 +7,7 @@ import { toAppError } from '../transport/exchange.js';
 import { queryAs, type CustomerIdentity } from '../app/customer-identity.js';
 import type { Lifecycle } from '../transport/lifecycle.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
-import type { ShopEngines } from '../ingest/shop-engines.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 import { newSessionGate } from '../transport/new-sessions.js';
 import type { RateLimits } from '../transport/rate-limits.js';
 import type { PositionWaits } from '../app/position-waits.js';

@@ -4,7 +4,8 @@
 import uWS, { type TemplatedApp, type WebSocketBehavior } from 'uWebSockets.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { presentedKey, type KeyResolver } from '../transport/auth.js';
+import type { KeyResolver } from '../app/principal.js';
+import { presentedKey } from '../transport/auth.js';
 import type { CustomerIdentity } from '../app/customer-identity.js';
 import { Exchange, readRequest, toAppError } from '../transport/exchange.js';
 import { Lifecycle } from '../transport/lifecycle.js';
@@ -14,7 +15,7 @@ import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { LogListeners } from '../ingest/log-listeners.js';
 import type { PositionWaits } from '../app/position-waits.js';
 import type { Answers } from '../app/answers.js';
-import type { ShopEngines } from '../ingest/shop-engines.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 import { BackpressurePolicy } from './backpressure.js';
 import { decodeFrame } from './codec.js';
 import { Connection, type SocketData } from './connection.js';

@@ -3,7 +3,7 @@ import type { EaseRefitConfig } from '../../src/config.js';
 import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
 import { BUSY_LIMIT, EaseRefits, LOADING_EVENTS_PER_SECOND, MAX_DEFER_MS, REST_FACTOR, processRoom, tuningLine, type Room } from '../../src/ingest/ease-refits.js';
 import type { TuningReport } from '../../src/engine/tuning/tuned-settings.js';
-import { ShopEngines } from '../../src/ingest/shop-engines.js';
+import { ShopEngines } from '../../src/engine/shop-engines.js';
 import { DAY, product, T0 } from '../engine/fixtures.js';
 
 function shops(): ShopEngines {

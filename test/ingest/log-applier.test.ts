@@ -6,7 +6,7 @@ import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
 import { CatalogUpdates } from '../../src/app/catalog-updates.js';
 import { EventPipeline } from '../../src/ingest/event-pipeline.js';
 import { LogApplier } from '../../src/ingest/log-applier.js';
-import { ShopEngines } from '../../src/ingest/shop-engines.js';
+import { ShopEngines } from '../../src/engine/shop-engines.js';
 import { CatalogStore } from '../../src/store/catalog-store.js';
 import { openDatabases, type Databases } from '../../src/store/database.js';
 import { LmdbShopLog, type ShopLog } from '../../src/store/shop-log.js';

@@ -8,7 +8,7 @@ import { STRATEGIES } from '../../src/engine/strategy.js';
 import { CatalogUpdates } from '../../src/app/catalog-updates.js';
 import { EventPipeline } from '../../src/ingest/event-pipeline.js';
 import { replay } from '../../src/ingest/replay.js';
-import { ShopEngines } from '../../src/ingest/shop-engines.js';
+import { ShopEngines } from '../../src/engine/shop-engines.js';
 import { SnapshotScheduler } from '../../src/ingest/snapshots.js';
 import { SnapshotStore } from '../../src/store/snapshot-store.js';
 import { closeProcessViews, openProcessView } from '../support/process-view.js';

@@ -10,7 +10,7 @@ import { EventPipeline } from '../../src/ingest/event-pipeline.js';
 import { LogApplier } from '../../src/ingest/log-applier.js';
 import { LogListeners } from '../../src/ingest/log-listeners.js';
 import { restoreShop } from '../../src/ingest/replay.js';
-import { ShopEngines } from '../../src/ingest/shop-engines.js';
+import { ShopEngines } from '../../src/engine/shop-engines.js';
 import { CatalogStore } from '../../src/store/catalog-store.js';
 import { CustomerStore } from '../../src/store/customer-store.js';
 import { openDatabases, type Databases } from '../../src/store/database.js';
