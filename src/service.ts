@@ -8,6 +8,7 @@ import { defaultDemoDir } from './demo/demo-files.js';
 import { createDemoStorefront } from './demo/demo-storefront.js';
 import { seedDemoStore, type DemoKeys, type DemoSeeded } from './demo/seed-demo-store.js';
 import { Answers } from './app/answers.js';
+import { EventTracking } from './app/track-events.js';
 import type { Principal } from './app/principal.js';
 import { cachedResolver, type CachedResolver } from './transport/auth.js';
 import type { ShopRecordView } from './http/deps.js';
@@ -265,8 +266,9 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     if (engines.changesWait(shopId) === undefined) rebuild.ensure(shopId, engines.get(shopId), customerId, engines.position(shopId) + 1);
   };
   const answers = new Answers(engines, config.answerCache, identity, experiments, refill);
+  const events = new EventTracking(pipeline, identity, engines, limits);
   // Its listeners of applied changes come after the key cache's: a key check sees the cache cleared.
-  const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, applied, positions, clock });
+  const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, events, applied, positions, clock });
   const dashboardSessions = new DashboardSessions(new LmdbSessionTable(dbs, IDLE_MS), IDLE_MS);
   // Dashboard traffic is light: a session's key is looked up by hash each time, uncached.
   const resolveKeyHash = (hash: string) => principalOf(shops, dbs.apiKeys.get(hash));
@@ -305,7 +307,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const disk = () => diskUsage(dbs);
   const storefrontUsage = (shopId: string) => local.storefront.usage(shopId, clock());
   const logProblems = () => replicated?.problems() ?? [];
-  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, rules, widgets, recency, currency, dashboardSessions, background, disk, storefrontUsage, logProblems }, stream.routes).catch(async (error: unknown) => {
+  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, events, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, rules, widgets, recency, currency, dashboardSessions, background, disk, storefrontUsage, logProblems }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     await housekeeping.release(); // its renewals would outlive the databases startService closes now
     throw error;

@@ -60,17 +60,13 @@ const KNOWN: readonly string[] = [
   'http/routes/shop.ts -> engine/shopper-keys.ts (a transport reaching below app/)',
   'store/dashboard-session-table.ts -> dashboard/sessions.ts (points up)',
   'store/database.ts -> dashboard/sessions.ts (points up)',
-  'transport/new-sessions.ts -> engine/shop-engines.ts (a transport reaching below app/)',
   'ws/recommendation-frame.ts -> engine/recommend.ts (a transport reaching below app/)',
-  'ws/stream-handlers.ts -> ingest/event-pipeline.ts (a transport reaching below app/)',
-  'ws/stream-handlers.ts -> engine/shop-engines.ts (a transport reaching below app/)',
-  'ws/stream-server.ts -> ingest/event-pipeline.ts (a transport reaching below app/)',
   'ws/stream-server.ts -> ingest/log-listeners.ts (a transport reaching below app/)',
   'ws/stream-server.ts -> engine/shop-engines.ts (a transport reaching below app/)',
 ];
 
 /** Cycles not yet broken, by their first file (emptied as they are). */
-const KNOWN_CYCLES: readonly string[] = ['api/event.ts', 'engine/answer-shaping.ts', 'engine/ease/ease-model.ts', 'http/openapi/document.ts', 'ws/connection.ts'];
+const KNOWN_CYCLES: readonly string[] = ['engine/answer-shaping.ts', 'engine/ease/ease-model.ts', 'store/change-tables.ts', 'ws/connection.ts'];
 
 const root = path.resolve('src');
 const { files, edges } = importEdges(root);

@@ -5,6 +5,7 @@ import { csrfMatches, type DashboardSession } from '../dashboard/sessions.js';
 import { AppError } from '../errors.js';
 import type { HttpDeps } from './deps.js';
 import type { Exchange } from '../transport/exchange.js';
+import type { SessionAccess } from '../transport/route.js';
 
 export const DASHBOARD_COOKIE = 'pairwise_dashboard';
 
@@ -60,6 +61,22 @@ export function csrfHeader(exchange: Exchange): string | undefined {
 /** Throws forbidden unless `token` is the session's CSRF token. */
 export function checkCsrf(session: DashboardSession, token: string | undefined): void {
   if (!csrfMatches(session, token)) throw new AppError('forbidden', "the request lacks this session's CSRF token");
+}
+
+/**
+ * The dashboard's sessions as the route pipeline checks them (access `session`, `maybe-session`): a
+ * signed-in session is charged to its key's rate limit (a bucket named by the key's hash: the
+ * sessions of one key share it, apart from the key's Bearer calls), and its changes carry its CSRF token.
+ */
+export function sessionAccess(deps: HttpDeps): SessionAccess<SignedIn> {
+  return {
+    signedIn: (exchange) => signedIn(deps, exchange),
+    charge(current) {
+      const wait = deps.limits.takeKey(current.session.keyHash, 'secret', deps.limits.clock());
+      if (wait > 0 && deps.limits.secretKey !== undefined) throw deps.limits.secretKey.error(wait);
+    },
+    checkCsrf: (current, token) => checkCsrf(current.session, token),
+  };
 }
 
 /**

@@ -13,6 +13,7 @@ import type { LogTail } from '../ingest/log-tail.js';
 import type { PositionWaits } from '../app/position-waits.js';
 import type { ShopEngines } from '../engine/shop-engines.js';
 import type { Answers } from '../app/answers.js';
+import type { EventTracking } from '../app/track-events.js';
 import type { KeyResolver, Principal } from '../app/principal.js';
 import type { CustomerIdentity } from '../app/customer-identity.js';
 import type { CustomerData } from '../app/customer-data.js';
@@ -58,6 +59,8 @@ export interface HttpDeps {
   limits: RateLimits;
   engines: ShopEngines;
   answers: Answers;
+  /** POST /api/events and /batch (and the stream's event ops). */
+  events: EventTracking;
   pipeline: EventPipeline;
   catalog: CatalogUpdates;
   /** Reads that wait for a write's position (after=). */

@@ -1,11 +1,13 @@
-// Every HTTP route of the service in one table: the server registers from it (server.ts) and the
-// OpenAPI document is generated from it (openapi/document.ts), so no route is served undocumented.
-// Adding a route is adding one entry here.
-import type { ErrorCode } from '../errors.js';
+// Every HTTP route of the service in one table: the server compiles each entry into its pipeline
+// (access, CORS, rate limits, body cap and validation: transport/route.ts) and the OpenAPI document
+// is generated from the same entries (openapi/document.ts), so no route is served undocumented and
+// none enforces other than it documents. Adding a route is adding one entry here.
+import { batchEvents } from '../api/event.js';
 import type { HttpDeps } from './deps.js';
-import type { Handler, RouteOptions } from '../transport/route.js';
-import { DASHBOARD_FORM_OPTIONS, DASHBOARD_OPTIONS, getDashboard, postDashboardSignIn, postDashboardSignOut } from './routes/dashboard.js';
-import { DASHBOARD_ASSET_OPTIONS, getDashboardScript, getDashboardStyles } from './routes/dashboard-assets.js';
+import { DASHBOARD_HEADERS } from './dashboard-auth.js';
+import { declare, type LegacyHandler, type Route } from './route-declaration.js';
+import { getDashboard, postDashboardSignIn, postDashboardSignOut } from './routes/dashboard.js';
+import { getDashboardScript, getDashboardStyles } from './routes/dashboard-assets.js';
 import {
   deleteDashboardRule,
   getDashboardExperiments,
@@ -17,7 +19,7 @@ import {
   putDashboardRule,
 } from './routes/dashboard-data.js';
 import { getDemoImage } from './routes/demo-images.js';
-import { DEMO_PAGE_OPTIONS, getDemoCollection, getDemoHome, getDemoNotFound, getDemoProduct, getDemoSignIn } from './routes/demo-pages.js';
+import { DEMO_PAGE_HEADERS, getDemoCollection, getDemoHome, getDemoNotFound, getDemoProduct, getDemoSignIn } from './routes/demo-pages.js';
 import { postEvent, postEventBatch } from './routes/events.js';
 import { getOpenApi } from './routes/openapi.js';
 import { getHealth, getMetrics } from './routes/operations.js';
@@ -33,53 +35,11 @@ import { deleteShop, getShop, MAX_CURRENCY_BODY_BYTES, MAX_RECENCY_BODY_BYTES, M
 import { getShopModel } from './routes/shop-model.js';
 import { getWidget } from './routes/widget.js';
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
-
-/** Who may call: anyone, a public key (a secret one too), a secret key only, or a signed-in dashboard session (its cookie). */
-export type Access = 'none' | 'public' | 'secret' | 'session';
-
-export type Tag = 'recommendations' | 'events' | 'catalog' | 'rules' | 'customers' | 'analytics' | 'stream' | 'operations' | 'dashboard' | 'demo';
-
-export interface OperationDoc {
-  summary: string;
-  description?: string;
-  tag: Tag;
-  /** A schema (component name) whose properties are the query parameters. */
-  query?: string;
-  /** Each path parameter ({name} in the path), described. */
-  params?: Readonly<Record<string, string>>;
-  /** The JSON request body: a schema, and whether text/plain carrying JSON is taken too (beacons). */
-  body?: { schema: string; textPlain?: boolean; maxBytes: number };
-  /** The success answer: its status, media type and (for JSON) schema. */
-  ok: { status: number; description: string; contentType?: string; schema?: string };
-  /** Error codes of this operation beyond those its access, body and every route bring (openapi/document.ts). */
-  errors?: readonly ErrorCode[];
-}
-
-export interface Route {
-  method: HttpMethod;
-  /** In OpenAPI form ('/api/products/{id}'); a path under /api is served under BASE_PATH/api too. */
-  path: string;
-  /** Undefined for GET /api/stream: the WebSocket server registers it (ws/stream-server.ts). */
-  handler?: (deps: HttpDeps) => Handler;
-  options?: Omit<RouteOptions, 'params'>;
-  access: Access;
-  /** Called by browsers cross-origin: the path answers CORS preflights (OPTIONS). */
-  storefront?: true;
-  /** The last `{param}` is registered as uWS's `*`: every deeper path too, after any other pattern. */
-  wildcard?: true;
-  /** Served only while the demo store is on (PAIRWISE_DEMO). */
-  demo?: true;
-  doc: OperationDoc;
-}
-
-const KIB = 1024;
-
-const demoPage = (summary: string, handler: (deps: HttpDeps) => Handler, path: string, params?: Record<string, string>): Route => ({
+const demoPage = (summary: string, legacy: (deps: HttpDeps) => LegacyHandler, path: string, params?: Record<string, string>): Route => ({
   method: 'get',
   path,
-  handler,
-  options: DEMO_PAGE_OPTIONS,
+  legacy,
+  headers: DEMO_PAGE_HEADERS,
   access: 'none',
   demo: true,
   doc: { summary, tag: 'demo', ...(params ? { params } : {}), ok: { status: 200, description: 'An HTML page.', contentType: 'text/html; charset=utf-8' }, errors: params ? ['not_found'] : [] },
@@ -91,8 +51,7 @@ type ExperimentActionName = 'start' | 'stop' | 'conclude';
 const experimentAction = (action: ExperimentActionName, summary: string): Route => ({
   method: 'post',
   path: `/api/experiments/{id}/${action}`,
-  handler: (deps) => postExperimentAction(deps, deps.experiments, action),
-  options: { async: true },
+  legacy: (deps) => postExperimentAction(deps, deps.experiments, action),
   access: 'secret',
   doc: {
     summary,
@@ -107,8 +66,8 @@ const experimentAction = (action: ExperimentActionName, summary: string): Route 
 const dashboardExperimentAction = (action: ExperimentActionName, summary: string): Route => ({
   method: 'post',
   path: `/dashboard/data/experiments/{id}/${action}`,
-  handler: (deps) => postDashboardExperimentAction(deps, deps.experiments, action),
-  options: DASHBOARD_FORM_OPTIONS,
+  legacy: (deps) => postDashboardExperimentAction(deps, deps.experiments, action),
+  headers: DASHBOARD_HEADERS,
   access: 'session',
   doc: {
     summary,
@@ -121,11 +80,11 @@ const dashboardExperimentAction = (action: ExperimentActionName, summary: string
 });
 
 export const ROUTES: readonly Route[] = [
-  {
+  declare({
     method: 'get',
     path: '/api/recommendations',
     handler: getRecommendations,
-    options: { headers: ['pairwise-after'] },
+    headers: ['pairwise-after'],
     access: 'public',
     storefront: true,
     doc: {
@@ -139,43 +98,41 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'The recommended products and how they were chosen.', schema: 'RecommendationResponse' },
       errors: ['invalid_strategy', 'invalid_limit', 'missing_context', 'invalid_query', 'invalid_filter', 'invalid_diversity', 'invalid_position', 'invalid_customer_token'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'post',
     path: '/api/events',
     handler: postEvent,
-    options: { async: true },
     access: 'public',
     storefront: true,
+    body: { kind: 'json', schema: 'WireEvent', textPlain: true, maxBytes: (config) => config.maxEventBodyBytes },
     doc: {
       summary: 'Record one shopper event',
       description: 'Answered only after the event is committed and flushed to disk. A repeated `messageId` within 7 days returns the first `eventId` with `duplicate: true` and changes nothing. With the public key, an event naming a `sessionId` the shop holds no state for creates a session: past the bound on new sessions (per client address and per shop, a minute) it is refused with 429 `too_many_new_sessions` and `Retry-After`. Once the public key has stored its day\'s budget of events or bytes, nothing is stored: 429 `storefront_quota` with `Retry-After` (the next day, UTC).',
       tag: 'events',
-      body: { schema: 'WireEvent', textPlain: true, maxBytes: 64 * KIB },
       ok: { status: 200, description: 'The event is stored (or was already).', schema: 'EventAck' },
       errors: ['invalid_event', 'invalid_customer_token', 'too_many_new_sessions', 'storefront_quota'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'post',
     path: '/api/events/batch',
     handler: postEventBatch,
-    options: { async: true },
     access: 'public',
     storefront: true,
+    body: { kind: 'json', schema: 'WireBatch', textPlain: true, maxBytes: (config) => config.maxBatchBodyBytes, parse: batchEvents, cost: (events) => events.length },
     doc: {
       summary: 'Record up to 100 events in one commit',
       description: 'A body that is not `{events: [...]}` with 1-100 events is refused whole. Otherwise each event is judged alone: the valid ones are stored, the others reported by index (`invalid_event`, `invalid_customer_token`, or `too_many_new_sessions`: a new session past the bound, its wait in `detail`). With the public key, events count against the rate limits one token each, and a batch that does not fit in what is left of the day\'s storefront budget stores nothing: 429 `storefront_quota` with `Retry-After`.',
       tag: 'events',
-      body: { schema: 'WireBatch', textPlain: true, maxBytes: 512 * KIB },
       ok: { status: 200, description: "Each event's fate, by its index in the batch.", schema: 'BatchResponse' },
       errors: ['invalid_batch', 'batch_too_large', 'storefront_quota'],
     },
-  },
+  }),
   {
     method: 'get',
     path: '/api/products',
-    handler: listProducts,
+    legacy: listProducts,
     access: 'secret',
     doc: {
       summary: 'The catalog, a page at a time',
@@ -189,7 +146,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/api/shop',
-    handler: getShop,
+    legacy: getShop,
     access: 'secret',
     doc: {
       summary: "The key's shop: counts and settings",
@@ -201,7 +158,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/api/shop/model',
-    handler: getShopModel,
+    legacy: getShopModel,
     access: 'secret',
     doc: {
       summary: 'Why these recommendations: the settings personalized runs with, and how the shop chose them',
@@ -216,8 +173,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'delete',
     path: '/api/shop',
-    handler: deleteShop,
-    options: { async: true },
+    legacy: deleteShop,
     access: 'secret',
     doc: {
       summary: "Erase the key's shop",
@@ -233,15 +189,14 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'put',
     path: '/api/shop/widgets',
-    handler: putShopWidgets,
-    options: { async: true },
+    legacy: putShopWidgets,
     access: 'secret',
+    body: { kind: 'json', schema: 'WireWidgets', maxBytes: MAX_WIDGETS_BODY_BYTES },
     doc: {
       summary: "Register the shop's widget ids (attribution names them)",
       description:
         'Replaces the list. Attribution counts a registered widget under its own name for good; a widgetId that is not registered comes from a storefront (anyone with the public key can send one): only the first 20 of those per UTC day are named, the rest of the day counts as `(other)`. See docs/analytics.md.',
       tag: 'analytics',
-      body: { schema: 'WireWidgets', maxBytes: MAX_WIDGETS_BODY_BYTES },
       ok: { status: 200, description: 'The registered widgets, as stored.', schema: 'RegisteredWidgets' },
       errors: ['invalid_widgets', 'not_found'],
     },
@@ -249,16 +204,15 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'put',
     path: '/api/shop/recency',
-    handler: putShopRecency,
-    options: { async: true },
+    legacy: putShopRecency,
     access: 'secret',
+    body: { kind: 'json', schema: 'WireRecency', maxBytes: MAX_RECENCY_BODY_BYTES },
     doc: {
       summary: 'Turn the time-based priors of the shop on or off',
       description:
         "`off` turns every time-based prior off at once: personalized's momentum (recent sales against the long-run rate), the decay of basket pair weights (bought-together and personalized count pairs however old) and the decay of a shopper's history (each product weighs its undecayed total). `auto` (the default) lets the service decide; today the priors apply. " +
         'A shop change in its log: every server process applies it from the same position. `PAIRWISE_RECENCY=off` turns them off for every shop whatever this says (`effective`).',
       tag: 'recommendations',
-      body: { schema: 'WireRecency', maxBytes: MAX_RECENCY_BODY_BYTES },
       ok: { status: 200, description: 'The setting, as stored, and what answers apply.', schema: 'ShopRecency' },
       errors: ['invalid_recency', 'not_found'],
     },
@@ -266,15 +220,14 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'put',
     path: '/api/shop/currency',
-    handler: putShopCurrency,
-    options: { async: true },
+    legacy: putShopCurrency,
     access: 'secret',
+    body: { kind: 'json', schema: 'WireCurrency', maxBytes: MAX_CURRENCY_BODY_BYTES },
     doc: {
       summary: "Name the currency the shop's prices are in",
       description:
         'An ISO 4217 code (`EUR`, `USD`, `GBP`, …). Prices in the catalog and in purchase events are plain numbers in it; the dashboard shows revenue with it (unset: without a currency). A shop change in its log, as every setting.',
       tag: 'analytics',
-      body: { schema: 'WireCurrency', maxBytes: MAX_CURRENCY_BODY_BYTES },
       ok: { status: 200, description: 'The setting, as stored.', schema: 'ShopCurrency' },
       errors: ['invalid_currency', 'not_found'],
     },
@@ -282,14 +235,13 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'put',
     path: '/api/products',
-    handler: putProducts,
-    options: { async: true },
+    legacy: putProducts,
     access: 'secret',
+    body: { kind: 'json', schema: 'WireCatalog', maxBytes: (config) => config.maxCatalogBodyBytes },
     doc: {
       summary: 'Upsert up to 1000 catalog products',
       description: 'All or nothing: every invalid field is listed with its JSON pointer.',
       tag: 'catalog',
-      body: { schema: 'WireCatalog', maxBytes: 8 * KIB * KIB },
       ok: { status: 200, description: 'Every product is stored.', schema: 'ProductsUpserted' },
       errors: ['invalid_product'],
     },
@@ -297,7 +249,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/api/products/{id}',
-    handler: getProduct,
+    legacy: getProduct,
     access: 'secret',
     doc: {
       summary: 'One catalog product',
@@ -310,8 +262,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'delete',
     path: '/api/products/{id}',
-    handler: deleteProduct,
-    options: { async: true },
+    legacy: deleteProduct,
     access: 'secret',
     doc: {
       summary: 'Remove a catalog product',
@@ -324,7 +275,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/api/rules',
-    handler: listRules,
+    legacy: listRules,
     access: 'secret',
     doc: {
       summary: "The shop's merchandising rules, in id order (the order they compose in)",
@@ -335,16 +286,15 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'put',
     path: '/api/rules/{id}',
-    handler: putRule,
-    options: { async: true },
+    legacy: putRule,
     access: 'secret',
+    body: { kind: 'json', schema: 'WireRule', maxBytes: MAX_RULE_BYTES },
     doc: {
       summary: 'Add or replace a rule: when it applies (validity window, strategies, widgets, collections, context product) and what it does (filter, hide, boost, diversity, pins)',
       description:
         'Takes effect on the next request. A shop holds at most 100 rules; a rule at most 24 pins and 8 boosts; its body at most 8 KiB. A malformed filter, or one naming an attribute the catalog lacks, is a 400 invalid_rule whose errors name the field (JSON pointer), the position and the token expected there. See docs/api.md for the order rules apply and compose in.',
       tag: 'rules',
       params: { id: 'The rule id: 1-64 letters, digits, dots, dashes and underscores.' },
-      body: { schema: 'WireRule', maxBytes: MAX_RULE_BYTES },
       ok: { status: 200, description: 'The rule as stored (201 when it is new).', schema: 'RuleStored' },
       errors: ['invalid_rule', 'too_many_rules'],
     },
@@ -352,7 +302,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/api/rules/{id}',
-    handler: getRule,
+    legacy: getRule,
     access: 'secret',
     doc: {
       summary: 'One rule',
@@ -365,8 +315,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'delete',
     path: '/api/rules/{id}',
-    handler: deleteRule,
-    options: { async: true },
+    legacy: deleteRule,
     access: 'secret',
     doc: {
       summary: 'Remove a rule (takes effect on the next request)',
@@ -379,7 +328,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/api/customers/{id}',
-    handler: getCustomer,
+    legacy: getCustomer,
     access: 'secret',
     doc: {
       summary: "Export a customer's data",
@@ -396,8 +345,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'delete',
     path: '/api/customers/{id}',
-    handler: deleteCustomer,
-    options: { async: true },
+    legacy: deleteCustomer,
     access: 'secret',
     doc: {
       summary: 'Erase a customer',
@@ -427,7 +375,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/api/openapi.json',
-    handler: () => getOpenApi(ROUTES),
+    legacy: (deps) => getOpenApi(ROUTES, deps.config),
     access: 'none',
     doc: {
       summary: 'This document',
@@ -438,7 +386,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/api/stats',
-    handler: getStats,
+    legacy: getStats,
     access: 'secret',
     doc: {
       summary: 'What recommendations earned over a day range',
@@ -453,7 +401,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/api/experiments',
-    handler: (deps) => listExperiments(deps, deps.experiments),
+    legacy: (deps) => listExperiments(deps, deps.experiments),
     access: 'secret',
     doc: {
       summary: "The shop's A/B experiments",
@@ -464,13 +412,12 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/api/experiments',
-    handler: (deps) => postExperiment(deps, deps.experiments),
-    options: { async: true },
+    legacy: (deps) => postExperiment(deps, deps.experiments),
     access: 'secret',
+    body: { kind: 'json', schema: 'WireExperiment', maxBytes: MAX_EXPERIMENT_BODY_BYTES },
     doc: {
       summary: 'Create an A/B experiment on a placement (a draft until started)',
       tag: 'analytics',
-      body: { schema: 'WireExperiment', maxBytes: MAX_EXPERIMENT_BODY_BYTES },
       ok: { status: 201, description: 'The experiment, created.', schema: 'ExperimentView' },
       errors: ['invalid_experiment', 'experiment_conflict'],
     },
@@ -478,7 +425,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/api/experiments/{id}',
-    handler: (deps) => getExperiment(deps, deps.experiments),
+    legacy: (deps) => getExperiment(deps, deps.experiments),
     access: 'secret',
     doc: {
       summary: 'One experiment with its results so far',
@@ -494,14 +441,14 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/healthz',
-    handler: getHealth,
+    legacy: getHealth,
     access: 'none',
     doc: { summary: 'Liveness', tag: 'operations', ok: { status: 200, description: 'The service is up.', schema: 'Health' } },
   },
   {
     method: 'get',
     path: '/metrics',
-    handler: getMetrics,
+    legacy: getMetrics,
     access: 'secret',
     doc: {
       summary: "Prometheus metrics of the key's shop and the process",
@@ -512,8 +459,8 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/widget.js',
-    handler: getWidget,
-    options: { headers: ['accept-encoding'] },
+    legacy: getWidget,
+    headers: ['accept-encoding'],
     access: 'none',
     doc: {
       summary: 'The storefront widget script',
@@ -525,14 +472,14 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/favicon.ico',
-    handler: getFavicon,
+    legacy: getFavicon,
     access: 'none',
     doc: { summary: "The service's icon (what browsers ask every host for)", tag: 'operations', ok: { status: 200, description: 'An SVG icon.', contentType: 'image/svg+xml' } },
   },
   {
     method: 'get',
     path: '/',
-    handler: getRoot,
+    legacy: getRoot,
     access: 'none',
     doc: {
       summary: 'Where a browser lands: the demo storefront when it is on (302 to /demo), else a page linking health and this document',
@@ -543,8 +490,8 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/dashboard',
-    handler: getDashboard,
-    options: DASHBOARD_OPTIONS,
+    legacy: getDashboard,
+    headers: DASHBOARD_HEADERS,
     access: 'none',
     doc: {
       summary: "The merchant's dashboard (the sign-in form when signed out)",
@@ -556,8 +503,8 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/dashboard/sign-in',
-    handler: postDashboardSignIn,
-    options: DASHBOARD_FORM_OPTIONS,
+    legacy: postDashboardSignIn,
+    headers: DASHBOARD_HEADERS,
     access: 'none',
     doc: {
       summary: 'Dashboard sign-in: exchanges the secret key for a session cookie',
@@ -571,8 +518,8 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/dashboard/sign-out',
-    handler: postDashboardSignOut,
-    options: DASHBOARD_FORM_OPTIONS,
+    legacy: postDashboardSignOut,
+    headers: DASHBOARD_HEADERS,
     access: 'none',
     doc: {
       summary: 'Dashboard sign-out',
@@ -585,8 +532,8 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/dashboard/app.js',
-    handler: getDashboardScript,
-    options: DASHBOARD_ASSET_OPTIONS,
+    legacy: getDashboardScript,
+    headers: ['accept-encoding'],
     access: 'none',
     doc: {
       summary: "The dashboard page's script (charts drawn with uPlot, bundled in)",
@@ -598,8 +545,8 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/dashboard/app.css',
-    handler: getDashboardStyles,
-    options: DASHBOARD_ASSET_OPTIONS,
+    legacy: getDashboardStyles,
+    headers: ['accept-encoding'],
     access: 'none',
     doc: {
       summary: "The dashboard page's chart stylesheet (uPlot's)",
@@ -611,8 +558,8 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/dashboard/data/stats',
-    handler: getDashboardStats,
-    options: DASHBOARD_OPTIONS,
+    legacy: getDashboardStats,
+    headers: DASHBOARD_HEADERS,
     access: 'session',
     doc: {
       summary: "GET /api/stats for the signed-in session's shop",
@@ -626,8 +573,8 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/dashboard/data/experiments',
-    handler: (deps) => getDashboardExperiments(deps, deps.experiments),
-    options: DASHBOARD_OPTIONS,
+    legacy: (deps) => getDashboardExperiments(deps, deps.experiments),
+    headers: DASHBOARD_HEADERS,
     access: 'session',
     doc: {
       summary: "The signed-in session's shop's experiments with their results, newest first",
@@ -638,14 +585,14 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/dashboard/data/experiments',
-    handler: (deps) => postDashboardExperiment(deps, deps.experiments),
-    options: DASHBOARD_FORM_OPTIONS,
+    legacy: (deps) => postDashboardExperiment(deps, deps.experiments),
+    headers: DASHBOARD_HEADERS,
     access: 'session',
+    body: { kind: 'json', schema: 'WireExperiment', maxBytes: MAX_EXPERIMENT_BODY_BYTES },
     doc: {
       summary: 'Create an experiment from the dashboard (as POST /api/experiments)',
       description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
       tag: 'dashboard',
-      body: { schema: 'WireExperiment', maxBytes: MAX_EXPERIMENT_BODY_BYTES },
       ok: { status: 201, description: 'The experiment, created.', schema: 'ExperimentView' },
       errors: ['forbidden', 'invalid_experiment', 'experiment_conflict'],
     },
@@ -656,8 +603,8 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/dashboard/data/rules',
-    handler: getDashboardRules,
-    options: DASHBOARD_OPTIONS,
+    legacy: getDashboardRules,
+    headers: DASHBOARD_HEADERS,
     access: 'session',
     doc: {
       summary: "The signed-in session's shop's rules (as GET /api/rules)",
@@ -668,15 +615,15 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'put',
     path: '/dashboard/data/rules/{id}',
-    handler: putDashboardRule,
-    options: DASHBOARD_FORM_OPTIONS,
+    legacy: putDashboardRule,
+    headers: DASHBOARD_HEADERS,
     access: 'session',
+    body: { kind: 'json', schema: 'WireRule', maxBytes: MAX_RULE_BYTES },
     doc: {
       summary: 'Add or replace a rule from the dashboard (as PUT /api/rules/{id})',
       description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
       tag: 'dashboard',
       params: { id: 'The rule id.' },
-      body: { schema: 'WireRule', maxBytes: MAX_RULE_BYTES },
       ok: { status: 200, description: 'The rule as stored (201 when it is new).', schema: 'RuleStored' },
       errors: ['forbidden', 'invalid_rule', 'too_many_rules'],
     },
@@ -684,8 +631,8 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'delete',
     path: '/dashboard/data/rules/{id}',
-    handler: deleteDashboardRule,
-    options: DASHBOARD_FORM_OPTIONS,
+    legacy: deleteDashboardRule,
+    headers: DASHBOARD_HEADERS,
     access: 'session',
     doc: {
       summary: 'Remove a rule from the dashboard',
@@ -699,14 +646,14 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/dashboard/data/rules/preview',
-    handler: postDashboardRulePreview,
-    options: DASHBOARD_FORM_OPTIONS,
+    legacy: postDashboardRulePreview,
+    headers: DASHBOARD_HEADERS,
     access: 'session',
+    body: { kind: 'json', schema: 'RulePreviewRequest', maxBytes: MAX_RULE_BYTES + 1024 },
     doc: {
       summary: 'Preview a rule: the answer to a query before and after it (nothing is stored)',
       description: "Body `{\"id\", \"rule\", \"query\"}`: `rule` as PUT /api/rules/{id} takes it, `query` a GET /api/recommendations query string. Same origin only, with the session's CSRF token in `x-csrf-token`.",
       tag: 'dashboard',
-      body: { schema: 'RulePreviewRequest', maxBytes: MAX_RULE_BYTES + 1024 },
       ok: { status: 200, description: 'The answer with the shop\'s rules (`before`) and with the draft in place (`after`).', schema: 'RulePreview' },
       errors: ['forbidden', 'invalid_rule', 'invalid_query', 'invalid_filter'],
     },
@@ -714,7 +661,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/demo/images/{file}',
-    handler: getDemoImage,
+    legacy: getDemoImage,
     access: 'none',
     doc: {
       summary: "A demo product's picture",
@@ -732,8 +679,8 @@ export const ROUTES: readonly Route[] = [
     method: 'get',
     path: '/demo/{rest}',
     wildcard: true,
-    handler: (deps) => getDemoNotFound(deps, deps.demo!),
-    options: DEMO_PAGE_OPTIONS,
+    legacy: (deps) => getDemoNotFound(deps, deps.demo!),
+    headers: DEMO_PAGE_HEADERS,
     access: 'none',
     demo: true,
     doc: {
@@ -747,7 +694,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/demo/sign-in',
-    handler: (deps) => getDemoSignIn(deps.demo!),
+    legacy: (deps) => getDemoSignIn(deps.demo!),
     access: 'none',
     demo: true,
     doc: {

@@ -1,12 +1,12 @@
 // Who is calling: the API key (Bearer header, or ?key=pk_… for browsers that cannot set headers)
-// names the shop; its kind decides the scopes. Nothing in a body or query can name another shop.
+// names the shop; its kind decides what it may call (a route needs either kind, or a secret key).
+// Nothing in a body or query can name another shop.
 import type { KeyResolver, Principal } from '../app/principal.js';
 import { AppError } from '../errors.js';
 import type { RequestInfo } from './exchange.js';
 
-export type Scope = 'recommendations:read' | 'events:write' | 'catalog:write' | 'admin';
-
-const PUBLIC_SCOPES: ReadonlySet<Scope> = new Set(['recommendations:read', 'events:write']);
+/** The key a route needs: either of the shop's keys (a storefront's public key, its server's secret one), or its secret key. */
+export type KeyNeeded = 'public' | 'secret';
 
 const CHALLENGE = { 'www-authenticate': 'Bearer realm="pairwise"' };
 
@@ -35,12 +35,12 @@ export function presentedKey(request: RequestInfo): string | undefined {
   return queryKeys[0];
 }
 
-/** The caller holding `key` (as presentedKey found it), allowed `scope`; throws 401/403 AppErrors otherwise. */
-export function authorize(key: string | undefined, request: RequestInfo, resolve: KeyResolver, scope: Scope): Principal {
+/** The caller holding `key` (as presentedKey found it), if it is the kind `needed`; throws 401/403 AppErrors otherwise. */
+export function authorize(key: string | undefined, request: RequestInfo, resolve: KeyResolver, needed: KeyNeeded): Principal {
   if (key === undefined) throw new AppError('unauthorized', 'an API key is required: Authorization: Bearer <key>', undefined, CHALLENGE);
   const principal = resolve(key);
   if (principal === undefined) throw new AppError('unauthorized', 'unknown API key', undefined, CHALLENGE);
-  if (principal.kind === 'public' && !PUBLIC_SCOPES.has(scope)) {
+  if (principal.kind === 'public' && needed === 'secret') {
     throw new AppError('forbidden', 'this route needs a secret (sk_) key');
   }
   if (principal.kind === 'secret' && request.origin !== '') {
@@ -52,9 +52,9 @@ export function authorize(key: string | undefined, request: RequestInfo, resolve
   return principal;
 }
 
-/** The caller, allowed `scope`; throws 401/403 AppErrors otherwise. */
-export function authenticate(request: RequestInfo, resolve: KeyResolver, scope: Scope): Principal {
-  return authorize(presentedKey(request), request, resolve, scope);
+/** The caller, if it holds a key of the kind `needed`; throws 401/403 AppErrors otherwise. */
+export function authenticate(request: RequestInfo, resolve: KeyResolver, needed: KeyNeeded): Principal {
+  return authorize(presentedKey(request), request, resolve, needed);
 }
 
 /** A key resolver that keeps what it resolved for a while; `clear` drops it all (after a key change). */

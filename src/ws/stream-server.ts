@@ -11,7 +11,7 @@ import { Exchange, readRequest, toAppError } from '../transport/exchange.js';
 import { Lifecycle } from '../transport/lifecycle.js';
 import type { RateLimits } from '../transport/rate-limits.js';
 import { refuseBadFraming, route } from '../transport/route.js';
-import type { EventPipeline } from '../ingest/event-pipeline.js';
+import type { EventTracking } from '../app/track-events.js';
 import type { LogListeners } from '../ingest/log-listeners.js';
 import type { PositionWaits } from '../app/position-waits.js';
 import type { Answers } from '../app/answers.js';
@@ -31,7 +31,8 @@ export interface StreamDeps {
   limits: RateLimits;
   engines: ShopEngines;
   answers: Answers;
-  pipeline: EventPipeline;
+  /** The event ops' use cases (as POST /api/events and /batch). */
+  events: EventTracking;
   /** What the log applier applied, whoever wrote it: events and catalog changes refresh live lists. */
   applied: LogListeners;
   /** Subscriptions that name a write's position (`after`) wait for it, as GET does. */
@@ -85,7 +86,7 @@ export class StreamServer {
       maxTopicsPerShop: ws.maxTopicsPerShop,
       publish: (topic, frame, binary) => this.#app?.publish(topic, frame, binary),
     });
-    this.#context = { pipeline: deps.pipeline, identity: deps.identity, registry: this.#registry, lifecycle: this.#lifecycle, positions: deps.positions, clock: deps.clock, maxInFlight: ws.maxInFlight, limits: deps.limits, engines: deps.engines };
+    this.#context = { events: deps.events, identity: deps.identity, registry: this.#registry, lifecycle: this.#lifecycle, positions: deps.positions, clock: deps.clock, maxInFlight: ws.maxInFlight };
     deps.applied.onEvents((shopId) => this.#registry.changed(shopId));
     // A product renamed, repriced, made unavailable or deleted, a customer erased, a rule put or
     // removed, or the shop's settings (its recency) changes live lists too; a key revoked or a
@@ -103,9 +104,9 @@ export class StreamServer {
     for (const prefix of basePath === '' ? [''] : ['', basePath]) {
       app.ws<SocketData>(`${prefix}/api/stream`, this.#behavior());
       // Reached by a request without a WebSocket upgrade.
-      app.any(`${prefix}/api/stream`, route(httpLifecycle, () => {
+      app.any(`${prefix}/api/stream`, route({ access: 'none' }, () => {
         throw new AppError('upgrade_required', 'GET /api/stream is a WebSocket: connect with a WebSocket client', undefined, { upgrade: 'websocket' });
-      }));
+      }, { lifecycle: httpLifecycle }));
     }
     const everyMs = Math.min(1000, Math.max(100, this.#policy.stallMs / 4));
     this.#sweep = setInterval(() => {
@@ -171,7 +172,7 @@ export class StreamServer {
         let conn: Connection;
         try {
           // The upgrade is a request like any other; the connection's operations are charged later.
-          const principal = limits.admit(client, request, this.#deps.resolveKey, 'events:write');
+          const principal = limits.admit(client, request, this.#deps.resolveKey, 'public');
           const apiKey = presentedKey(request)!; // admitted: there is one
           const limit = client === undefined ? undefined : new SocketLimit(limits, client, apiKey, principal.kind);
           conn = new Connection(principal, apiKey, this.#policy, limit);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { API_VERSION, openApiDocument } from '../../src/http/openapi/document.js';
 import { MAX_EXPERIMENT_BODY_BYTES } from '../../src/http/routes/experiments.js';
+import { maxBytesOf } from '../../src/http/route-declaration.js';
 import { ROUTES } from '../../src/http/route-table.js';
 import { MAX_CURRENCY_BODY_BYTES, MAX_RECENCY_BODY_BYTES, MAX_WIDGETS_BODY_BYTES } from '../../src/http/routes/shop.js';
 import { startTestService, testEnv, newShop, tempDataDir, type TestService } from '../support/service.js';
@@ -46,7 +47,8 @@ function resolve(doc: unknown, pointer: string): unknown {
 }
 
 describe('the OpenAPI document', () => {
-  const doc = openApiDocument(ROUTES);
+  const config = loadConfig(testEnv(tempDataDir(), newShop()));
+  const doc = openApiDocument(ROUTES, config);
 
   test('When validated, then it is an OpenAPI 3.1 document whose every $ref resolves', () => {
     const validation = typia.validate<OpenApiV3_1.IDocument>(doc);
@@ -92,8 +94,7 @@ describe('the OpenAPI document', () => {
   });
 
   test('When the request body limits are read, then they are the configured defaults', () => {
-    const config = loadConfig(testEnv(tempDataDir(), newShop()));
-    const limits = Object.fromEntries(ROUTES.filter((r) => r.doc.body).map((r) => [r.path, r.doc.body!.maxBytes]));
+    const limits = Object.fromEntries(ROUTES.flatMap((r) => (r.body ? [[r.path, maxBytesOf(r.body.maxBytes, config)]] : [])));
     expect(limits).toEqual({
       '/api/events': config.maxEventBodyBytes,
       '/api/events/batch': config.maxBatchBodyBytes,
@@ -112,9 +113,10 @@ describe('the OpenAPI document', () => {
 
 describe('GET /api/openapi.json against the server (demo store and BASE_PATH on)', () => {
   let t: TestService;
-  const doc = openApiDocument(ROUTES);
+  let doc: Document;
   beforeAll(async () => {
     t = await startTestService({ env: { PAIRWISE_DEMO: '1', BASE_PATH } });
+    doc = openApiDocument(ROUTES, t.service.config);
   }, 60_000);
   afterAll(() => t?.cleanup());
 

@@ -4,7 +4,7 @@ import type { CustomerErased } from '../../api/responses.js';
 import { AppError } from '../../errors.js';
 import type { HttpDeps } from '../deps.js';
 import { admit } from '../../transport/rate-limits.js';
-import type { Handler } from '../../transport/route.js';
+import type { LegacyHandler as Handler } from '../route-declaration.js';
 
 /** A customer's data is never kept by a cache between Pairwise and the merchant's server. */
 const PRIVATE = { 'cache-control': 'private, no-store' } as const;

@@ -5,11 +5,11 @@ import type { DashboardExperiments } from '../../api/responses.js';
 import type { Experiments } from '../../app/experiments.js';
 import { requireSession, requireSessionForChange } from '../dashboard-auth.js';
 import type { HttpDeps } from '../deps.js';
-import type { Handler } from '../../transport/route.js';
+import type { LegacyHandler as Handler } from '../route-declaration.js';
 import { readAndCreate, withResults } from './experiments.js';
 import { MAX_RULE_BYTES, ruleView, type RuleList } from '../../api/rule.js';
 import { recommendationJson } from '../../app/render.js';
-import { checkJsonContentType, parseJson, readBody } from '../body.js';
+import { checkJsonContentType, parseJson, readBody } from '../../transport/body.js';
 import { AppError } from '../../errors.js';
 import { statsJson } from './stats.js';
 

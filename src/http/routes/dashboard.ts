@@ -4,12 +4,12 @@
 import { homePage } from '../../dashboard/pages/home-page.js';
 import { signInPage } from '../../dashboard/pages/sign-in-page.js';
 import { AppError } from '../../errors.js';
-import { readBody } from '../body.js';
+import { readBody } from '../../transport/body.js';
 import { checkCsrf, checkSameOrigin, cookieToken, csrfHeader, DASHBOARD_COOKIE, DASHBOARD_HEADERS, signedIn } from '../dashboard-auth.js';
 import type { HttpDeps } from '../deps.js';
 import type { Exchange } from '../../transport/exchange.js';
 import { shopModel } from '../../app/shop-model.js';
-import type { Handler } from '../../transport/route.js';
+import type { LegacyHandler as Handler } from '../route-declaration.js';
 
 const HTML = 'text/html; charset=utf-8';
 /** Pages show the shop's data: never cached, never framed by another site. */
@@ -22,8 +22,6 @@ const PAGE_HEADERS = {
 /** A sign-in or sign-out form: a key and a token, far below this. */
 const MAX_FORM_BYTES = 4096;
 
-export const DASHBOARD_OPTIONS = { headers: DASHBOARD_HEADERS } as const;
-export const DASHBOARD_FORM_OPTIONS = { ...DASHBOARD_OPTIONS, async: true } as const;
 
 async function readForm(exchange: Exchange): Promise<URLSearchParams> {
   const type = exchange.request.contentType.split(';', 1)[0]!.trim().toLowerCase();

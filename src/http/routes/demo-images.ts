@@ -3,7 +3,7 @@
 import { AppError } from '../../errors.js';
 import { DEMO_SHOP } from '../../demo/seed-demo-store.js';
 import type { HttpDeps } from '../deps.js';
-import type { Handler } from '../../transport/route.js';
+import type { LegacyHandler as Handler } from '../route-declaration.js';
 
 const PALETTE = ['#f4d6cc', '#d8e2dc', '#ffe5d9', '#cfe1f2', '#e2ece9', '#fde2e4', '#e9edc9', '#dfe7fd', '#f0efeb', '#fcd5ce'];
 

@@ -10,7 +10,7 @@ import { productByHandle, type PageContext } from '../../demo/pages/shop-view.js
 import { AppError } from '../../errors.js';
 import type { HttpDeps } from '../deps.js';
 import type { Exchange } from '../../transport/exchange.js';
-import type { Handler } from '../../transport/route.js';
+import type { LegacyHandler as Handler } from '../route-declaration.js';
 
 const COOKIE = 'pairwise_demo_shopper';
 /** Pages reflect the catalog right now; the live parts come from the widget anyway. */
@@ -44,7 +44,7 @@ function context(deps: HttpDeps, storefront: DemoStorefront, exchange: Exchange)
   };
 }
 
-export const DEMO_PAGE_OPTIONS = { headers: ['cookie'] } as const;
+export const DEMO_PAGE_HEADERS = ['cookie'] as const;
 
 export function getDemoHome(deps: HttpDeps, storefront: DemoStorefront): Handler {
   return (exchange) => exchange.send(200, HTML, homePage(context(deps, storefront, exchange)), PAGE_HEADERS);

@@ -5,11 +5,11 @@ import { experimentView, type ExperimentRecord } from '../../api/experiment.js';
 import type { ExperimentWithResults } from '../../api/responses.js';
 import { experimentResults } from '../../analytics/statistics.js';
 import type { Experiments } from '../../app/experiments.js';
-import { checkJsonContentType, parseJson, readBody } from '../body.js';
+import { checkJsonContentType, parseJson, readBody } from '../../transport/body.js';
 import type { HttpDeps } from '../deps.js';
 import type { Exchange } from '../../transport/exchange.js';
 import { admit } from '../../transport/rate-limits.js';
-import type { Handler } from '../../transport/route.js';
+import type { LegacyHandler as Handler } from '../route-declaration.js';
 
 /** Experiment bodies are small: a name, a widget and at most 15 variants. */
 export const MAX_EXPERIMENT_BODY_BYTES = 16 * 1024;

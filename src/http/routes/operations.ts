@@ -2,7 +2,7 @@
 import type { Health } from '../../api/responses.js';
 import type { HttpDeps } from '../deps.js';
 import { admit } from '../../transport/rate-limits.js';
-import type { Handler } from '../../transport/route.js';
+import type { LegacyHandler as Handler } from '../route-declaration.js';
 import type { ShopModel } from '../../api/responses.js';
 import { shopModel } from '../../app/shop-model.js';
 

@@ -5,11 +5,11 @@ import { normalizeProductId } from '../../api/product-id.js';
 import { parseCatalog } from '../../api/product.js';
 import type { ProductDeleted, ProductsUpserted } from '../../api/responses.js';
 import { AppError } from '../../errors.js';
-import { checkJsonContentType, parseJson, readBody } from '../body.js';
+import { checkJsonContentType, parseJson, readBody } from '../../transport/body.js';
 import type { HttpDeps } from '../deps.js';
 import { admit } from '../../transport/rate-limits.js';
 import { productJson } from '../../app/render.js';
-import type { Handler } from '../../transport/route.js';
+import type { LegacyHandler as Handler } from '../route-declaration.js';
 
 function productIdParam(raw: string): string {
   const id = normalizeProductId(raw);

@@ -1,9 +1,9 @@
 // The rule routes (secret key): PUT, GET and DELETE /api/rules/{id}, GET /api/rules.
 import { MAX_RULE_BYTES, ruleView, type RuleDeleted, type RuleList, type RuleStored } from '../../api/rule.js';
-import { checkJsonContentType, parseJson, readBody } from '../body.js';
+import { checkJsonContentType, parseJson, readBody } from '../../transport/body.js';
 import type { HttpDeps } from '../deps.js';
 import { admit } from '../../transport/rate-limits.js';
-import type { Handler } from '../../transport/route.js';
+import type { LegacyHandler as Handler } from '../route-declaration.js';
 
 export { MAX_RULE_BYTES };
 

@@ -3,7 +3,7 @@
 import type { HttpDeps } from '../deps.js';
 import { shopModel } from '../../app/shop-model.js';
 import { admit } from '../../transport/rate-limits.js';
-import type { Handler } from '../../transport/route.js';
+import type { LegacyHandler as Handler } from '../route-declaration.js';
 
 export function getShopModel(deps: HttpDeps): Handler {
   return (exchange) => {

@@ -7,12 +7,12 @@ import type { ShopCurrency } from '../../api/currency.js';
 import type { ShopRecency } from '../../api/recency.js';
 import type { RegisteredWidgets } from '../../api/widgets.js';
 import { AppError } from '../../errors.js';
-import { checkJsonContentType, parseJson, readBody } from '../body.js';
+import { checkJsonContentType, parseJson, readBody } from '../../transport/body.js';
 import { CUSTOMER_SPACE, SESSION_SPACE } from '../../engine/shopper-keys.js';
 import type { HttpDeps } from '../deps.js';
 import type { ShopErased } from '../../api/responses.js';
 import { admit } from '../../transport/rate-limits.js';
-import type { Handler } from '../../transport/route.js';
+import type { LegacyHandler as Handler } from '../route-declaration.js';
 
 const HOUR_MS = 3_600_000;
 

@@ -5,7 +5,7 @@ import { statistics } from '../../analytics/statistics.js';
 import { parseStatsQuery } from '../../api/stats-query.js';
 import type { HttpDeps } from '../deps.js';
 import { admit } from '../../transport/rate-limits.js';
-import type { Handler } from '../../transport/route.js';
+import type { LegacyHandler as Handler } from '../route-declaration.js';
 
 /** The stats answer of a query string for a shop, as JSON; throws invalid_query. */
 export function statsJson(deps: HttpDeps, shopId: string, query: string): string {
