@@ -11,7 +11,6 @@ import { Answers } from './app/answers.js';
 import { EventTracking } from './app/track-events.js';
 import type { Principal } from './app/principal.js';
 import { cachedResolver, type CachedResolver } from './transport/auth.js';
-import type { ShopRecordView } from './http/deps.js';
 import { RateLimits } from './transport/rate-limits.js';
 import type { MonotonicClock } from './limits/monotonic-clock.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
@@ -26,9 +25,9 @@ import { EventPipeline } from './ingest/event-pipeline.js';
 import { Experiments } from './app/experiments.js';
 import { Rules } from './app/rules.js';
 import { RuleStore } from './store/rule-store.js';
-import { WidgetRegistry } from './app/widget-registry.js';
-import { RecencySetting } from './app/shop-recency.js';
-import { CurrencySetting } from './app/shop-currency.js';
+import { ShopSettings } from './app/shop-settings.js';
+import { ShopStatus } from './app/shop-status.js';
+import { Stats } from './app/stats.js';
 import { LogApplier } from './ingest/log-applier.js';
 import { LogListeners } from './ingest/log-listeners.js';
 import { LogTail } from './ingest/log-tail.js';
@@ -141,24 +140,6 @@ function keyResolver(shops: ShopStore, applied: LogListeners): CachedResolver {
   return cached;
 }
 
-/** What GET /api/shop shows of a shop's record: settings and how many secrets and keys, never one of them. */
-function shopRecordView(shops: ShopStore, shopId: string): ShopRecordView | undefined {
-  const shop = shops.getShop(shopId);
-  if (shop === undefined) return undefined;
-  const keys = { public: 0, secret: 0 };
-  for (const key of shops.listKeys(shopId)) keys[key.kind]++;
-  return {
-    createdAt: shop.createdAt,
-    demo: shop.demo === true,
-    allowedOrigins: shop.allowedOrigins,
-    customerTokenSecrets: shop.signingSecrets?.length ?? 0,
-    appProxy: shop.appProxySecret !== undefined,
-    widgets: shop.widgets ?? [],
-    currency: shop.currency ?? null,
-    keys,
-  };
-}
-
 /** Resolves true once `work` is done, false when `ms` passed first (the work goes on, unawaited). */
 async function doneWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -238,7 +219,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   if (replicated !== undefined) local.onCommitted((shopId) => void tail.check(shopId));
   applied.onPosition(positions.reached);
 
-  const experiments = new Experiments(new ExperimentStore(dbs, shopLog, applyThrough));
+  const experiments = new Experiments(new ExperimentStore(dbs, shopLog, applyThrough), engines);
   const rules = new Rules(new RuleStore(dbs, shopLog, applyThrough), engines);
   applied.onChange((shopId, change) => {
     if (change.kind === 'experiment') experiments.applied(shopId, change.record);
@@ -272,10 +253,10 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const dashboardSessions = new DashboardSessions(new LmdbSessionTable(dbs, IDLE_MS), IDLE_MS);
   // Dashboard traffic is light: a session's key is looked up by hash each time, uncached.
   const resolveKeyHash = (hash: string) => principalOf(shops, dbs.apiKeys.get(hash));
-  const shopRecord = (shopId: string) => shopRecordView(shops, shopId);
-  const widgets = new WidgetRegistry(shops);
-  const recency = new RecencySetting(shops);
-  const currency = new CurrencySetting(shops);
+  const settings = new ShopSettings(shops, engines);
+  const storefrontUsage = (shopId: string) => local.storefront.usage(shopId, clock());
+  const shopStatus = new ShopStatus({ shops, engines, settings, engineConfig: config.engine, lambda: config.easeRefit.lambda, storefrontQuota: config.storefrontQuota, storefrontUsage });
+  const stats = new Stats(engines);
   const shopErasure = new ShopErasure((shopId) => shopLog.eraseShop(shopId), (shopId) => forgetShop(shopId));
   // Work done once for every process of the data dir (snapshots, EASE refits, the dedup prune): by
   // the holder of this lease, which another process takes over within seconds when its holder dies.
@@ -305,9 +286,8 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     },
   };
   const disk = () => diskUsage(dbs);
-  const storefrontUsage = (shopId: string) => local.storefront.usage(shopId, clock());
   const logProblems = () => replicated?.problems() ?? [];
-  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, events, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, rules, widgets, recency, currency, dashboardSessions, background, disk, storefrontUsage, logProblems }, stream.routes).catch(async (error: unknown) => {
+  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, events, pipeline, positionToken: (position) => pipeline.positionToken(position), catalog, customers, shopErasure, positions, tail, shops: shopStatus, clock, demo, experiments, rules, settings, stats, dashboardSessions, background, disk, storefrontUsage, logProblems }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     await housekeeping.release(); // its renewals would outlive the databases startService closes now
     throw error;

@@ -6,9 +6,9 @@ import type { CatalogUpdates } from '../app/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { Experiments } from '../app/experiments.js';
 import type { Rules } from '../app/rules.js';
-import type { WidgetRegistry } from '../app/widget-registry.js';
-import type { RecencySetting } from '../app/shop-recency.js';
-import type { CurrencySetting } from '../app/shop-currency.js';
+import type { ShopSettings } from '../app/shop-settings.js';
+import type { ShopStatus } from '../app/shop-status.js';
+import type { Stats } from '../app/stats.js';
 import type { LogTail } from '../ingest/log-tail.js';
 import type { PositionWaits } from '../app/position-waits.js';
 import type { ShopEngines } from '../engine/shop-engines.js';
@@ -21,22 +21,6 @@ import type { ShopErasure } from '../app/shop-erasure.js';
 import type { RateLimits } from '../transport/rate-limits.js';
 import type { DiskUsage } from '../store/disk-usage.js';
 import type { StorefrontUsage } from '../store/storefront-quota.js';
-
-/** A shop's own record as GET /api/shop shows it: settings and counts of keys, never a secret. */
-export interface ShopRecordView {
-  /** Epoch ms. */
-  createdAt: number;
-  demo: boolean;
-  allowedOrigins: readonly string[];
-  /** Customer-token signing secrets the shop accepts (0-2). */
-  customerTokenSecrets: number;
-  appProxy: boolean;
-  /** The registered widget ids (PUT /api/shop/widgets). */
-  widgets: readonly string[];
-  /** The ISO 4217 code of the shop's prices (PUT /api/shop/currency); null: not set. */
-  currency: string | null;
-  keys: { public: number; secret: number };
-}
 
 /** Memory that background work holds outside the models, for /metrics. */
 export interface BackgroundMemory {
@@ -62,13 +46,15 @@ export interface HttpDeps {
   /** POST /api/events and /batch (and the stream's event ops). */
   events: EventTracking;
   pipeline: EventPipeline;
+  /** A write's log position as its acknowledgement carries it (`after=` with it reads the write anywhere). */
+  positionToken: (position: number) => string;
   catalog: CatalogUpdates;
   /** Reads that wait for a write's position (after=). */
   positions: PositionWaits;
   /** What other processes wrote, followed (lag for /healthz and /metrics). */
   tail: LogTail;
-  /** A shop's record; undefined for a shop that has none (its keys outlived it). */
-  shopRecord: (shopId: string) => ShopRecordView | undefined;
+  /** What a shop is and holds (GET /api/shop, /api/shop/model, /metrics, the dashboard). */
+  shops: ShopStatus;
   /** Signed-in dashboard sessions (/dashboard). */
   dashboardSessions: DashboardSessions;
   /** Epoch ms; tests may pin it. */
@@ -81,12 +67,10 @@ export interface HttpDeps {
   experiments: Experiments;
   /** The merchant's rules (the /api/rules routes). */
   rules: Rules;
-  /** The merchant's widget ids (PUT /api/shop/widgets). */
-  widgets: WidgetRegistry;
-  /** The shop's recency setting (PUT /api/shop/recency). */
-  recency: RecencySetting;
-  /** The shop's currency (PUT /api/shop/currency). */
-  currency: CurrencySetting;
+  /** The shop's settings: widget ids, recency, currency (PUT /api/shop/…). */
+  settings: ShopSettings;
+  /** What recommendations earned (GET /api/stats, the dashboard). */
+  stats: Stats;
   /** The demo storefront's pages (/demo), when the demo store is on. */
   demo?: DemoStorefront;
   background: BackgroundMemory;

@@ -39,6 +39,11 @@ export type CallerOf<A extends Access> = A extends 'public' | 'secret'
         ? SignedCaller
         : undefined;
 
+/** What every caller that names a shop has: an API key's principal, a dashboard session, a signed delivery. */
+export interface ShopCaller {
+  readonly shopId: string;
+}
+
 /** A cap fixed by the route, or one the configuration sets (read when the server starts). */
 export type ByteCap = number | ((config: Config) => number);
 
@@ -51,8 +56,11 @@ export type BodyDeclaration<B> =
       /** JSON sent as text/plain is taken too (navigator.sendBeacon sends no preflight). */
       textPlain?: true;
       maxBytes: ByteCap;
-      /** The body's typia validation: the value the handler gets, or throws the route's AppError (absent: the use case validates). */
-      parse?: (input: unknown) => B;
+      /**
+       * The body's typia validation: the value the handler gets, or throws the route's AppError
+       * (absent: the use case validates it, against the shop's state or as the stream does).
+       */
+      parse?: (input: unknown, deps: HttpDeps) => B;
       /** Rate-limit tokens the request costs in all (a batch: its events). */
       cost?: (body: B) => number;
     }
@@ -111,10 +119,11 @@ function paramCount(route: Route): number {
   return route.wildcard ? count - 1 : count;
 }
 
-function bodySpec(body: BodyDeclaration<unknown>, config: Config): BodySpec {
-  const maxBytes = maxBytesOf(body.maxBytes, config);
+function bodySpec(body: BodyDeclaration<unknown>, deps: HttpDeps): BodySpec {
+  const maxBytes = maxBytesOf(body.maxBytes, deps.config);
   if (body.kind !== 'json') return { kind: body.kind, maxBytes };
-  return { kind: 'json', maxBytes, ...(body.parse ? { parse: body.parse } : {}), ...(body.cost ? { cost: body.cost } : {}) };
+  const { parse, cost } = body;
+  return { kind: 'json', maxBytes, ...(parse ? { parse: (input: unknown) => parse(input, deps) } : {}), ...(cost ? { cost } : {}) };
 }
 
 /** What the pipeline enforces for `route` under `config` (its caps read from it). */
@@ -129,7 +138,7 @@ export function routeSpec(route: Route, deps: HttpDeps): RouteSpec {
     signIns: route.signIns === true,
     params: paramCount(route),
     ...(headers.length > 0 ? { headers } : {}),
-    ...(route.body ? { body: bodySpec(route.body, deps.config) } : {}),
+    ...(route.body ? { body: bodySpec(route.body, deps) } : {}),
     ...(route.verify ? { verify: route.verify(deps) } : {}),
   };
 }

@@ -3,21 +3,16 @@
 // is generated from the same entries (openapi/document.ts), so no route is served undocumented and
 // none enforces other than it documents. Adding a route is adding one entry here.
 import { batchEvents } from '../api/event.js';
+import { currencyBody } from '../api/currency.js';
+import { experimentBody } from '../api/experiment.js';
+import { catalogProducts } from '../api/product.js';
+import { recencyBody } from '../api/recency.js';
+import { rulePreviewBody } from '../api/rule.js';
+import { widgetsBody } from '../api/widgets.js';
 import type { HttpDeps } from './deps.js';
-import { DASHBOARD_HEADERS } from './dashboard-auth.js';
 import { declare, type LegacyHandler, type Route } from './route-declaration.js';
-import { getDashboard, postDashboardSignIn, postDashboardSignOut } from './routes/dashboard.js';
+import { getDashboard, MAX_FORM_BYTES, PAGE_REQUEST_HEADERS, postDashboardSignIn, postDashboardSignOut } from './routes/dashboard.js';
 import { getDashboardScript, getDashboardStyles } from './routes/dashboard-assets.js';
-import {
-  deleteDashboardRule,
-  getDashboardExperiments,
-  getDashboardRules,
-  getDashboardStats,
-  postDashboardExperiment,
-  postDashboardExperimentAction,
-  postDashboardRulePreview,
-  putDashboardRule,
-} from './routes/dashboard-data.js';
 import { getDemoImage } from './routes/demo-images.js';
 import { DEMO_PAGE_HEADERS, getDemoCollection, getDemoHome, getDemoNotFound, getDemoProduct, getDemoSignIn } from './routes/demo-pages.js';
 import { postEvent, postEventBatch } from './routes/events.js';
@@ -26,14 +21,21 @@ import { getHealth, getMetrics } from './routes/operations.js';
 import { deleteProduct, getProduct, listProducts, putProducts } from './routes/products.js';
 import { getRecommendations } from './routes/recommendations.js';
 import { deleteCustomer, getCustomer } from './routes/customers.js';
-import { getExperiment, listExperiments, MAX_EXPERIMENT_BODY_BYTES, postExperiment, postExperimentAction } from './routes/experiments.js';
+import { experimentRoutes, MAX_EXPERIMENT_BODY_BYTES, type ExperimentAction } from './routes/experiments.js';
 import { getFavicon } from './routes/favicon.js';
 import { getRoot } from './routes/root.js';
-import { deleteRule, getRule, listRules, MAX_RULE_BYTES, putRule } from './routes/rules.js';
+import { MAX_RULE_BYTES, ruleRoutes } from './routes/rules.js';
 import { getStats } from './routes/stats.js';
-import { deleteShop, getShop, MAX_CURRENCY_BODY_BYTES, MAX_RECENCY_BODY_BYTES, MAX_WIDGETS_BODY_BYTES, putShopCurrency, putShopRecency, putShopWidgets } from './routes/shop.js';
-import { getShopModel } from './routes/shop-model.js';
+import { deleteShop, getShop, getShopModel, MAX_CURRENCY_BODY_BYTES, MAX_RECENCY_BODY_BYTES, MAX_WIDGETS_BODY_BYTES, putShopCurrency, putShopRecency, putShopWidgets } from './routes/shop.js';
 import { getWidget } from './routes/widget.js';
+
+/** The dashboard's data is the shop's own: never cached by the browser or a proxy. */
+const NO_STORE = { 'cache-control': 'no-store' } as const;
+
+const apiRules = ruleRoutes();
+const dashboardRules = ruleRoutes(NO_STORE);
+const apiExperiments = experimentRoutes();
+const dashboardExperiments = experimentRoutes(NO_STORE);
 
 const demoPage = (summary: string, legacy: (deps: HttpDeps) => LegacyHandler, path: string, params?: Record<string, string>): Route => ({
   method: 'get',
@@ -45,39 +47,39 @@ const demoPage = (summary: string, legacy: (deps: HttpDeps) => LegacyHandler, pa
   doc: { summary, tag: 'demo', ...(params ? { params } : {}), ok: { status: 200, description: 'An HTML page.', contentType: 'text/html; charset=utf-8' }, errors: params ? ['not_found'] : [] },
 });
 
-type ExperimentActionName = 'start' | 'stop' | 'conclude';
-
 /** POST /api/experiments/{id}/start|stop|conclude. */
-const experimentAction = (action: ExperimentActionName, summary: string): Route => ({
-  method: 'post',
-  path: `/api/experiments/{id}/${action}`,
-  legacy: (deps) => postExperimentAction(deps, deps.experiments, action),
-  access: 'secret',
-  doc: {
-    summary,
-    tag: 'analytics',
-    params: { id: 'The experiment (exp_<n>).' },
-    ok: { status: 200, description: 'The experiment as it is now.', schema: 'ExperimentView' },
-    errors: ['not_found', 'experiment_conflict'],
-  },
-});
+const experimentAction = (action: ExperimentAction, summary: string): Route =>
+  declare({
+    method: 'post',
+    path: `/api/experiments/{id}/${action}`,
+    handler: apiExperiments.act(action),
+    access: 'secret',
+    doc: {
+      summary,
+      tag: 'analytics',
+      params: { id: 'The experiment (exp_<n>).' },
+      ok: { status: 200, description: 'The experiment as it is now.', schema: 'ExperimentView' },
+      errors: ['not_found', 'experiment_conflict'],
+    },
+  });
 
 /** The same action from the signed-in dashboard: same origin and the session's CSRF token. */
-const dashboardExperimentAction = (action: ExperimentActionName, summary: string): Route => ({
-  method: 'post',
-  path: `/dashboard/data/experiments/{id}/${action}`,
-  legacy: (deps) => postDashboardExperimentAction(deps, deps.experiments, action),
-  headers: DASHBOARD_HEADERS,
-  access: 'session',
-  doc: {
-    summary,
-    description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
-    tag: 'dashboard',
-    params: { id: 'The experiment (exp_<n>).' },
-    ok: { status: 200, description: 'The experiment as it is now, with its results.', schema: 'ExperimentWithResults' },
-    errors: ['forbidden', 'not_found', 'experiment_conflict'],
-  },
-});
+const dashboardExperimentAction = (action: ExperimentAction, summary: string): Route =>
+  declare({
+    method: 'post',
+    path: `/dashboard/data/experiments/{id}/${action}`,
+    handler: dashboardExperiments.act(action),
+    access: 'session',
+    sameOrigin: true,
+    doc: {
+      summary,
+      description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
+      tag: 'dashboard',
+      params: { id: 'The experiment (exp_<n>).' },
+      ok: { status: 200, description: 'The experiment as it is now, with its results.', schema: 'ExperimentWithResults' },
+      errors: ['forbidden', 'not_found', 'experiment_conflict'],
+    },
+  });
 
 export const ROUTES: readonly Route[] = [
   declare({
@@ -129,10 +131,10 @@ export const ROUTES: readonly Route[] = [
       errors: ['invalid_batch', 'batch_too_large', 'storefront_quota'],
     },
   }),
-  {
+  declare({
     method: 'get',
     path: '/api/products',
-    legacy: listProducts,
+    handler: listProducts,
     access: 'secret',
     doc: {
       summary: 'The catalog, a page at a time',
@@ -142,11 +144,11 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'One page of products.', schema: 'CatalogPage' },
       errors: ['invalid_cursor', 'invalid_limit'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'get',
     path: '/api/shop',
-    legacy: getShop,
+    handler: getShop,
     access: 'secret',
     doc: {
       summary: "The key's shop: counts and settings",
@@ -154,11 +156,11 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'The shop (no secrets).', schema: 'ShopInfo' },
       errors: ['not_found'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'get',
     path: '/api/shop/model',
-    legacy: getShopModel,
+    handler: getShopModel,
     access: 'secret',
     doc: {
       summary: 'Why these recommendations: the settings personalized runs with, and how the shop chose them',
@@ -169,11 +171,11 @@ export const ROUTES: readonly Route[] = [
       tag: 'catalog',
       ok: { status: 200, description: "The shop's model settings and their validation.", schema: 'ShopModel' },
     },
-  },
-  {
+  }),
+  declare({
     method: 'delete',
     path: '/api/shop',
-    legacy: deleteShop,
+    handler: deleteShop,
     access: 'secret',
     doc: {
       summary: "Erase the key's shop",
@@ -185,13 +187,13 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'The shop is erased.', schema: 'ShopErased' },
       errors: ['confirmation_required', 'unavailable'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'put',
     path: '/api/shop/widgets',
-    legacy: putShopWidgets,
+    handler: putShopWidgets,
     access: 'secret',
-    body: { kind: 'json', schema: 'WireWidgets', maxBytes: MAX_WIDGETS_BODY_BYTES },
+    body: { kind: 'json', schema: 'WireWidgets', maxBytes: MAX_WIDGETS_BODY_BYTES, parse: widgetsBody },
     doc: {
       summary: "Register the shop's widget ids (attribution names them)",
       description:
@@ -200,13 +202,13 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'The registered widgets, as stored.', schema: 'RegisteredWidgets' },
       errors: ['invalid_widgets', 'not_found'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'put',
     path: '/api/shop/recency',
-    legacy: putShopRecency,
+    handler: putShopRecency,
     access: 'secret',
-    body: { kind: 'json', schema: 'WireRecency', maxBytes: MAX_RECENCY_BODY_BYTES },
+    body: { kind: 'json', schema: 'WireRecency', maxBytes: MAX_RECENCY_BODY_BYTES, parse: recencyBody },
     doc: {
       summary: 'Turn the time-based priors of the shop on or off',
       description:
@@ -216,13 +218,13 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'The setting, as stored, and what answers apply.', schema: 'ShopRecency' },
       errors: ['invalid_recency', 'not_found'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'put',
     path: '/api/shop/currency',
-    legacy: putShopCurrency,
+    handler: putShopCurrency,
     access: 'secret',
-    body: { kind: 'json', schema: 'WireCurrency', maxBytes: MAX_CURRENCY_BODY_BYTES },
+    body: { kind: 'json', schema: 'WireCurrency', maxBytes: MAX_CURRENCY_BODY_BYTES, parse: currencyBody },
     doc: {
       summary: "Name the currency the shop's prices are in",
       description:
@@ -231,13 +233,13 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'The setting, as stored.', schema: 'ShopCurrency' },
       errors: ['invalid_currency', 'not_found'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'put',
     path: '/api/products',
-    legacy: putProducts,
+    handler: putProducts,
     access: 'secret',
-    body: { kind: 'json', schema: 'WireCatalog', maxBytes: (config) => config.maxCatalogBodyBytes },
+    body: { kind: 'json', schema: 'WireCatalog', maxBytes: (config) => config.maxCatalogBodyBytes, parse: (input, deps) => catalogProducts(input, deps.config.engine.gidPlatform, deps.clock()) },
     doc: {
       summary: 'Upsert up to 1000 catalog products',
       description: 'All or nothing: every invalid field is listed with its JSON pointer.',
@@ -245,11 +247,11 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'Every product is stored.', schema: 'ProductsUpserted' },
       errors: ['invalid_product'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'get',
     path: '/api/products/{id}',
-    legacy: getProduct,
+    handler: getProduct,
     access: 'secret',
     doc: {
       summary: 'One catalog product',
@@ -258,11 +260,11 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'The product as stored.', schema: 'CatalogProduct' },
       errors: ['not_found'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'delete',
     path: '/api/products/{id}',
-    legacy: deleteProduct,
+    handler: deleteProduct,
     access: 'secret',
     doc: {
       summary: 'Remove a catalog product',
@@ -271,22 +273,22 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'The product is gone.', schema: 'ProductDeleted' },
       errors: ['not_found'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'get',
     path: '/api/rules',
-    legacy: listRules,
+    handler: apiRules.list,
     access: 'secret',
     doc: {
       summary: "The shop's merchandising rules, in id order (the order they compose in)",
       tag: 'rules',
       ok: { status: 200, description: 'Every rule.', schema: 'RuleList' },
     },
-  },
-  {
+  }),
+  declare({
     method: 'put',
     path: '/api/rules/{id}',
-    legacy: putRule,
+    handler: apiRules.put,
     access: 'secret',
     body: { kind: 'json', schema: 'WireRule', maxBytes: MAX_RULE_BYTES },
     doc: {
@@ -298,11 +300,11 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'The rule as stored (201 when it is new).', schema: 'RuleStored' },
       errors: ['invalid_rule', 'too_many_rules'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'get',
     path: '/api/rules/{id}',
-    legacy: getRule,
+    handler: apiRules.get,
     access: 'secret',
     doc: {
       summary: 'One rule',
@@ -311,11 +313,11 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'The rule as stored.', schema: 'RuleView' },
       errors: ['not_found'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'delete',
     path: '/api/rules/{id}',
-    legacy: deleteRule,
+    handler: apiRules.remove,
     access: 'secret',
     doc: {
       summary: 'Remove a rule (takes effect on the next request)',
@@ -324,7 +326,7 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'The rule is gone.', schema: 'RuleDeleted' },
       errors: ['not_found'],
     },
-  },
+  }),
   {
     method: 'get',
     path: '/api/customers/{id}',
@@ -383,10 +385,10 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'The OpenAPI 3.1 document of the whole API.', contentType: 'application/json' },
     },
   },
-  {
+  declare({
     method: 'get',
     path: '/api/stats',
-    legacy: getStats,
+    handler: getStats(),
     access: 'secret',
     doc: {
       summary: 'What recommendations earned over a day range',
@@ -397,35 +399,35 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'Totals and groups.', schema: 'StatsAnswer' },
       errors: ['invalid_query'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'get',
     path: '/api/experiments',
-    legacy: (deps) => listExperiments(deps, deps.experiments),
+    handler: apiExperiments.list,
     access: 'secret',
     doc: {
       summary: "The shop's A/B experiments",
       tag: 'analytics',
       ok: { status: 200, description: 'Every experiment.', schema: 'ExperimentList' },
     },
-  },
-  {
+  }),
+  declare({
     method: 'post',
     path: '/api/experiments',
-    legacy: (deps) => postExperiment(deps, deps.experiments),
+    handler: apiExperiments.create,
     access: 'secret',
-    body: { kind: 'json', schema: 'WireExperiment', maxBytes: MAX_EXPERIMENT_BODY_BYTES },
+    body: { kind: 'json', schema: 'WireExperiment', maxBytes: MAX_EXPERIMENT_BODY_BYTES, parse: experimentBody },
     doc: {
       summary: 'Create an A/B experiment on a placement (a draft until started)',
       tag: 'analytics',
       ok: { status: 201, description: 'The experiment, created.', schema: 'ExperimentView' },
       errors: ['invalid_experiment', 'experiment_conflict'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'get',
     path: '/api/experiments/{id}',
-    legacy: (deps) => getExperiment(deps, deps.experiments),
+    handler: apiExperiments.get,
     access: 'secret',
     doc: {
       summary: 'One experiment with its results so far',
@@ -434,7 +436,7 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'The experiment and each variant compared with A.', schema: 'ExperimentWithResults' },
       errors: ['not_found'],
     },
-  },
+  }),
   experimentAction('start', "Start an experiment: its placement's shoppers are assigned to variants from now on"),
   experimentAction('stop', "Stop an experiment: assignment ends, results are kept"),
   experimentAction('conclude', "Conclude an experiment: it keeps its results and never runs again"),
@@ -487,25 +489,27 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'An HTML page (302 to /demo with the demo store on).', contentType: 'text/html; charset=utf-8' },
     },
   },
-  {
+  declare({
     method: 'get',
     path: '/dashboard',
-    legacy: getDashboard,
-    headers: DASHBOARD_HEADERS,
-    access: 'none',
+    handler: getDashboard,
+    access: 'maybe-session',
     doc: {
       summary: "The merchant's dashboard (the sign-in form when signed out)",
       description: 'Signed in by the `pairwise_dashboard` session cookie that POST /dashboard/sign-in sets; the secret key itself never reaches the page.',
       tag: 'dashboard',
       ok: { status: 200, description: 'An HTML page.', contentType: 'text/html; charset=utf-8' },
     },
-  },
-  {
+  }),
+  declare({
     method: 'post',
     path: '/dashboard/sign-in',
-    legacy: postDashboardSignIn,
-    headers: DASHBOARD_HEADERS,
+    handler: postDashboardSignIn,
     access: 'none',
+    sameOrigin: true,
+    signIns: true,
+    headers: PAGE_REQUEST_HEADERS,
+    body: { kind: 'form', maxBytes: MAX_FORM_BYTES },
     doc: {
       summary: 'Dashboard sign-in: exchanges the secret key for a session cookie',
       description:
@@ -514,13 +518,15 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 303, description: 'To /dashboard, signed in.', contentType: 'text/html; charset=utf-8' },
       errors: ['forbidden', 'unsupported_media_type', 'payload_too_large', 'rate_limited'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'post',
     path: '/dashboard/sign-out',
-    legacy: postDashboardSignOut,
-    headers: DASHBOARD_HEADERS,
-    access: 'none',
+    handler: postDashboardSignOut,
+    access: 'maybe-session',
+    sameOrigin: true,
+    headers: PAGE_REQUEST_HEADERS,
+    body: { kind: 'form', maxBytes: MAX_FORM_BYTES },
     doc: {
       summary: 'Dashboard sign-out',
       description: "A same-origin form post carrying the session's CSRF token (field `csrf` or header `x-csrf-token`); ends the session and clears the cookie.",
@@ -528,7 +534,7 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 303, description: 'To /dashboard, signed out.', contentType: 'text/html; charset=utf-8' },
       errors: ['forbidden', 'unsupported_media_type', 'payload_too_large'],
     },
-  },
+  }),
   {
     method: 'get',
     path: '/dashboard/app.js',
@@ -555,11 +561,10 @@ export const ROUTES: readonly Route[] = [
       errors: ['not_found'],
     },
   },
-  {
+  declare({
     method: 'get',
     path: '/dashboard/data/stats',
-    legacy: getDashboardStats,
-    headers: DASHBOARD_HEADERS,
+    handler: getStats(NO_STORE),
     access: 'session',
     doc: {
       summary: "GET /api/stats for the signed-in session's shop",
@@ -569,26 +574,25 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'Totals and groups.', schema: 'StatsAnswer' },
       errors: ['invalid_query'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'get',
     path: '/dashboard/data/experiments',
-    legacy: (deps) => getDashboardExperiments(deps, deps.experiments),
-    headers: DASHBOARD_HEADERS,
+    handler: dashboardExperiments.listWithResults,
     access: 'session',
     doc: {
       summary: "The signed-in session's shop's experiments with their results, newest first",
       tag: 'dashboard',
       ok: { status: 200, description: 'Every experiment, each variant compared with A.', schema: 'DashboardExperiments' },
     },
-  },
-  {
+  }),
+  declare({
     method: 'post',
     path: '/dashboard/data/experiments',
-    legacy: (deps) => postDashboardExperiment(deps, deps.experiments),
-    headers: DASHBOARD_HEADERS,
+    handler: dashboardExperiments.create,
     access: 'session',
-    body: { kind: 'json', schema: 'WireExperiment', maxBytes: MAX_EXPERIMENT_BODY_BYTES },
+    sameOrigin: true,
+    body: { kind: 'json', schema: 'WireExperiment', maxBytes: MAX_EXPERIMENT_BODY_BYTES, parse: experimentBody },
     doc: {
       summary: 'Create an experiment from the dashboard (as POST /api/experiments)',
       description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
@@ -596,28 +600,27 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 201, description: 'The experiment, created.', schema: 'ExperimentView' },
       errors: ['forbidden', 'invalid_experiment', 'experiment_conflict'],
     },
-  },
+  }),
   dashboardExperimentAction('start', 'Start an experiment from the dashboard (as POST /api/experiments/{id}/start)'),
   dashboardExperimentAction('stop', 'Stop an experiment from the dashboard'),
   dashboardExperimentAction('conclude', 'Conclude an experiment from the dashboard'),
-  {
+  declare({
     method: 'get',
     path: '/dashboard/data/rules',
-    legacy: getDashboardRules,
-    headers: DASHBOARD_HEADERS,
+    handler: dashboardRules.list,
     access: 'session',
     doc: {
       summary: "The signed-in session's shop's rules (as GET /api/rules)",
       tag: 'dashboard',
       ok: { status: 200, description: 'Every rule, in id order.', schema: 'RuleList' },
     },
-  },
-  {
+  }),
+  declare({
     method: 'put',
     path: '/dashboard/data/rules/{id}',
-    legacy: putDashboardRule,
-    headers: DASHBOARD_HEADERS,
+    handler: dashboardRules.put,
     access: 'session',
+    sameOrigin: true,
     body: { kind: 'json', schema: 'WireRule', maxBytes: MAX_RULE_BYTES },
     doc: {
       summary: 'Add or replace a rule from the dashboard (as PUT /api/rules/{id})',
@@ -627,13 +630,13 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'The rule as stored (201 when it is new).', schema: 'RuleStored' },
       errors: ['forbidden', 'invalid_rule', 'too_many_rules'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'delete',
     path: '/dashboard/data/rules/{id}',
-    legacy: deleteDashboardRule,
-    headers: DASHBOARD_HEADERS,
+    handler: dashboardRules.remove,
     access: 'session',
+    sameOrigin: true,
     doc: {
       summary: 'Remove a rule from the dashboard',
       description: "Same origin only, with the session's CSRF token in `x-csrf-token`.",
@@ -642,14 +645,14 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'The rule is gone.', schema: 'RuleDeleted' },
       errors: ['forbidden', 'not_found'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'post',
     path: '/dashboard/data/rules/preview',
-    legacy: postDashboardRulePreview,
-    headers: DASHBOARD_HEADERS,
+    handler: dashboardRules.preview,
     access: 'session',
-    body: { kind: 'json', schema: 'RulePreviewRequest', maxBytes: MAX_RULE_BYTES + 1024 },
+    sameOrigin: true,
+    body: { kind: 'json', schema: 'RulePreviewRequest', maxBytes: MAX_RULE_BYTES + 1024, parse: rulePreviewBody },
     doc: {
       summary: 'Preview a rule: the answer to a query before and after it (nothing is stored)',
       description: "Body `{\"id\", \"rule\", \"query\"}`: `rule` as PUT /api/rules/{id} takes it, `query` a GET /api/recommendations query string. Same origin only, with the session's CSRF token in `x-csrf-token`.",
@@ -657,7 +660,7 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'The answer with the shop\'s rules (`before`) and with the draft in place (`after`).', schema: 'RulePreview' },
       errors: ['forbidden', 'invalid_rule', 'invalid_query', 'invalid_filter'],
     },
-  },
+  }),
   {
     method: 'get',
     path: '/demo/images/{file}',

@@ -88,8 +88,10 @@ const ACCESS_ERRORS: Readonly<Record<Access, readonly ErrorCode[]>> = {
   signed: ['unauthorized'],
 };
 const BODY_ERRORS: readonly ErrorCode[] = ['invalid_json', 'payload_too_large', 'unsupported_media_type'];
+const FORM_BODY_ERRORS: readonly ErrorCode[] = ['payload_too_large', 'unsupported_media_type'];
 /** A raw body is not parsed by the pipeline, nor its media type checked: only its size. */
 const RAW_BODY_ERRORS: readonly ErrorCode[] = ['payload_too_large'];
+const BODY_KIND_ERRORS = { json: BODY_ERRORS, form: FORM_BODY_ERRORS, raw: RAW_BODY_ERRORS } as const;
 /** Every route: refused while the service shuts down, and writes the storage cannot commit. */
 const COMMON_ERRORS: readonly ErrorCode[] = ['unavailable'];
 
@@ -169,7 +171,7 @@ function operation(route: Route, config: Config): Operation {
   if (doc.ok.schema !== undefined) ok.content = { [doc.ok.contentType ?? 'application/json']: { schema: ref(doc.ok.schema) } };
   else if (doc.ok.contentType !== undefined) ok.content = { [doc.ok.contentType]: {} };
   const body = route.body;
-  const errors = [...(doc.errors ?? []), ...ACCESS_ERRORS[route.access], ...(body === undefined ? [] : body.kind === 'raw' ? RAW_BODY_ERRORS : BODY_ERRORS), ...COMMON_ERRORS];
+  const errors = [...(doc.errors ?? []), ...ACCESS_ERRORS[route.access], ...(body === undefined ? [] : BODY_KIND_ERRORS[body.kind]), ...COMMON_ERRORS];
   const parameters = [...pathParameters(route), ...(doc.query ? queryParameters(doc.query) : [])];
   const op: Operation = {
     operationId: operationId(route),
@@ -180,12 +182,14 @@ function operation(route: Route, config: Config): Operation {
     ...(parameters.length > 0 ? { parameters } : {}),
     responses: { [String(doc.ok.status)]: ok, ...problemResponses(errors, route.access === 'public' || route.access === 'secret') },
   };
-  if (body !== undefined && body.kind !== 'form') {
+  if (body !== undefined) {
     const maxBytes = maxBytesOf(body.maxBytes, config);
     if (body.kind === 'json') {
       const content: Record<string, OpenApiV3_1.IOperation.IMediaType> = { 'application/json': { schema: ref(body.schema) } };
       if (body.textPlain) content['text/plain'] = { schema: ref(body.schema) };
       op.requestBody = { required: true, description: `JSON, at most ${maxBytes / 1024} KiB${body.textPlain ? ' (also as text/plain: sendBeacon sends no preflight)' : ''}.`, content };
+    } else if (body.kind === 'form') {
+      op.requestBody = { required: true, description: `A form, at most ${maxBytes / 1024} KiB.`, content: { 'application/x-www-form-urlencoded': {} } };
     } else {
       op.requestBody = { required: true, description: `At most ${maxBytes / 1024} KiB, signed as received: its bytes are checked before anything reads them.`, content: { [body.contentType]: {} } };
     }
