@@ -28,6 +28,7 @@ import { RuleStore } from './store/rule-store.js';
 import { ShopSettings } from './app/shop-settings.js';
 import { ShopStatus } from './app/shop-status.js';
 import { Stats } from './app/stats.js';
+import { NodeStatus } from './app/node-status.js';
 import { LogApplier } from './ingest/log-applier.js';
 import { LogListeners } from './ingest/log-listeners.js';
 import { LogTail } from './ingest/log-tail.js';
@@ -236,7 +237,12 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
     const { shopId } = demoKeys;
     const signingSecret = shops.getShop(shopId)?.signingSecrets?.[0] ?? (await shops.rotateSigningSecret(shopId));
     // Tokens for an hour, minted per page as a merchant's theme would (the page is rendered per visit).
-    demo = createDemoStorefront(demoDir, demoKeys.publicKey, (customerId) => mintCustomerToken(signingSecret, shopId, customerId, Math.floor(clock() / 1000) + 3600));
+    demo = createDemoStorefront({
+      demoDir,
+      publicKey: demoKeys.publicKey,
+      customerToken: (customerId) => mintCustomerToken(signingSecret, shopId, customerId, Math.floor(clock() / 1000) + 3600),
+      catalog: () => engines.get(shopId).catalog,
+    });
   }
   const keys = keyResolver(shops, applied);
   const resolveKey = keys.resolve;
@@ -287,7 +293,9 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   };
   const disk = () => diskUsage(dbs);
   const logProblems = () => replicated?.problems() ?? [];
-  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, events, pipeline, positionToken: (position) => pipeline.positionToken(position), catalog, customers, shopErasure, positions, tail, shops: shopStatus, clock, demo, experiments, rules, settings, stats, dashboardSessions, background, disk, storefrontUsage, logProblems }, stream.routes).catch(async (error: unknown) => {
+  const node = new NodeStatus({ tail, pipeline, disk, logProblems, background });
+  const positionToken = (position: number) => pipeline.positionToken(position);
+  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, answers, events, positionToken, catalog, customers, shopErasure, positions, shops: shopStatus, node, clock, demo, experiments, rules, settings, stats, dashboardSessions }, stream.routes).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
     await housekeeping.release(); // its renewals would outlive the databases startService closes now
     throw error;

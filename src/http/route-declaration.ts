@@ -5,7 +5,6 @@
 import type { Principal } from '../app/principal.js';
 import type { Config } from '../config.js';
 import type { ErrorCode } from '../errors.js';
-import type { Exchange } from '../transport/exchange.js';
 import type { Access, BodySpec, Handler, RouteSpec, SignatureCheck, SignedCaller } from '../transport/route.js';
 import type { SignedIn } from './dashboard-auth.js';
 import type { HttpDeps } from './deps.js';
@@ -92,12 +91,8 @@ export interface RouteDeclaration<A extends Access = Access, B = unknown> {
   demo?: true;
   /** Undefined for GET /api/stream: the WebSocket server registers it (ws/stream-server.ts). */
   handler?: (deps: HttpDeps) => Handler<CallerOf<A>, B>;
-  /** A handler that still checks its access and reads its body itself (being moved onto the pipeline). */
-  legacy?: (deps: HttpDeps) => LegacyHandler;
   doc: OperationDoc;
 }
-
-export type LegacyHandler = (exchange: Exchange, params: readonly string[]) => void | Promise<void>;
 
 /** An entry of the table, its types erased (declare() checked them). */
 export type Route = RouteDeclaration<Access, unknown>;
@@ -128,7 +123,6 @@ function bodySpec(body: BodyDeclaration<unknown>, deps: HttpDeps): BodySpec {
 
 /** What the pipeline enforces for `route` under `config` (its caps read from it). */
 export function routeSpec(route: Route, deps: HttpDeps): RouteSpec {
-  if (route.legacy !== undefined) return { access: 'none', params: paramCount(route), ...(route.headers ? { headers: route.headers } : {}) };
   const headers = [...(route.headers ?? []), ...(route.signatureHeader ? [route.signatureHeader] : [])];
   return {
     access: route.access,

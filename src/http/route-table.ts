@@ -10,7 +10,8 @@ import { recencyBody } from '../api/recency.js';
 import { rulePreviewBody } from '../api/rule.js';
 import { widgetsBody } from '../api/widgets.js';
 import type { HttpDeps } from './deps.js';
-import { declare, type LegacyHandler, type Route } from './route-declaration.js';
+import type { Handler } from '../transport/route.js';
+import { declare, type Route } from './route-declaration.js';
 import { getDashboard, MAX_FORM_BYTES, PAGE_REQUEST_HEADERS, postDashboardSignIn, postDashboardSignOut } from './routes/dashboard.js';
 import { getDashboardScript, getDashboardStyles } from './routes/dashboard-assets.js';
 import { getDemoImage } from './routes/demo-images.js';
@@ -37,10 +38,10 @@ const dashboardRules = ruleRoutes(NO_STORE);
 const apiExperiments = experimentRoutes();
 const dashboardExperiments = experimentRoutes(NO_STORE);
 
-const demoPage = (summary: string, legacy: (deps: HttpDeps) => LegacyHandler, path: string, params?: Record<string, string>): Route => ({
+const demoPage = (summary: string, handler: (deps: HttpDeps) => Handler, path: string, params?: Record<string, string>): Route => declare({
   method: 'get',
   path,
-  legacy,
+  handler,
   headers: DEMO_PAGE_HEADERS,
   access: 'none',
   demo: true,
@@ -327,10 +328,10 @@ export const ROUTES: readonly Route[] = [
       errors: ['not_found'],
     },
   }),
-  {
+  declare({
     method: 'get',
     path: '/api/customers/{id}',
-    legacy: getCustomer,
+    handler: getCustomer,
     access: 'secret',
     doc: {
       summary: "Export a customer's data",
@@ -343,11 +344,11 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'What is stored about the customer.', schema: 'CustomerExport' },
       errors: ['invalid_query', 'invalid_cursor', 'invalid_limit'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'delete',
     path: '/api/customers/{id}',
-    legacy: deleteCustomer,
+    handler: deleteCustomer,
     access: 'secret',
     doc: {
       summary: 'Erase a customer',
@@ -359,7 +360,7 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'The customer is erased on this server; `position` reads it from any other.', schema: 'CustomerErased' },
       errors: ['invalid_query', 'unavailable'],
     },
-  },
+  }),
   {
     method: 'get',
     path: '/api/stream',
@@ -374,17 +375,17 @@ export const ROUTES: readonly Route[] = [
       errors: ['upgrade_required'],
     },
   },
-  {
+  declare({
     method: 'get',
     path: '/api/openapi.json',
-    legacy: (deps) => getOpenApi(ROUTES, deps.config),
+    handler: (deps) => getOpenApi(ROUTES, deps.config),
     access: 'none',
     doc: {
       summary: 'This document',
       tag: 'operations',
       ok: { status: 200, description: 'The OpenAPI 3.1 document of the whole API.', contentType: 'application/json' },
     },
-  },
+  }),
   declare({
     method: 'get',
     path: '/api/stats',
@@ -440,28 +441,28 @@ export const ROUTES: readonly Route[] = [
   experimentAction('start', "Start an experiment: its placement's shoppers are assigned to variants from now on"),
   experimentAction('stop', "Stop an experiment: assignment ends, results are kept"),
   experimentAction('conclude', "Conclude an experiment: it keeps its results and never runs again"),
-  {
+  declare({
     method: 'get',
     path: '/healthz',
-    legacy: getHealth,
+    handler: getHealth,
     access: 'none',
     doc: { summary: 'Liveness', tag: 'operations', ok: { status: 200, description: 'The service is up.', schema: 'Health' } },
-  },
-  {
+  }),
+  declare({
     method: 'get',
     path: '/metrics',
-    legacy: getMetrics,
+    handler: getMetrics,
     access: 'secret',
     doc: {
       summary: "Prometheus metrics of the key's shop and the process",
       tag: 'operations',
       ok: { status: 200, description: 'Prometheus text exposition format.', contentType: 'text/plain; version=0.0.4' },
     },
-  },
-  {
+  }),
+  declare({
     method: 'get',
     path: '/widget.js',
-    legacy: getWidget,
+    handler: getWidget,
     headers: ['accept-encoding'],
     access: 'none',
     doc: {
@@ -470,25 +471,25 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'JavaScript (gzip when accepted).', contentType: 'application/javascript; charset=utf-8' },
       errors: ['not_found'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'get',
     path: '/favicon.ico',
-    legacy: getFavicon,
+    handler: getFavicon,
     access: 'none',
     doc: { summary: "The service's icon (what browsers ask every host for)", tag: 'operations', ok: { status: 200, description: 'An SVG icon.', contentType: 'image/svg+xml' } },
-  },
-  {
+  }),
+  declare({
     method: 'get',
     path: '/',
-    legacy: getRoot,
+    handler: getRoot,
     access: 'none',
     doc: {
       summary: 'Where a browser lands: the demo storefront when it is on (302 to /demo), else a page linking health and this document',
       tag: 'operations',
       ok: { status: 200, description: 'An HTML page (302 to /demo with the demo store on).', contentType: 'text/html; charset=utf-8' },
     },
-  },
+  }),
   declare({
     method: 'get',
     path: '/dashboard',
@@ -535,10 +536,10 @@ export const ROUTES: readonly Route[] = [
       errors: ['forbidden', 'unsupported_media_type', 'payload_too_large'],
     },
   }),
-  {
+  declare({
     method: 'get',
     path: '/dashboard/app.js',
-    legacy: getDashboardScript,
+    handler: getDashboardScript,
     headers: ['accept-encoding'],
     access: 'none',
     doc: {
@@ -547,11 +548,11 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'JavaScript (gzip when accepted).', contentType: 'application/javascript; charset=utf-8' },
       errors: ['not_found'],
     },
-  },
-  {
+  }),
+  declare({
     method: 'get',
     path: '/dashboard/app.css',
-    legacy: getDashboardStyles,
+    handler: getDashboardStyles,
     headers: ['accept-encoding'],
     access: 'none',
     doc: {
@@ -560,7 +561,7 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'CSS (gzip when accepted).', contentType: 'text/css; charset=utf-8' },
       errors: ['not_found'],
     },
-  },
+  }),
   declare({
     method: 'get',
     path: '/dashboard/data/stats',
@@ -661,10 +662,10 @@ export const ROUTES: readonly Route[] = [
       errors: ['forbidden', 'invalid_rule', 'invalid_query', 'invalid_filter'],
     },
   }),
-  {
+  declare({
     method: 'get',
     path: '/demo/images/{file}',
-    legacy: getDemoImage,
+    handler: getDemoImage,
     access: 'none',
     doc: {
       summary: "A demo product's picture",
@@ -674,15 +675,15 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 200, description: 'An SVG image.', contentType: 'image/svg+xml' },
       errors: ['not_found'],
     },
-  },
-  demoPage('Demo storefront: home', (deps) => getDemoHome(deps, deps.demo!), '/demo'),
-  demoPage('Demo storefront: a collection', (deps) => getDemoCollection(deps, deps.demo!), '/demo/collections/{handle}', { handle: "The collection's handle." }),
-  demoPage('Demo storefront: a product', (deps) => getDemoProduct(deps, deps.demo!), '/demo/products/{handle}', { handle: "The product's handle." }),
-  {
+  }),
+  demoPage('Demo storefront: home', (deps) => getDemoHome(deps.demo!), '/demo'),
+  demoPage('Demo storefront: a collection', (deps) => getDemoCollection(deps.demo!), '/demo/collections/{handle}', { handle: "The collection's handle." }),
+  demoPage('Demo storefront: a product', (deps) => getDemoProduct(deps.demo!), '/demo/products/{handle}', { handle: "The product's handle." }),
+  declare({
     method: 'get',
     path: '/demo/{rest}',
     wildcard: true,
-    legacy: (deps) => getDemoNotFound(deps, deps.demo!),
+    handler: (deps) => getDemoNotFound(deps.demo!),
     headers: DEMO_PAGE_HEADERS,
     access: 'none',
     demo: true,
@@ -693,11 +694,11 @@ export const ROUTES: readonly Route[] = [
       params: { rest: 'Any path under /demo that no page above answers.' },
       ok: { status: 404, description: 'An HTML page.', contentType: 'text/html; charset=utf-8' },
     },
-  },
-  {
+  }),
+  declare({
     method: 'get',
     path: '/demo/sign-in',
-    legacy: (deps) => getDemoSignIn(deps.demo!),
+    handler: (deps) => getDemoSignIn(deps.demo!),
     access: 'none',
     demo: true,
     doc: {
@@ -707,5 +708,5 @@ export const ROUTES: readonly Route[] = [
       ok: { status: 303, description: 'Back to the demo page.', contentType: 'text/html; charset=utf-8' },
       errors: ['not_found'],
     },
-  },
+  }),
 ];

@@ -26,7 +26,7 @@ function routesByPath(deps: HttpDeps): Map<string, Route[]> {
   const byPath = new Map<string, Route[]>();
   for (const entry of ROUTES) {
     if (entry.demo && deps.demo === undefined) continue;
-    if (entry.handler === undefined && entry.legacy === undefined) continue; // registered by its own server (GET /api/stream)
+    if (entry.handler === undefined) continue; // registered by its own server (GET /api/stream)
     const routes = byPath.get(entry.path);
     if (routes === undefined) byPath.set(entry.path, [entry]);
     else routes.push(entry);
@@ -46,21 +46,12 @@ export interface HttpServer {
   close(drainMs?: number): Promise<void>;
 }
 
-/** The handler an entry runs (one still checking its own access is given its URL parameters as before). */
-function handlerOf(entry: Route, deps: HttpDeps): Handler {
-  if (entry.legacy !== undefined) {
-    const legacy = entry.legacy(deps);
-    return (exchange) => legacy(exchange, exchange.params);
-  }
-  return entry.handler!(deps) as Handler;
-}
-
 function register(app: uWS.TemplatedApp, routeDeps: RouteDeps, deps: HttpDeps, pattern: string, routes: readonly Route[]): void {
   const allowed = routes.flatMap((entry) => (entry.method === 'get' ? ['GET', 'HEAD'] : [entry.method.toUpperCase()]));
   const storefront = routes.some((entry) => entry.storefront);
   if (storefront) allowed.push('OPTIONS');
   for (const entry of routes) {
-    const handler = route(routeSpec(entry, deps), handlerOf(entry, deps), routeDeps);
+    const handler = route(routeSpec(entry, deps), entry.handler!(deps) as Handler, routeDeps);
     app[UWS_METHODS[entry.method]](pattern, handler);
     // HEAD is GET without the body (RFC 9110 §9.3.2): the same handler, whose Exchange leaves it out.
     if (entry.method === 'get') app.head(pattern, handler);

@@ -266,15 +266,3 @@ export class RateLimits {
     if (wait > 0) throw limit!.error(wait);
   }
 }
-
-/** What an HTTP handler needs to admit its caller. */
-export interface AdmitDeps {
-  resolveKey: KeyResolver;
-  limits: RateLimits;
-}
-
-/** The caller of an HTTP exchange, authenticated and within its rate limits (throws 401/403/429). Call before any await. */
-export function admit(exchange: { res: HttpResponse; request: RequestInfo }, deps: AdmitDeps, scope: 'recommendations:read' | 'events:write' | 'catalog:write' | 'admin'): Principal {
-  const needed = scope === 'recommendations:read' || scope === 'events:write' ? 'public' : 'secret';
-  return deps.limits.admit(deps.limits.clientOf(exchange.res, exchange.request), exchange.request, deps.resolveKey, needed);
-}

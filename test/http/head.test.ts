@@ -26,7 +26,7 @@ describe('HEAD', () => {
   }, 60_000);
   afterAll(() => t.cleanup());
 
-  const getRoutes = ROUTES.filter((entry) => entry.method === 'get' && (entry.handler ?? entry.legacy) !== undefined);
+  const getRoutes = ROUTES.filter((entry) => entry.method === 'get' && entry.handler !== undefined);
 
   test.each(getRoutes.map((entry) => [entry.path, entry] as const))(
     'When HEAD %s is followed by GET on the same connection, then HEAD gets the GET’s status and headers and no body',

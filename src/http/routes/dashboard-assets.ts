@@ -3,7 +3,7 @@
 // and served from this origin only (the page's CSP allows no other).
 import { AppError } from '../../errors.js';
 import { acceptsGzip, loadBundle, type Bundle } from '../dist-bundle.js';
-import type { LegacyHandler as Handler } from '../route-declaration.js';
+import type { Handler } from '../../transport/route.js';
 
 /** No CORS header: only the dashboard's own page loads these. Short caching, as the widget. */
 const HEADERS = { 'cache-control': 'public, max-age=300', vary: 'Accept-Encoding', 'x-content-type-options': 'nosniff' };

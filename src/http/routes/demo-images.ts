@@ -3,7 +3,7 @@
 import { AppError } from '../../errors.js';
 import { DEMO_SHOP } from '../../demo/seed-demo-store.js';
 import type { HttpDeps } from '../deps.js';
-import type { LegacyHandler as Handler } from '../route-declaration.js';
+import type { Handler } from '../../transport/route.js';
 
 const PALETTE = ['#f4d6cc', '#d8e2dc', '#ffe5d9', '#cfe1f2', '#e2ece9', '#fde2e4', '#e9edc9', '#dfe7fd', '#f0efeb', '#fcd5ce'];
 
@@ -35,10 +35,10 @@ export function productSvg(id: string, title: string): string {
 }
 
 export function getDemoImage(deps: HttpDeps): Handler {
-  return (exchange, [file]) => {
-    const id = /^([A-Za-z0-9._-]{1,64})\.svg$/.exec(file ?? '')?.[1];
-    const product = id === undefined ? undefined : deps.engines.get(DEMO_SHOP).catalog.get(id);
+  return (call) => {
+    const id = /^([A-Za-z0-9._-]{1,64})\.svg$/.exec(call.params[0] ?? '')?.[1];
+    const product = id === undefined ? undefined : deps.catalog.get(DEMO_SHOP, id);
     if (product === undefined) throw new AppError('not_found', 'no such image');
-    exchange.send(200, 'image/svg+xml', productSvg(product.id, product.title), { 'cache-control': 'public, max-age=86400' });
+    call.send(200, 'image/svg+xml', productSvg(product.id, product.title), { 'cache-control': 'public, max-age=86400' });
   };
 }

@@ -1,7 +1,7 @@
 // GET /favicon.ico — the icon browsers ask every host for (and the dashboard links): a small SVG,
 // so that the request is answered instead of logged as a 404. Browsers go by the content type, not
 // the path's extension.
-import type { LegacyHandler as Handler } from '../route-declaration.js';
+import type { Handler } from '../../transport/route.js';
 
 const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#3559e0"/><circle cx="12" cy="16" r="6" fill="#fff"/><circle cx="21" cy="16" r="6" fill="#fff" fill-opacity=".6"/></svg>`;
 

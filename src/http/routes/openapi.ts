@@ -3,7 +3,7 @@
 import { openApiDocument } from '../openapi/document.js';
 import type { Config } from '../../config.js';
 import type { Route } from '../route-declaration.js';
-import type { LegacyHandler as Handler } from '../route-declaration.js';
+import type { Handler } from '../../transport/route.js';
 
 /** Public and the same for every shop: caches and browsers may keep it; any origin may read it (no credentials). */
 const HEADERS = { 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*', 'x-content-type-options': 'nosniff' };

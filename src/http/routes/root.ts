@@ -1,7 +1,7 @@
 // GET / — where a newcomer's browser lands first: the demo storefront when it is on, else a small
 // page that points to what this service answers (health, the API description, the docs).
 import type { HttpDeps } from '../deps.js';
-import type { LegacyHandler as Handler } from '../route-declaration.js';
+import type { Handler } from '../../transport/route.js';
 
 const HTML = 'text/html; charset=utf-8';
 

@@ -2,7 +2,7 @@
 // scripts/build-widget.mjs), read once with its gzip form and kept in memory for the process.
 import { AppError } from '../../errors.js';
 import { acceptsGzip, distPath, loadBundle, type Bundle } from '../dist-bundle.js';
-import type { LegacyHandler as Handler } from '../route-declaration.js';
+import type { Handler } from '../../transport/route.js';
 
 const WIDGET = 'widget/widget.js';
 
