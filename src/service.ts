@@ -135,9 +135,7 @@ function principalOf(shops: ShopStore, record: ApiKeyRecord | undefined): Princi
 function keyResolver(shops: ShopStore, applied: LogListeners): CachedResolver {
   const cached = cachedResolver((key) => principalOf(shops, shops.findKey(key)));
   // Revocations, origins and signing secrets apply at once, whichever process wrote them.
-  applied.onChange((_shopId, change) => {
-    if (change.kind === 'shop' || change.kind === 'key-added' || change.kind === 'key-revoked') cached.clear();
-  });
+  applied.onKeysChanged(() => cached.clear());
   return cached;
 }
 
@@ -222,9 +220,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
 
   const experiments = new Experiments(new ExperimentStore(dbs, shopLog, applyThrough), engines);
   const rules = new Rules(new RuleStore(dbs, shopLog, applyThrough), engines);
-  applied.onChange((shopId, change) => {
-    if (change.kind === 'experiment') experiments.applied(shopId, change.record);
-  });
+  applied.onExperimentChanged((shopId, record) => experiments.applied(shopId, record));
 
   await bootstrapShop(config, shops, log, clock());
   let demoKeys: DemoKeys | undefined;
@@ -255,7 +251,7 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const answers = new Answers(engines, config.answerCache, identity, experiments, refill);
   const events = new EventTracking(pipeline, identity, engines, limits);
   // Its listeners of applied changes come after the key cache's: a key check sees the cache cleared.
-  const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, events, applied, positions, clock });
+  const stream = new StreamServer({ config, resolveKey, identity, limits, answers, events, applied, positions, clock });
   const dashboardSessions = new DashboardSessions(new LmdbSessionTable(dbs, IDLE_MS), IDLE_MS);
   // Dashboard traffic is light: a session's key is looked up by hash each time, uncached.
   const resolveKeyHash = (hash: string) => principalOf(shops, dbs.apiKeys.get(hash));
@@ -320,8 +316,8 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   };
   tail.onGone(forgetShop);
   const snapshotErasure = () => setImmediate(() => void snapshots.takeAll().then(() => snapshots.takeAll()));
-  applied.onChange((_shopId, change) => {
-    if (change.kind === 'customer-erased' && housekeeping.held) snapshotErasure();
+  applied.onCustomerErased(() => {
+    if (housekeeping.held) snapshotErasure();
   });
   // A snapshot older than an erasure (the process ended before it took the next one) is replaced now.
   if (replayed.erasures > 0 && housekeeping.held) snapshotErasure();

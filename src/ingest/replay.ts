@@ -6,7 +6,7 @@
 import { ShopEngine } from '../engine/shop-engine.js';
 import type { CatalogStore } from '../store/catalog-store.js';
 import type { ShopLog } from '../store/shop-log.js';
-import { applyChange } from './log-applier.js';
+import { applyChange, NO_LISTENERS, type ChangeListeners } from './log-applier.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import type { ShopEngines } from '../engine/shop-engines.js';
 import type { CustomerRebuild } from './customer-rebuild.js';
@@ -56,6 +56,8 @@ export function replay(
   const started = clock();
   const stats: ReplayStats = { shops: 0, products: 0, events: 0, snapshots: 0, erasures: 0, ms: 0 };
   const shopIds = new Set([...catalog.shopIds(), ...[...log.heads()].map(({ shopId }) => shopId)]);
+  // Nobody listens yet; erasures are counted (a snapshot that predates one is due at once).
+  const erasures: ChangeListeners = { ...NO_LISTENERS, customerErased: () => stats.erasures++ };
   stats.shops = shopIds.size;
   for (const shopId of shopIds) {
     const { position: from, snapshot, products } = restoreShop(shopId, catalog, snapshots, engines);
@@ -70,8 +72,7 @@ export function replay(
         engine.apply(record.event);
         stats.events++;
       } else {
-        applyChange(engine, record.change, record.position, (at) => log.easeFit(shopId, at));
-        if (record.change.kind === 'customer-erased') stats.erasures++;
+        applyChange(shopId, engine, record.change, record.position, (at) => log.easeFit(shopId, at), erasures);
       }
       last = record.position;
     }

@@ -8,10 +8,9 @@ import { queryAs, type CustomerIdentity } from '../app/customer-identity.js';
 import type { Lifecycle } from '../transport/lifecycle.js';
 import type { PositionWaits } from '../app/position-waits.js';
 import type { EventCaller, EventTracking } from '../app/track-events.js';
-import type { Connection } from './connection.js';
 import { errorMessage, type ClientMessage, type Ref, type ServerMessage } from './protocol.js';
 import { parseSubscriptionQuery } from './subscription-query.js';
-import type { SubscriptionRegistry } from './subscriptions.js';
+import type { Subscriber, SubscriptionRegistry } from './subscriptions.js';
 
 export interface StreamContext {
   events: EventTracking;
@@ -24,7 +23,7 @@ export interface StreamContext {
   maxInFlight: number;
 }
 
-export function handleMessage(ctx: StreamContext, conn: Connection, message: ClientMessage, binary: boolean): void {
+export function handleMessage(ctx: StreamContext, conn: Subscriber, message: ClientMessage, binary: boolean): void {
   const ref = message.ref;
   try {
     switch (message.op) {
@@ -97,12 +96,12 @@ function tokenExpiry(token: string): number | undefined {
 }
 
 /** The sender of this connection's events: its address is the one its upgrade was limited by (none: exempt). */
-function caller(ctx: StreamContext, conn: Connection): EventCaller {
+function caller(ctx: StreamContext, conn: Subscriber): EventCaller {
   return { principal: conn.principal, client: conn.limit?.client, now: ctx.clock() };
 }
 
 /** Runs an event op; its answer (ack, acks or error) is sent once the commit is durable. */
-function afterCommit(ctx: StreamContext, conn: Connection, ref: Ref | undefined, binary: boolean, work: () => Promise<ServerMessage>): void {
+function afterCommit(ctx: StreamContext, conn: Subscriber, ref: Ref | undefined, binary: boolean, work: () => Promise<ServerMessage>): void {
   if (ctx.lifecycle.closing) throw new AppError('unavailable', 'the service is shutting down');
   if (conn.inFlight >= ctx.maxInFlight) {
     throw new AppError('rate_limited', `at most ${ctx.maxInFlight} event messages may await their acks on one connection`);

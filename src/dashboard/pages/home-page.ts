@@ -3,7 +3,7 @@
 // and widget, the top recommended products and the experiments; and, drawn here, why personalized
 // recommends what it does (model-panel.ts). The page's only secret is the
 // session's CSRF token (in a meta tag, for the requests that change state); the key never reaches it.
-import { html, type Html } from '../../demo/pages/html.js';
+import { html, type Html } from '../../html.js';
 import type { ShopGlance } from '../../app/shop-status.js';
 import { dashboardLayout } from './layout.js';
 import { modelPanel } from './model-panel.js';
