@@ -9,7 +9,7 @@ import type { HttpDeps } from './deps.js';
 import { Exchange, readRequest } from '../transport/exchange.js';
 import { Lifecycle } from '../transport/lifecycle.js';
 import { recordingApp, type RegisteredRoute } from './registered-routes.js';
-import { refuseBadFraming, route, type Handler, type RouteDeps } from '../transport/route.js';
+import { refuseBadFraming, route, type Access, type Handler, type RouteDeps } from '../transport/route.js';
 import { routeSpec, type HttpMethod, type Route } from './route-declaration.js';
 import { ROUTES } from './route-table.js';
 
@@ -87,7 +87,13 @@ function listenOn(app: uWS.TemplatedApp, host: string, port: number, shared: boo
   (app.listen as unknown as ListenWithOptions).call(app, host, port, shared ? LIBUS_LISTEN_DEFAULT : LIBUS_LISTEN_EXCLUSIVE_PORT, cb);
 }
 
-export function startHttpServer(deps: HttpDeps, extraRoutes?: (app: uWS.TemplatedApp, lifecycle: Lifecycle) => void): Promise<HttpServer> {
+/**
+ * The server registering a route of the table that has no handler (GET /api/stream, the WebSocket
+ * server's): given the app, the HTTP lifecycle and the access the table declares for it.
+ */
+export type OwnRoutes = (app: uWS.TemplatedApp, lifecycle: Lifecycle, access: Access) => void;
+
+export function startHttpServer(deps: HttpDeps, ownRoutes?: OwnRoutes): Promise<HttpServer> {
   const uwsApp = uWS.App();
   const lifecycle = new Lifecycle();
   const routes: RegisteredRoute[] = [];
@@ -99,7 +105,8 @@ export function startHttpServer(deps: HttpDeps, extraRoutes?: (app: uWS.Template
       register(app, routeDeps, deps, prefix + uwsPattern(path, pathRoutes.some((entry) => entry.wildcard)), pathRoutes);
     }
   }
-  extraRoutes?.(app, lifecycle);
+  const streamRoute = ROUTES.find((entry) => entry.handler === undefined);
+  if (ownRoutes !== undefined && streamRoute !== undefined) ownRoutes(app, lifecycle, streamRoute.access);
   app.any('/*', (res, req) => {
     const exchange = new Exchange(res, readRequest(req), lifecycle);
     if (refuseBadFraming(exchange)) return;

@@ -95,23 +95,38 @@ export function applyChange(shopId: string, engine: ShopEngine, change: ShopChan
   }
 }
 
+export interface LogApplierOptions {
+  /** Events read back and applied per turn of the event loop (default CATCH_UP_SLICE). */
+  slice?: number;
+  /** What a catch-up awaits between slices (tests may count or hold it). */
+  pause?: () => Promise<void>;
+  /**
+   * Restores the shop's models from its latest snapshot (ingest/replay.ts, restoreShop), for
+   * models that lack entries the log no longer holds (pruned for retention while this process
+   * had not applied them); false when there is none to restore (the default).
+   */
+  restore?: (shopId: string) => boolean;
+  /** Refills an evicted customer from the log before their next event (none: evicted customers start anew). */
+  customers?: CustomerRebuild;
+}
+
 export class LogApplier {
+  readonly slice: number;
+  readonly pause: () => Promise<void>;
+  readonly restore: (shopId: string) => boolean;
+  readonly customers: CustomerRebuild | undefined;
+
   constructor(
     readonly log: ShopLog,
     readonly engines: ShopEngines,
     readonly listeners: AppliedListeners,
-    readonly slice = CATCH_UP_SLICE,
-    /** What a catch-up awaits between slices (tests may count or hold it). */
-    readonly pause: () => Promise<void> = nextTurn,
-    /**
-     * Restores the shop's models from its latest snapshot (ingest/replay.ts, restoreShop), for
-     * models that lack entries the log no longer holds (pruned for retention while this process
-     * had not applied them); false when there is none to restore.
-     */
-    readonly restore: (shopId: string) => boolean = () => false,
-    /** Refills an evicted customer from the log before their next event (none: evicted customers start anew). */
-    readonly customers?: CustomerRebuild,
-  ) {}
+    options: LogApplierOptions = {},
+  ) {
+    this.slice = options.slice ?? CATCH_UP_SLICE;
+    this.pause = options.pause ?? nextTurn;
+    this.restore = options.restore ?? (() => false);
+    this.customers = options.customers;
+  }
 
   /** Brings the shop's models to the batch's last position; the batch's events are at log positions `first`, `first + 1`, …. */
   async applyBatch(shopId: string, first: number, batch: readonly TrackedEvent[]): Promise<void> {

@@ -49,9 +49,15 @@ export function replay(
   log: ShopLog,
   snapshots: SnapshotStore,
   engines: ShopEngines,
-  clock: () => number = performance.now.bind(performance),
-  /** Refills evicted customers before their next event, as the live applier does. */
-  customers?: CustomerRebuild,
+  {
+    clock = performance.now.bind(performance),
+    customers,
+  }: {
+    /** What the replay's duration is measured with (ms). */
+    clock?: () => number;
+    /** Refills evicted customers before their next event, as the live applier does. */
+    customers?: CustomerRebuild;
+  } = {},
 ): ReplayStats {
   const started = clock();
   const stats: ReplayStats = { shops: 0, products: 0, events: 0, snapshots: 0, erasures: 0, ms: 0 };

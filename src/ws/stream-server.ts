@@ -5,12 +5,12 @@ import uWS, { type TemplatedApp, type WebSocketBehavior } from 'uWebSockets.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { KeyResolver } from '../app/principal.js';
-import { presentedKey } from '../transport/auth.js';
+import { presentedKey, type KeyNeeded } from '../transport/auth.js';
 import type { CustomerIdentity } from '../app/customer-identity.js';
 import { Exchange, readRequest, toAppError } from '../transport/exchange.js';
 import { Lifecycle } from '../transport/lifecycle.js';
 import type { RateLimits } from '../transport/rate-limits.js';
-import { refuseBadFraming, route } from '../transport/route.js';
+import { refuseBadFraming, route, type Access } from '../transport/route.js';
 import type { EventTracking } from '../app/track-events.js';
 import type { AppliedChanges } from '../app/applied-changes.js';
 import type { PositionWaits } from '../app/position-waits.js';
@@ -72,6 +72,8 @@ export class StreamServer {
   readonly #connections = new Set<Subscriber>();
   readonly #context: StreamContext;
   #app: TemplatedApp | undefined;
+  /** The key its upgrade needs, as the route table declares GET /api/stream's access. */
+  #keyNeeded: KeyNeeded = 'public';
   #sweep: NodeJS.Timeout | undefined;
   #recheck: NodeJS.Timeout | undefined;
 
@@ -97,7 +99,9 @@ export class StreamServer {
   }
 
   /** startHttpServer's extraRoutes hook: the WebSocket route under /api and BASE_PATH/api. */
-  readonly routes = (app: TemplatedApp, httpLifecycle: Lifecycle): void => {
+  readonly routes = (app: TemplatedApp, httpLifecycle: Lifecycle, access: Access): void => {
+    if (access !== 'public' && access !== 'secret') throw new Error(`GET /api/stream admits by an API key, not access "${access}"`);
+    this.#keyNeeded = access;
     this.#app = app;
     const { basePath } = this.#deps.config;
     for (const prefix of basePath === '' ? [''] : ['', basePath]) {
@@ -171,7 +175,7 @@ export class StreamServer {
         let conn: Subscriber;
         try {
           // The upgrade is a request like any other; the connection's operations are charged later.
-          const principal = limits.admit(client, request, this.#deps.resolveKey, 'public');
+          const principal = limits.admit(client, request, this.#deps.resolveKey, this.#keyNeeded);
           const apiKey = presentedKey(request)!; // admitted: there is one
           const limit = client === undefined ? undefined : new SocketLimit(limits, client, apiKey, principal.kind);
           conn = new Connection<Topic>(principal, apiKey, this.#policy, limit);

@@ -2,7 +2,7 @@
 // table bounded, and a flood of made-up keys never evicting a known one.
 import { describe, expect, test } from 'vitest';
 import type { Principal } from '../../src/app/principal.js';
-import { cachedResolver } from '../../src/transport/auth.js';
+import { cachedResolver } from '../../src/app/key-directory.js';
 
 const SHOP: Principal = { shopId: 'shop-a', kind: 'public', allowedOrigins: [], customerKeys: [] };
 

@@ -24,7 +24,7 @@ const CUSTOMER = 'cust-erased-4411';
 function open(dir?: string) {
   const view = openProcessView(dir, 10);
   const housekeeping = async () => {
-    await new SnapshotScheduler(view.engines, view.snapshotStore, () => NOW, () => {}, undefined, (shopId) => view.log.start(shopId)).takeAll();
+    await new SnapshotScheduler(view.engines, view.snapshotStore, () => NOW, () => {}, { logStart: (shopId) => view.log.start(shopId) }).takeAll();
     await new LogRetention(view.log, view.snapshotStore, 400 * DAY, () => NOW, () => {}).pruneAll();
   };
   return { ...view, housekeeping };
