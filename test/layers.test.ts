@@ -46,12 +46,6 @@ const MODELS = 'engine/shop-engines.ts';
 /** Browser code, bundled by esbuild: it may take types from the wire types (api/), nothing else of the server. */
 const BROWSER = ['widget', 'dashboard/client'];
 
-/** Crossings not yet fixed (emptied as the layers are put right). */
-const KNOWN: readonly string[] = [];
-
-/** Cycles not yet broken, by their first file (emptied as they are). */
-const KNOWN_CYCLES: readonly string[] = ['engine/answer-shaping.ts', 'engine/ease/ease-model.ts'];
-
 const root = path.resolve('src');
 const { files, edges } = importEdges(root);
 
@@ -82,20 +76,16 @@ function crossing(edge: ImportEdge): string | undefined {
 }
 
 describe('the layers of src/', () => {
-  test('When every import is read, then each points down the layers (or is a known crossing)', () => {
+  test('When every import is read, then each points down the layers', () => {
     const found = edges.flatMap((edge) => {
       const why = crossing(edge);
       return why === undefined ? [] : [`${edge.from} -> ${edge.to} (${why})`];
     });
-    expect(found.filter((line) => !KNOWN.includes(line))).toEqual([]);
-    // A crossing fixed leaves the list: it cannot come back unnoticed.
-    expect(KNOWN.filter((line) => !found.includes(line))).toEqual([]);
+    expect(found).toEqual([]);
   });
 
   test('When the files are followed import by import, then none comes back to itself', () => {
-    const cycles = importCycles(files, edges);
-    expect(cycles.filter((cycle) => !KNOWN_CYCLES.includes(cycle[0]!))).toEqual([]);
-    expect(KNOWN_CYCLES.filter((first) => !cycles.some((cycle) => cycle[0] === first))).toEqual([]);
+    expect(importCycles(files, edges)).toEqual([]);
   });
 
   test('When a scan of a small tree is made, then it finds value, type-only and multi-line imports and their cycle', () => {
