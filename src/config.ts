@@ -1,15 +1,13 @@
-// Environment → one frozen, validated Config. Every tunable of the service is read here and nowhere else.
+// Environment → one frozen, validated Config of plain values. Every tunable of the service is read
+// here and nowhere else. It imports only the engine's settings, the address parsers of limits/ and its
+// own parts (config/): nothing above it.
 import path from 'node:path';
+import { natsConfig, NatsConfigError, type NatsConfig } from './config/nats.js';
+import { PUBLIC_KEY, SECRET_KEY, signingSecretId } from './config/secret-formats.js';
+import { usableCores } from './config/usable-cores.js';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig, type Recency } from './engine/engine-config.js';
-import { usableCores } from './supervisor/usable-cores.js';
-import { signingSecretId } from './api/customer-token.js';
-import type { EventType } from './engine/event.js';
 import { uwsForms } from './limits/client-address.js';
 import { parseRange } from './limits/trusted-proxies.js';
-import { natsConfig, NatsConfigError, type NatsConfig } from './store/jetstream/nats-config.js';
-import type { StorefrontQuota } from './store/storefront-quota.js';
-
-export type { EventType };
 
 export interface BootstrapShop {
   shopId: string;
@@ -102,6 +100,12 @@ export interface RateLimitConfig {
   signInsPerAddress: RateConfig;
   /** Buckets kept per table (addresses, keys); the least recently used are dropped past it. */
   maxEntries: number;
+}
+
+/** The budget of each shop's public key a day; 0 leaves that measure unbounded. */
+export interface StorefrontQuota {
+  eventsPerDay: number;
+  bytesPerDay: number;
 }
 
 export interface AnswerCacheConfig {
@@ -244,10 +248,10 @@ function bootstrap(env: NodeJS.ProcessEnv): BootstrapShop | undefined {
   if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(shopId)) {
     throw new ConfigError('PAIRWISE_SHOP must be 1-63 chars of a-z, 0-9, _ and -, starting with a letter or digit');
   }
-  if (publicKey && !/^pk_[A-Za-z0-9_-]{22,}$/.test(publicKey)) {
+  if (publicKey && !PUBLIC_KEY.test(publicKey)) {
     throw new ConfigError('PAIRWISE_PUBLIC_KEY must be pk_ followed by at least 22 base64url characters (128 bits)');
   }
-  if (secretKey && !/^sk_[A-Za-z0-9_-]{22,}$/.test(secretKey)) {
+  if (secretKey && !SECRET_KEY.test(secretKey)) {
     throw new ConfigError('PAIRWISE_SECRET_KEY must be sk_ followed by at least 22 base64url characters (128 bits)');
   }
   if (signingSecret && signingSecretId(signingSecret) === undefined) {

@@ -151,6 +151,12 @@ export function problemBody(error: AppError): string {
  * replicated log without a quorum: with Retry-After), any other failure (a commit the storage
  * refused: a full disk) as `unavailable` saying what `what` could not be stored.
  */
+/** A body (or query) refused field by field: the first field error in `detail`, all of them in `errors`. */
+export function invalidFields(code: ErrorCode, errors: readonly FieldError[], subject: string): AppError {
+  const first = errors[0]!;
+  return new AppError(code, `${first.pointer || subject} ${first.detail}`, errors);
+}
+
 export function notStored(what: string, cause: unknown): AppError {
   return cause instanceof AppError ? cause : new AppError('unavailable', `${what} could not be stored: ${(cause as Error).message}`);
 }

@@ -1,8 +1,8 @@
 // The event wire type (spec "Event (request)" + our extensions), its typia validator and normalization.
 import { Packr } from 'msgpackr';
 import typia, { type tags } from 'typia';
-import type { EventType } from '../config.js';
-import type { FieldError } from '../errors.js';
+import type { EventType } from '../engine/event.js';
+import { AppError, type FieldError } from '../errors.js';
 import { ISO_8601_WITH_ZONE } from './date-time.js';
 import { typiaPathToPointer } from './json-pointer.js';
 import { normalizeProductId } from './product-id.js';
@@ -191,4 +191,11 @@ export function parseBatchEnvelope(input: unknown): BatchShape {
     return { ok: false, code: 'batch_too_large', detail: `a batch holds at most ${MAX_BATCH_EVENTS} events, got ${events.length}` };
   }
   return { ok: true, events };
+}
+
+/** The events of a batch, its envelope checked (the route's body, the stream's `events` op); throws invalid_batch or batch_too_large. */
+export function batchEvents(input: unknown): readonly unknown[] {
+  const envelope = parseBatchEnvelope(input);
+  if (!envelope.ok) throw new AppError(envelope.code, envelope.detail, [{ pointer: '/events', detail: envelope.detail }]);
+  return envelope.events;
 }

@@ -1,6 +1,6 @@
 // The catalog wire types (PUT /api/products), their typia validator and normalization into engine Products.
 import typia, { type tags } from 'typia';
-import type { FieldError } from '../errors.js';
+import { AppError, type FieldError } from '../errors.js';
 import type { Product } from '../engine/product.js';
 import { ISO_8601_WITH_ZONE } from './date-time.js';
 import { typiaPathToPointer } from './json-pointer.js';
@@ -137,4 +137,12 @@ export function parseCatalog(input: unknown, defaultPlatform: string, now: numbe
     });
   });
   return errors.length > 0 ? { ok: false, errors } : { ok: true, products };
+}
+
+/** The products of a PUT /api/products body (see parseCatalog); throws invalid_product with every field error. */
+export function catalogProducts(input: unknown, defaultPlatform: string, now: number): Product[] {
+  const parsed = parseCatalog(input, defaultPlatform, now);
+  if (parsed.ok) return parsed.products;
+  const first = parsed.errors[0]!;
+  throw new AppError('invalid_product', `${first.pointer} ${first.detail}`, parsed.errors);
 }

@@ -5,7 +5,7 @@ import type { Product } from '../engine/product.js';
 import { notStored } from '../errors.js';
 import type { CatalogStore, ProductsPut } from '../store/catalog-store.js';
 import type { LogApplier } from '../ingest/log-applier.js';
-import type { ShopEngines } from '../ingest/shop-engines.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 
 export class CatalogUpdates {
   constructor(

@@ -79,7 +79,7 @@ export class PlatformWrites {
 
   /** Tracks an order's purchases, signed by the platform so trusted like the merchant's own server; `duplicate` when its lines were all taken before. */
   async purchases(shopId: string, topic: string, events: WireEvent[], now: number): Promise<DeliveryOutcome> {
-    const outcome = await trackBatch(this.deps.pipeline, shopId, events, now, (claimed) => claimed, 'secret');
+    const outcome = await trackBatch(this.deps.pipeline, shopId, events, { now, sender: 'secret' });
     if (outcome.rejected > 0) {
       const refused = outcome.results.find((r) => !r.success);
       throw new AppError('invalid_webhook', `${topic}: ${refused !== undefined && !refused.success ? `${refused.error.pointer} ${refused.error.detail}` : 'an event was refused'}`);

@@ -62,7 +62,7 @@ export class DirectSink implements ImportSink {
 
   async events(shopId: string | undefined, chunk: unknown[]): Promise<ChunkOutcome> {
     // The merchant's own import, like a secret-key call: its customerIds are trusted as they are.
-    const outcome = await trackBatch(this.#pipeline, shopId!, chunk, Date.now(), (claimed) => claimed, 'secret');
+    const outcome = await trackBatch(this.#pipeline, shopId!, chunk, { now: Date.now(), sender: 'secret' });
     return batchOutcome(outcome.results, outcome.accepted, outcome.duplicates);
   }
 }

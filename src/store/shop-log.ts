@@ -8,7 +8,7 @@
 // dedup index, checked and written in the same transaction as the events it names.
 import type { TrackedEvent } from '../api/event.js';
 import { LAST_POSITION, type Databases, type DedupRecord } from './database.js';
-import { commitDurably } from './durable-commit.js';
+import { commitDurably, type Alongside } from './durable-commit.js';
 import { entryIds, isChange, toEventsEntry, type EaseArtifact, type ShopChange } from './log-entry.js';
 import { writeChange } from './change-tables.js';
 import { buildChange, type ShopCommand } from './shop-command.js';
@@ -47,16 +47,6 @@ function dedupRecord(sender: Sender, messageId: string, eventId: string, receive
 /** The dedup index's key of a messageId: its sender's namespace first ('p:' or 's:'), which no id of the other can spell. */
 function dedupKey(sender: Sender, messageId: string): string {
   return (sender === 'secret' ? 's:' : 'p:') + messageId;
-}
-
-/**
- * What a replicated log's materialization adds to an append's write transaction: `check` first,
- * before anything is written (it throws to write nothing: lmdb-js keeps what a transaction wrote
- * before it threw), and `record` last, with what the append stored (its sequence and outcome).
- */
-export interface Alongside<R> {
-  check(): void;
-  record(result: R): void;
 }
 
 /** An event to append, with the id it was given. */

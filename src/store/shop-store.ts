@@ -120,7 +120,12 @@ export class ShopStore {
   }
 
   findKey(key: string): ApiKeyRecord | undefined {
-    return this.dbs.apiKeys.get(hashKey(key));
+    return this.findKeyHash(hashKey(key));
+  }
+
+  /** The key stored under a SHA-256 (hex), as the key table keeps them; undefined when none. */
+  findKeyHash(hash: string): ApiKeyRecord | undefined {
+    return this.dbs.apiKeys.get(hash);
   }
 
   /** Registers a given key for a shop (idempotent); throws when it belongs to another shop. */

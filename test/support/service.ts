@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config.js';
 import { monotonicMs } from '../../src/limits/monotonic-clock.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { generateSigningSecret, mintCustomerToken } from '../../src/api/customer-token.js';
@@ -55,6 +55,8 @@ export interface StartOptions {
   committer?: Committer;
   /** Engine settings no environment variable sets (a small shopper table, to evict). */
   engine?: Partial<EngineConfig>;
+  /** Other settings no environment variable sets (the request bodies' caps). */
+  config?: Partial<Omit<Config, 'engine'>>;
 }
 
 export function testEnv(dataDir: string, shop: TestShop, env: Record<string, string> = {}): Record<string, string> {
@@ -82,7 +84,7 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
   const dataDir = options.dataDir ?? tempDataDir();
   const shop = options.shop ?? newShop();
   const loaded = loadConfig(testEnv(dataDir, shop, options.env));
-  const config = options.engine === undefined ? loaded : { ...loaded, engine: { ...loaded.engine, ...options.engine } };
+  const config: Config = { ...loaded, ...options.config, engine: { ...loaded.engine, ...options.engine } };
   const fake = options.monotonic;
   const monotonic = fake === undefined ? undefined : () => monotonicMs(fake());
   const service = await startService(config, { clock: options.clock, monotonic, committer: options.committer, log: () => {} });

@@ -3,23 +3,10 @@
 // and widget, the top recommended products and the experiments; and, drawn here, why personalized
 // recommends what it does (model-panel.ts). The page's only secret is the
 // session's CSRF token (in a meta tag, for the requests that change state); the key never reaches it.
-import { html, type Html } from '../../demo/pages/html.js';
-import type { ShopModel } from '../../api/responses.js';
+import { html, type Html } from '../../html.js';
+import type { ShopGlance } from '../../app/shop-status.js';
 import { dashboardLayout } from './layout.js';
 import { modelPanel } from './model-panel.js';
-
-export interface ShopGlance {
-  shopId: string;
-  products: number;
-  eventsApplied: number;
-  shoppersTracked: number;
-  /** What the shop's public key stored today (UTC) against its daily budget (0: unbounded). */
-  storefront: { events: number; bytes: number; eventsPerDay: number; bytesPerDay: number };
-  /** What personalized runs with and why. */
-  model: ShopModel;
-  /** The ISO 4217 code of the shop's prices (PUT /api/shop/currency); null: amounts are shown without one. */
-  currency: string | null;
-}
 
 const count = new Intl.NumberFormat('en');
 const megabytes = new Intl.NumberFormat('en', { maximumFractionDigits: 1 });

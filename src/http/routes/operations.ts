@@ -1,10 +1,8 @@
 // Operations: GET /healthz (no key) and GET /metrics (Prometheus text for the admin key's shop).
-import type { Health } from '../../api/responses.js';
-import type { HttpDeps } from '../deps.js';
-import { admit } from '../../transport/rate-limits.js';
-import type { Handler } from '../../transport/route.js';
 import type { ShopModel } from '../../api/responses.js';
-import { shopModel } from '../../app/shop-model.js';
+import type { Principal } from '../../app/principal.js';
+import type { HttpDeps } from '../deps.js';
+import type { Handler } from '../../transport/route.js';
 
 /** The settings personalized runs with and their validation at the latest refit (GET /api/shop/model has the whole report). */
 function tuningLines({ settings, tuning }: ShopModel, shop: string): string[] {
@@ -41,14 +39,10 @@ function tuningLines({ settings, tuning }: ShopModel, shop: string): string[] {
   ];
 }
 
-/**
- * Which process answered and how far it is behind the log. Per-shop positions are in /metrics
- * (admin key): this route has no key, and a list of shop ids is not for anyone who asks.
- */
 /** The shop's storefront budget: what its public key stored today (every server process together), the bounds, and this process's refusals. */
 function storefrontLines(deps: HttpDeps, shopId: string, shop: string): string[] {
-  const today = deps.storefrontUsage(shopId);
-  const { eventsPerDay, bytesPerDay } = deps.config.storefrontQuota;
+  const today = deps.shops.storefront(shopId);
+  const { eventsPerDay, bytesPerDay } = today;
   return [
     "# HELP pairwise_storefront_events_today Events the shop's public key stored today (UTC), every server process together.",
     '# TYPE pairwise_storefront_events_today gauge',
@@ -64,29 +58,28 @@ function storefrontLines(deps: HttpDeps, shopId: string, shop: string): string[]
     `pairwise_storefront_bytes_per_day ${bytesPerDay}`,
     "# HELP pairwise_storefront_quota_refused_total Events of the shop's public key this server process refused since start (429 storefront_quota): the day's budget was spent.",
     '# TYPE pairwise_storefront_quota_refused_total counter',
-    `pairwise_storefront_quota_refused_total{${shop},pid="${process.pid}"} ${deps.pipeline.quotaRefusals.get(shopId) ?? 0}`,
+    `pairwise_storefront_quota_refused_total{${shop},pid="${process.pid}"} ${deps.node.quotaRefusals(shopId)}`,
   ];
 }
 
+/**
+ * Which process answered and how far it is behind the log. Per-shop positions are in /metrics
+ * (admin key): this route has no key, and a list of shop ids is not for anyone who asks.
+ */
 export function getHealth(deps: HttpDeps): Handler {
-  return (exchange) => {
-    const { shops, behind } = deps.tail.lag();
-    const problems = deps.logProblems();
-    const health: Health = problems.length === 0 ? { status: 'ok', pid: process.pid, shops, behind } : { status: 'degraded', problems, pid: process.pid, shops, behind };
-    exchange.json(JSON.stringify(health));
-  };
+  return (call) => call.json(JSON.stringify(deps.node.health()));
 }
 
-export function getMetrics(deps: HttpDeps): Handler {
-  return (exchange) => {
-    const { shopId } = admit(exchange, deps, 'admin');
-    const engine = deps.engines.get(shopId);
+export function getMetrics(deps: HttpDeps): Handler<Principal> {
+  return (call) => {
+    const { shopId } = call.principal;
+    const counts = deps.shops.counts(shopId);
     const memory = process.memoryUsage();
     const answers = deps.answers.cache;
     const limits = deps.limits.stats();
     const shop = `shop="${shopId}"`;
-    const lag = deps.tail.shopLag(shopId);
-    const disk = deps.disk();
+    const lag = deps.node.shopLog(shopId);
+    const disk = deps.node.disk();
     const lines = [
       '# HELP pairwise_log_head_position The shop\'s last log position (events and changes), as the log holds it.',
       '# TYPE pairwise_log_head_position gauge',
@@ -117,16 +110,16 @@ export function getMetrics(deps: HttpDeps): Handler {
       `pairwise_log_behind_ms{${shop},pid="${process.pid}"} ${lag.behindMs}`,
       '# HELP pairwise_events_applied_total Events applied to the shop\'s models since start (replay included; those held for products not in the catalog too).',
       '# TYPE pairwise_events_applied_total counter',
-      `pairwise_events_applied_total{${shop}} ${engine.eventCount}`,
+      `pairwise_events_applied_total{${shop}} ${counts.events}`,
       '# HELP pairwise_products Products in the shop\'s catalog.',
       '# TYPE pairwise_products gauge',
-      `pairwise_products{${shop}} ${engine.catalog.productCount}`,
+      `pairwise_products{${shop}} ${counts.products}`,
       '# HELP pairwise_shoppers_tracked Shoppers (customers and sessions) with state in memory.',
       '# TYPE pairwise_shoppers_tracked gauge',
-      `pairwise_shoppers_tracked{${shop}} ${engine.erasedShoppers.held()}`,
+      `pairwise_shoppers_tracked{${shop}} ${counts.shoppers}`,
       '# HELP pairwise_pending_events Events held for product ids the catalog does not have (yet), counted when the product is added (bounded by PAIRWISE_PENDING_EVENTS).',
       '# TYPE pairwise_pending_events gauge',
-      `pairwise_pending_events{${shop}} ${engine.pending.size}`,
+      `pairwise_pending_events{${shop}} ${counts.pendingEvents}`,
       '# HELP pairwise_answer_cache_hits_total Recommendation answers served from the answer cache (all shops).',
       '# TYPE pairwise_answer_cache_hits_total counter',
       `pairwise_answer_cache_hits_total ${answers.hits}`,
@@ -148,17 +141,17 @@ export function getMetrics(deps: HttpDeps): Handler {
       ...storefrontLines(deps, shopId, shop),
       '# HELP pairwise_ease_fit_products Products in the shop\'s installed EASE fit (a refit\'s matrix is 4 × this² bytes; 0: none yet).',
       '# TYPE pairwise_ease_fit_products gauge',
-      `pairwise_ease_fit_products{${shop}} ${engine.ease.size}`,
-      ...tuningLines(shopModel(shopId, engine, deps.config.easeRefit.lambda), shop),
+      `pairwise_ease_fit_products{${shop}} ${counts.easeProducts}`,
+      ...tuningLines(deps.shops.model(shopId), shop),
       '# HELP pairwise_ease_refit_running 1 while an EASE refit (any shop, in any server process) is under way and holds its matrix.',
       '# TYPE pairwise_ease_refit_running gauge',
-      `pairwise_ease_refit_running ${deps.background.refitRunning ? 1 : 0}`,
+      `pairwise_ease_refit_running ${deps.node.background.refitRunning ? 1 : 0}`,
       '# HELP pairwise_housekeeping_lease_held 1 in the server process that holds the housekeeping lease (snapshots, EASE refits, the dedup prune), 0 in the others.',
       '# TYPE pairwise_housekeeping_lease_held gauge',
-      `pairwise_housekeeping_lease_held{pid="${process.pid}"} ${deps.background.housekeeper ? 1 : 0}`,
+      `pairwise_housekeeping_lease_held{pid="${process.pid}"} ${deps.node.background.housekeeper ? 1 : 0}`,
       '# HELP pairwise_snapshot_copy_buffer_bytes The buffer snapshots are copied into, kept between snapshots up to PAIRWISE_SNAPSHOT_KEEP_BUFFER_MB (0: none kept).',
       '# TYPE pairwise_snapshot_copy_buffer_bytes gauge',
-      `pairwise_snapshot_copy_buffer_bytes ${deps.background.snapshotCopyBytes}`,
+      `pairwise_snapshot_copy_buffer_bytes ${deps.node.background.snapshotCopyBytes}`,
       '# HELP process_resident_memory_bytes Resident memory of the whole process.',
       '# TYPE process_resident_memory_bytes gauge',
       `process_resident_memory_bytes ${memory.rss}`,
@@ -173,6 +166,6 @@ export function getMetrics(deps: HttpDeps): Handler {
       `process_uptime_seconds ${Math.round(process.uptime())}`,
       '',
     ];
-    exchange.send(200, 'text/plain; version=0.0.4', lines.join('\n'));
+    call.send(200, 'text/plain; version=0.0.4', lines.join('\n'));
   };
 }

@@ -2,7 +2,7 @@
 // refused with a message naming the variable.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { natsConfig, NatsConfigError } from '../../../src/store/jetstream/nats-config.js';
+import { natsConfig, NatsConfigError } from '../../src/config/nats.js';
 
 const host = fc.oneof(fc.constantFrom('127.0.0.1', 'localhost', 'nats-1', '10.0.0.7'), fc.domain());
 const port = fc.integer({ min: 1, max: 65_535 });

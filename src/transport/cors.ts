@@ -1,6 +1,6 @@
 // CORS for the storefront routes: any origin may call them with a public key (a shop may narrow
 // that to its own origins, checked in auth); credentials are never allowed.
-import type { Exchange } from '../transport/exchange.js';
+import type { Exchange } from './exchange.js';
 
 export const PREFLIGHT_HEADERS = {
   'access-control-allow-methods': 'GET, POST, OPTIONS',

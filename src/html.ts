@@ -1,5 +1,6 @@
-// Safe HTML strings for the demo pages: every value put into an html`` template is escaped unless it
-// is itself Html (another template or raw()). Attribute values must be quoted in the template.
+// Safe HTML strings for the server-rendered pages (the dashboard's, the demo store's): every value put
+// into an html`` template is escaped unless it is itself Html (another template or raw()). Attribute
+// values must be quoted in the template.
 
 export class Html {
   constructor(readonly text: string) {}

@@ -1,7 +1,7 @@
 // Reads a request body under a byte cap: content-length is checked first, then bytes are counted
 // as they arrive. Chunks are copied (uWS reuses their ArrayBuffer) and joined once at the end.
 import { AppError } from '../errors.js';
-import { RequestAbortedError, type Exchange } from '../transport/exchange.js';
+import { RequestAbortedError, type Exchange } from './exchange.js';
 
 const JSON_TYPES = ['application/json', 'text/plain'];
 
@@ -11,6 +11,12 @@ export function checkJsonContentType(contentType: string): void {
   if (mediaType !== '' && !JSON_TYPES.includes(mediaType)) {
     throw new AppError('unsupported_media_type', 'send the body as JSON with Content-Type: application/json');
   }
+}
+
+/** Checks the media type of a form post: application/x-www-form-urlencoded. */
+export function checkFormContentType(contentType: string): void {
+  const mediaType = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  if (mediaType !== 'application/x-www-form-urlencoded') throw new AppError('unsupported_media_type', 'send the form as application/x-www-form-urlencoded');
 }
 
 function tooLarge(maxBytes: number): AppError {

@@ -4,8 +4,8 @@
 // A snapshot copies a shop's models over several turns of the event loop, and a catch-up with
 // another process's events applies them over several turns; meanwhile the shop is held: other
 // writers await `changesWait` before they change its models (and before they acknowledge).
-import type { EngineConfig } from '../engine/engine-config.js';
-import { ShopEngine } from '../engine/shop-engine.js';
+import type { EngineConfig } from './engine-config.js';
+import { ShopEngine } from './shop-engine.js';
 
 interface Entry {
   engine: ShopEngine;
