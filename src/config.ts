@@ -124,6 +124,8 @@ export interface Config {
   basePath: string;
   bootstrap?: BootstrapShop;
   demo: boolean;
+  /** Scheduled product feeds may be fetched from private and special addresses (PAIRWISE_FEED_ALLOW_PRIVATE=1): a feed on the shop's own network. */
+  feedAllowPrivate: boolean;
   maxEventBodyBytes: number;
   maxBatchBodyBytes: number;
   maxCatalogBodyBytes: number;
@@ -342,6 +344,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     basePath: basePath(env.BASE_PATH),
     bootstrap: bootstrap(env),
     demo: env.PAIRWISE_DEMO !== '0' && env.PAIRWISE_DEMO !== 'false',
+    feedAllowPrivate: env.PAIRWISE_FEED_ALLOW_PRIVATE === '1' || env.PAIRWISE_FEED_ALLOW_PRIVATE === 'true',
     maxEventBodyBytes: 64 * 1024,
     maxBatchBodyBytes: 512 * 1024,
     maxCatalogBodyBytes: 8 * 1024 * 1024,

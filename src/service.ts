@@ -7,6 +7,8 @@ import { CatalogUpdates } from './app/catalog-updates.js';
 import { CustomerData } from './app/customer-data.js';
 import { CustomerIdentity } from './app/customer-identity.js';
 import { Experiments } from './app/experiments.js';
+import type { FeedPulls } from './app/feed-pulls.js';
+import { Integrations } from './app/integrations.js';
 import { KeyDirectory } from './app/key-directory.js';
 import { NodeStatus } from './app/node-status.js';
 import { PositionWaits } from './app/position-waits.js';
@@ -81,6 +83,8 @@ export interface RunningService {
   readonly demoKeys?: DemoKeys;
   /** What this start seeded into a new demo store. */
   readonly demoSeeded?: DemoSeeded;
+  /** The shops' scheduled product feeds (feedPulls.pull(shopId) pulls one now). */
+  readonly feedPulls: FeedPulls;
   /** Snapshots every shop with events since its last snapshot now (as the interval timer does); resolves with how many. */
   snapshot(): Promise<number>;
   /** Snapshots as snapshot() does, then drops the log entries the retention allows (as the interval timer does); resolves with the positions dropped. */
@@ -182,13 +186,28 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   const node = new NodeStatus({ tail, pipeline, disk: () => diskUsage(dbs), logProblems: () => replicated?.problems() ?? [], background });
   const shopErasure = new ShopErasure((shopId) => shopLog.eraseShop(shopId), (shopId) => forgetShop(shopId));
   const dashboardSessions = new DashboardSessions(new LmdbSessionTable(dbs, IDLE_MS), IDLE_MS);
+  const integrations = new Integrations({
+    shops,
+    log: shopLog,
+    applier,
+    pipeline,
+    catalog,
+    shopErasure,
+    clock,
+    logLine: log,
+    gidPlatform: config.engine.gidPlatform,
+    feedAllowPrivate: config.feedAllowPrivate,
+    // One process pulls feeds: the housekeeper, and past one machine the one that runs the cluster's refits.
+    puller: () => background.housekeeper && (replicated === undefined || replicated.refitLease.held),
+  });
+  applied.onShopChanged((shopId, record) => integrations.shopChanged(shopId, record));
 
   // The transports. The stream's listeners of applied changes come after the key cache's: a key check sees the cache cleared.
   const resolveKey = keys.resolve;
   const stream = new StreamServer({ config, resolveKey, identity, limits, answers, events, applied, positions, clock });
   await background.takeLease();
   const http = await startHttpServer(
-    { config, resolveKey, resolveKeyHash: keys.resolveHash, identity, limits, answers, events, positionToken: (position) => pipeline.positionToken(position), catalog, customers, shopErasure, positions, shops: shopStatus, node, clock, demo: demo?.storefront, experiments, rules, settings, stats: new Stats(engines), dashboardSessions },
+    { config, resolveKey, resolveKeyHash: keys.resolveHash, identity, limits, answers, events, positionToken: (position) => pipeline.positionToken(position), catalog, customers, shopErasure, positions, shops: shopStatus, node, clock, demo: demo?.storefront, experiments, rules, settings, stats: new Stats(engines), dashboardSessions, integrations },
     stream.routes,
   ).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
@@ -204,8 +223,9 @@ async function compose(config: Config, options: ServiceOptions, dbs: Databases, 
   };
   tail.onGone(forgetShop);
   background.start(replayed.erasures);
+  integrations.start();
   tail.start(config.logPollMs);
-  return running({ config, http, stream, dbs, engines, pipeline, shops, limits, shopLog, tail, replayed, replicated, demo, background, lock });
+  return running({ config, http, stream, dbs, engines, pipeline, shops, limits, shopLog, tail, replayed, replicated, demo, background, integrations, lock });
 }
 
 /** The service as its callers hold it, and its graceful stop. */
@@ -224,6 +244,7 @@ function running(parts: {
   replicated: ReplicatedLog | undefined;
   demo: OpenDemoStore | undefined;
   background: BackgroundWork;
+  integrations: Integrations;
   lock: DataDirLock;
 }): RunningService {
   const { config, http, stream, dbs, tail, replicated, demo, background, pipeline } = parts;
@@ -244,11 +265,13 @@ function running(parts: {
     ...(replicated === undefined ? {} : { replicated }),
     demoKeys: demo?.keys,
     ...(demo?.seeded === undefined ? {} : { demoSeeded: demo.seeded }),
+    feedPulls: parts.integrations.feeds,
     snapshot: () => background.snapshot(),
     pruneLog: () => background.pruneLog(),
     stop() {
       stopping ??= (async () => {
         tail.stop();
+        parts.integrations.stop();
         await background.stop(); // ends a refit under way at once
         // One deadline for both: WebSocket acks first, then HTTP requests, within shutdownDrainMs.
         const deadline = performance.now() + config.shutdownDrainMs;

@@ -1,7 +1,8 @@
-// PUT /api/integrations/shopify and /woocommerce: the wire types of a shop's connection to a
-// platform's store, their typia validators, and what GET shows of a connection (never a secret).
+// PUT /api/integrations/shopify, /woocommerce and /feed: the wire types of a shop's connection to a
+// platform's store and of its scheduled product feed, their typia validators, what GET shows of them
+// (never a secret), and what a webhook delivery is answered.
 import typia, { type tags } from 'typia';
-import type { FieldError } from '../errors.js';
+import { invalidFields, type FieldError } from '../errors.js';
 import { typiaPathToPointer } from './json-pointer.js';
 
 /** A shop's Shopify domain: its permanent <shop>.myshopify.com name (webhooks name it in X-Shopify-Shop-Domain). */
@@ -80,4 +81,85 @@ export function parseWooConnection(input: unknown): ConnectionParse {
   const source = storeUrlKey(result.data.storeUrl);
   if (source === undefined) return { ok: false, errors: [{ pointer: '/storeUrl', detail: "must be the store's http:// or https:// address, such as https://shop.example" }] };
   return { ok: true, source, secret: result.data.webhookSecret };
+}
+
+/** PUT /api/integrations/shopify's body, validated (throws invalid_integration). */
+export function shopifyConnectionBody(input: unknown): ConnectionSettings {
+  return connectionBody(parseShopifyConnection(input));
+}
+
+/** PUT /api/integrations/woocommerce's body, validated (throws invalid_integration). */
+export function wooConnectionBody(input: unknown): ConnectionSettings {
+  return connectionBody(parseWooConnection(input));
+}
+
+/** A connection as validated: the store's source as deliveries name it, and the webhook secret. */
+export interface ConnectionSettings {
+  source: string;
+  secret: string;
+}
+
+function connectionBody(parsed: ConnectionParse): ConnectionSettings {
+  if (!parsed.ok) throw invalidFields('invalid_integration', parsed.errors, 'body');
+  return { source: parsed.source, secret: parsed.secret };
+}
+
+/** How often a feed may be pulled: every 15 minutes at most, once a week at least. */
+export const FEED_MINUTES = { min: 15, max: 10_080, default: 1_440 } as const;
+
+export interface WireFeed {
+  /** The feed's http(s) address: a Google Merchant Center product feed, XML (RSS 2.0 or Atom) or tab-separated, gzipped or not. */
+  url: string & tags.MaxLength<2048>;
+  /** Minutes between pulls (15 to 10080); default 1440, daily. */
+  everyMinutes?: number & tags.Type<'uint32'> & tags.Minimum<15> & tags.Maximum<10080>;
+}
+
+/** What one pull did. */
+export interface FeedPullView {
+  startedAt: string & tags.Format<'date-time'>;
+  endedAt: string & tags.Format<'date-time'>;
+  /** Whether the feed was read to its end (an unchanged feed, 304, counts). */
+  complete: boolean;
+  notModified?: boolean;
+  /** Products listed, stored as new or changed, refused, and made unavailable for no longer being listed. */
+  seen: number;
+  changed: number;
+  refused: number;
+  unlisted: number;
+  /** The first refusals, `line: reason`. */
+  refusals?: string[];
+  /** Why the pull failed, when it did. */
+  error?: string;
+}
+
+/** GET /api/integrations/feed. */
+export interface FeedView {
+  configured: boolean;
+  url?: string;
+  everyMinutes?: number;
+  /** When the next pull is due (the first one: at once). */
+  nextPullAt?: string & tags.Format<'date-time'>;
+  last?: FeedPullView;
+}
+
+const validateFeed = typia.createValidate<WireFeed>();
+
+/** PUT /api/integrations/feed's body: an http(s) URL and an interval; throws invalid_integration. */
+export function feedBody(input: unknown): { url: string; everyMinutes: number } {
+  const result = validateFeed(input);
+  if (!result.success) throw invalidFields('invalid_integration', fieldErrors(result.errors), 'body');
+  let url: URL;
+  try {
+    url = new URL(result.data.url.trim());
+  } catch {
+    throw invalidFields('invalid_integration', [{ pointer: '/url', detail: 'must be an http:// or https:// URL' }], 'body');
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hash) throw invalidFields('invalid_integration', [{ pointer: '/url', detail: 'must be an http:// or https:// URL without a fragment' }], 'body');
+  return { url: url.href, everyMinutes: result.data.everyMinutes ?? FEED_MINUTES.default };
+}
+
+/** A webhook delivery's answer (200): what it did. */
+export interface DeliveryAnswer {
+  /** `applied` (it changed the shop), `unchanged` (nothing new in it), `duplicate` (its id, or its order's lines, were taken before), `ignored` (a topic Pairwise does not take, or the app was uninstalled). */
+  outcome: 'applied' | 'unchanged' | 'duplicate' | 'ignored';
 }

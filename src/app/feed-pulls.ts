@@ -9,7 +9,9 @@ import { parseCatalog } from '../api/product.js';
 import type { Product } from '../engine/product.js';
 import type { Download, FeedVersion } from '../integrations/feeds/feed-download.js';
 import { feedRecords, sniffFeed } from '../integrations/feeds/feed-records.js';
-import type { FeedPullReport } from '../store/feed-settings.js';
+import type { FeedPullView, FeedView } from '../api/integrations.js';
+import type { FeedPullReport, FeedSettings } from '../store/feed-settings.js';
+import type { ShopRecord } from '../store/records.js';
 import type { ShopStore } from '../store/shop-store.js';
 import type { CatalogUpdates } from './catalog-updates.js';
 
@@ -24,6 +26,20 @@ export interface FeedPullsDeps {
   download: (url: string, version: FeedVersion) => Promise<Download>;
   clock: () => number;
   log: (line: string) => void;
+  /** Whether this process pulls feeds (it holds the housekeeping lease, and past one machine the cluster's). */
+  puller: () => boolean;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function pullView(report: FeedPullReport): FeedPullView {
+  const { startedAt, endedAt, ...rest } = report;
+  return { startedAt: iso(startedAt), endedAt: iso(endedAt), ...rest };
+}
+
+/** When `feed` is next due (epoch ms): at once when it was never pulled. */
+function dueAt(feed: FeedSettings): number {
+  return feed.last === undefined ? 0 : feed.last.startedAt + feed.everyMinutes * 60_000;
 }
 
 /** The first bytes of a stream as text, and the whole stream again (those bytes first). */
@@ -49,13 +65,41 @@ export class FeedPulls {
 
   constructor(readonly deps: FeedPullsDeps) {}
 
+  /** Sets the shop's feed (a new URL is pulled at once, by the process that pulls feeds); resolves with what GET shows. */
+  async set(shopId: string, settings: { url: string; everyMinutes: number }, now: number): Promise<FeedView> {
+    await this.deps.shops.changeFeed(shopId, { action: 'set', ...settings }, now);
+    return this.view(shopId);
+  }
+
+  /** Stops pulling the shop's feed (its products stay as the last pull left them). */
+  async clear(shopId: string, now: number): Promise<FeedView> {
+    await this.deps.shops.changeFeed(shopId, { action: 'clear' }, now);
+    return this.view(shopId);
+  }
+
+  view(shopId: string): FeedView {
+    const feed = this.deps.shops.getShop(shopId)?.feed;
+    if (feed === undefined) return { configured: false };
+    const view: FeedView = { configured: true, url: feed.url, everyMinutes: feed.everyMinutes, nextPullAt: iso(Math.max(dueAt(feed), feed.last?.endedAt ?? 0)) };
+    if (feed.last !== undefined) view.last = pullView(feed.last);
+    return view;
+  }
+
+  /** A shop's record changed (whichever process wrote it): a feed never pulled is pulled now, here if this process pulls feeds. */
+  shopChanged(shopId: string, record: ShopRecord): void {
+    if (record.feed === undefined || record.feed.last !== undefined || this.#running.has(shopId) || !this.deps.puller()) return;
+    // After the change is applied everywhere in this process: the pull reads the record it set.
+    setImmediate(() => void this.pull(shopId).catch((error: unknown) => this.deps.log(`feed of shop "${shopId}" failed: ${String(error)}`)));
+  }
+
   /** Pulls every shop's feed that is due at `now` (one at a time); resolves with how many were pulled. */
   async pullDue(now: number): Promise<number> {
+    if (!this.deps.puller()) return 0;
     let pulled = 0;
     for (const shopId of this.deps.shops.listShops()) {
       const feed = this.deps.shops.getShop(shopId)?.feed;
       if (feed === undefined || this.#running.has(shopId)) continue;
-      if (feed.last !== undefined && feed.last.startedAt + feed.everyMinutes * 60_000 > now) continue;
+      if (dueAt(feed) > now) continue;
       await this.pull(shopId);
       pulled++;
     }

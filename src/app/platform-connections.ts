@@ -2,9 +2,8 @@
 // /woocommerce): validated, then appended to the shop's log like any setting; and the map from a
 // store (a Shopify domain, a WooCommerce address) to its shop that webhook deliveries are routed by.
 // One store feeds one shop.
-import { parseShopifyConnection, parseWooConnection, storeUrlKey, type ConnectionParse, type ConnectionView } from '../api/integrations.js';
+import { storeUrlKey, type ConnectionSettings, type ConnectionView } from '../api/integrations.js';
 import { AppError } from '../errors.js';
-import type { ShopChange } from '../store/log-entry.js';
 import { connectionHolder } from '../store/shop-command.js';
 import type { ShopStore } from '../store/shop-store.js';
 import type { Platform, WebhookConnection } from '../store/webhook-connection.js';
@@ -15,7 +14,6 @@ export const SECRET_GRACE_MS = 48 * 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 interface PlatformRules {
-  parse: (input: unknown) => ConnectionParse;
   /** A delivery's source header as the connection keeps it (undefined: not one). */
   sourceKey: (header: string) => string | undefined;
   /** What the connection's source is called on the wire, in GET. */
@@ -24,8 +22,8 @@ interface PlatformRules {
 }
 
 const PLATFORMS: Record<Platform, PlatformRules> = {
-  shopify: { parse: parseShopifyConnection, sourceKey: (header) => header.trim().toLowerCase(), field: 'shopDomain', what: 'Shopify domain' },
-  woocommerce: { parse: parseWooConnection, sourceKey: storeUrlKey, field: 'storeUrl', what: 'WooCommerce store' },
+  shopify: { sourceKey: (header) => header.trim().toLowerCase(), field: 'shopDomain', what: 'Shopify domain' },
+  woocommerce: { sourceKey: storeUrlKey, field: 'storeUrl', what: 'WooCommerce store' },
 };
 
 export class PlatformConnections {
@@ -40,9 +38,9 @@ export class PlatformConnections {
     this.#rules = PLATFORMS[platform];
   }
 
-  /** Forgets the map when a shop's record changed, whichever process wrote it (call from the applied-change listener). */
-  changed(change: ShopChange): void {
-    if (change.kind === 'shop') this.#bySource = undefined;
+  /** Forgets the map when a shop's record changed, whichever process wrote it (the applied-change listener calls it). */
+  shopChanged(): void {
+    this.#bySource = undefined;
   }
 
   /** The shop and connection a delivery's source header names, if any (uninstalled ones too: their compliance webhooks still come). */
@@ -63,12 +61,10 @@ export class PlatformConnections {
 
   /**
    * Connects the shop to a store, rotates its webhook secret (the previous one stays valid for
-   * SECRET_GRACE_MS), or reconnects after an uninstall. Throws AppError('invalid_integration') for a
-   * bad body, ('integration_taken') when another shop holds the store.
+   * SECRET_GRACE_MS), or reconnects after an uninstall. Throws AppError('integration_taken') when
+   * another shop holds the store.
    */
-  async connect(shopId: string, input: unknown, now: number): Promise<ConnectionView> {
-    const parsed = this.#rules.parse(input);
-    if (!parsed.ok) throw new AppError('invalid_integration', `${parsed.errors[0]!.pointer || 'body'} ${parsed.errors[0]!.detail}`, parsed.errors);
+  async connect(shopId: string, parsed: ConnectionSettings, now: number): Promise<ConnectionView> {
     const taken = () => new AppError('integration_taken', `the ${this.#rules.what} ${parsed.source} is connected to another shop: disconnect it there first`);
     if (connectionHolder(this.shops.dbs, this.platform, parsed.source, shopId) !== undefined) throw taken();
     await this.shops.changeConnection(shopId, this.platform, { action: 'connect', source: parsed.source, secret: parsed.secret, at: now, graceMs: SECRET_GRACE_MS }, now);

@@ -3,6 +3,7 @@
 // its catalog records upserted as the REST API would, its orders' purchases tracked as the merchant's
 // own events, and a count of deliveries by platform, topic and outcome.
 import type { WireEvent } from '../api/event.js';
+import type { DeliveryAnswer } from '../api/integrations.js';
 import type { WireProduct } from '../api/product.js';
 import { parseCatalog } from '../api/product.js';
 import { AppError } from '../errors.js';
@@ -13,8 +14,8 @@ import type { ShopLog } from '../store/shop-log.js';
 import type { ShopStore } from '../store/shop-store.js';
 import { trackBatch } from './track-events.js';
 
-/** What a delivery did: `applied` (it changed the shop), `unchanged` (nothing new in it), `duplicate` (its id, or its order's lines, were taken before), `ignored` (a topic Pairwise does not take). */
-export type DeliveryOutcome = 'applied' | 'unchanged' | 'duplicate' | 'ignored';
+/** What a delivery did (see DeliveryAnswer). */
+export type DeliveryOutcome = DeliveryAnswer['outcome'];
 
 /** Longest delivery id kept (Shopify's are UUIDs, WooCommerce's hashes). */
 const MAX_DELIVERY_ID = 128;

@@ -17,12 +17,10 @@ import type { PlatformConnections } from './platform-connections.js';
 import { invalidDelivery, type DeliveryOutcome, type PlatformWrites } from './platform-writes.js';
 import { verifiedDelivery } from './verified-delivery.js';
 
-/** A delivery as received: its headers and its body's exact bytes. */
+/** A delivery as admitted (see verify): its topic and id headers and its body's exact bytes. */
 export interface ShopifyDelivery {
   topic: string | undefined;
-  domain: string | undefined;
   webhookId: string | undefined;
-  hmac: string | undefined;
   body: Uint8Array;
 }
 
@@ -36,15 +34,23 @@ export class ShopifyWebhooks {
   ) {}
 
   /**
-   * Takes one delivery: throws AppError('unauthorized') for an unknown domain or a signature that does
-   * not verify (nothing stored), ('invalid_json') or ('invalid_webhook') for a signed body that is not
-   * the topic's payload, ('unavailable') when the storage refuses; else resolves once it is durable
-   * and applied.
+   * The shop a delivery is for: the one connected to the domain it names (X-Shopify-Shop-Domain),
+   * whose webhook secret signed its exact bytes (X-Shopify-Hmac-Sha256). Throws
+   * AppError('unauthorized') otherwise, before anything reads the body.
    */
-  async receive(delivery: ShopifyDelivery, now: number): Promise<DeliveryOutcome> {
-    const { shopId, connection } = verifiedDelivery(this.connections, delivery.domain, delivery.body, delivery.hmac, now, { source: 'X-Shopify-Shop-Domain', signature: 'X-Shopify-Hmac-Sha256' });
+  verify(domain: string | undefined, hmac: string | undefined, body: Uint8Array, now: number): { shopId: string } {
+    return { shopId: verifiedDelivery(this.connections, domain, body, hmac, now, { source: 'X-Shopify-Shop-Domain', signature: 'X-Shopify-Hmac-Sha256' }).shopId };
+  }
+
+  /**
+   * Takes one delivery verify admitted for `shopId`: throws AppError('invalid_json') or
+   * ('invalid_webhook') for a body that is not the topic's payload, ('unavailable') when the storage
+   * refuses; else resolves once it is durable and applied.
+   */
+  async receive(shopId: string, delivery: ShopifyDelivery, now: number): Promise<DeliveryOutcome> {
     const topic = delivery.topic ?? '';
-    const outcome = connection.uninstalledAt !== undefined && !COMPLIANCE.has(topic) ? 'ignored' : await this.#take(shopId, topic, delivery, now);
+    const uninstalled = this.connections.shops.getShop(shopId)?.shopify?.uninstalledAt !== undefined;
+    const outcome = uninstalled && !COMPLIANCE.has(topic) ? 'ignored' : await this.#take(shopId, topic, delivery, now);
     this.writes.count('shopify', topic, outcome);
     return outcome;
   }

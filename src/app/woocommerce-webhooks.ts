@@ -10,14 +10,15 @@ import type { PlatformConnections } from './platform-connections.js';
 import { invalidDelivery, type DeliveryOutcome, type PlatformWrites } from './platform-writes.js';
 import { verifiedDelivery } from './verified-delivery.js';
 
-/** A delivery as received: its headers and its body's exact bytes. */
+/** A delivery as admitted (see verify): its topic and id headers and its body's exact bytes. */
 export interface WooDelivery {
-  source: string | undefined;
   topic: string | undefined;
   deliveryId: string | undefined;
-  signature: string | undefined;
   body: Uint8Array;
 }
+
+/** Who a request to the webhook address comes from: a connected store's shop, or WooCommerce's ping. */
+export type WooSender = { readonly shopId: string } | { readonly handshake: true };
 
 /**
  * The ping WooCommerce sends when a webhook is saved: `webhook_id=<id>`, form-encoded and unsigned.
@@ -32,14 +33,21 @@ export class WooWebhooks {
   ) {}
 
   /**
-   * Takes one delivery: throws AppError('unauthorized') for an unknown store or a signature that does
-   * not verify (nothing stored), ('invalid_json') or ('invalid_webhook') for a signed body that is not
-   * the topic's payload, ('unavailable') when the storage refuses; else resolves once it is durable
-   * and applied.
+   * Who sent a request: the shop connected to the store it names (X-WC-Webhook-Source), whose webhook
+   * secret signed its exact bytes (X-WC-Webhook-Signature); or, without a topic, WooCommerce's
+   * unsigned ping. Throws AppError('unauthorized') otherwise, before anything reads the body.
    */
-  async receive(delivery: WooDelivery, now: number): Promise<DeliveryOutcome> {
-    if (delivery.topic === undefined && delivery.body.length <= 40 && PING.test(Buffer.from(delivery.body).toString('latin1'))) return 'ignored';
-    const { shopId } = verifiedDelivery(this.connections, delivery.source, delivery.body, delivery.signature, now, { source: 'X-WC-Webhook-Source', signature: 'X-WC-Webhook-Signature' });
+  verify(source: string | undefined, signature: string | undefined, topic: string | undefined, body: Uint8Array, now: number): WooSender {
+    if (topic === undefined && body.length <= 40 && PING.test(Buffer.from(body).toString('latin1'))) return { handshake: true };
+    return { shopId: verifiedDelivery(this.connections, source, body, signature, now, { source: 'X-WC-Webhook-Source', signature: 'X-WC-Webhook-Signature' }).shopId };
+  }
+
+  /**
+   * Takes one delivery verify admitted for `shopId`: throws AppError('invalid_json') or
+   * ('invalid_webhook') for a body that is not the topic's payload, ('unavailable') when the storage
+   * refuses; else resolves once it is durable and applied.
+   */
+  async receive(shopId: string, delivery: WooDelivery, now: number): Promise<DeliveryOutcome> {
     const topic = delivery.topic ?? '';
     const outcome = await this.#take(shopId, topic, delivery, now);
     this.writes.count('woocommerce', topic, outcome);

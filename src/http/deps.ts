@@ -5,6 +5,7 @@ import type { CatalogUpdates } from '../app/catalog-updates.js';
 import type { CustomerData } from '../app/customer-data.js';
 import type { CustomerIdentity } from '../app/customer-identity.js';
 import type { Experiments } from '../app/experiments.js';
+import type { Integrations } from '../app/integrations.js';
 import type { NodeStatus } from '../app/node-status.js';
 import type { PositionWaits } from '../app/position-waits.js';
 import type { KeyResolver, Principal } from '../app/principal.js';
@@ -56,6 +57,9 @@ export interface HttpDeps {
   settings: ShopSettings;
   /** What recommendations earned (GET /api/stats, the dashboard). */
   stats: Stats;
+  /** The shop's platform connections and their webhooks, and its scheduled feed (/api/integrations/…, /webhooks/…). */
+  integrations: Integrations;
   /** The demo storefront's pages (/demo), when the demo store is on. */
   demo?: DemoStorefront;
 }
+

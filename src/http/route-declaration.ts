@@ -11,7 +11,7 @@ import type { HttpDeps } from './deps.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
-export type Tag = 'recommendations' | 'events' | 'catalog' | 'rules' | 'customers' | 'analytics' | 'stream' | 'operations' | 'dashboard' | 'demo';
+export type Tag = 'recommendations' | 'events' | 'catalog' | 'rules' | 'customers' | 'analytics' | 'integrations' | 'stream' | 'operations' | 'dashboard' | 'demo';
 
 export interface OperationDoc {
   summary: string;

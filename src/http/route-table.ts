@@ -5,6 +5,7 @@
 import { batchEvents } from '../api/event.js';
 import { currencyBody } from '../api/currency.js';
 import { experimentBody } from '../api/experiment.js';
+import { feedBody, shopifyConnectionBody, wooConnectionBody } from '../api/integrations.js';
 import { catalogProducts } from '../api/product.js';
 import { recencyBody } from '../api/recency.js';
 import { rulePreviewBody } from '../api/rule.js';
@@ -24,6 +25,25 @@ import { getRecommendations } from './routes/recommendations.js';
 import { deleteCustomer, getCustomer } from './routes/customers.js';
 import { experimentRoutes, MAX_EXPERIMENT_BODY_BYTES, type ExperimentAction } from './routes/experiments.js';
 import { getFavicon } from './routes/favicon.js';
+import {
+  deleteConnection,
+  deleteFeed,
+  getConnection,
+  getFeed,
+  MAX_CONNECTION_BODY_BYTES,
+  MAX_FEED_BODY_BYTES,
+  MAX_WEBHOOK_BODY_BYTES,
+  postShopifyWebhook,
+  postWooWebhook,
+  putConnection,
+  putFeed,
+  SHOPIFY_HEADERS,
+  SHOPIFY_SIGNATURE,
+  verifyShopify,
+  verifyWoo,
+  WOO_HEADERS,
+  WOO_SIGNATURE,
+} from './routes/integrations.js';
 import { getRoot } from './routes/root.js';
 import { MAX_RULE_BYTES, ruleRoutes } from './routes/rules.js';
 import { getStats } from './routes/stats.js';
@@ -32,6 +52,54 @@ import { getWidget } from './routes/widget.js';
 
 /** The dashboard's data is the shop's own: never cached by the browser or a proxy. */
 const NO_STORE = { 'cache-control': 'no-store' } as const;
+
+const PLATFORMS = {
+  shopify: { name: 'Shopify', schema: 'WireShopifyConnection', store: 'a Shopify domain (<shop>.myshopify.com)', parse: shopifyConnectionBody, docs: 'docs/shopify.md' },
+  woocommerce: { name: 'WooCommerce', schema: 'WireWooConnection', store: "a WooCommerce store's address", parse: wooConnectionBody, docs: 'docs/woocommerce.md' },
+} as const;
+
+/** PUT, GET and DELETE /api/integrations/{platform}: the shop's connection to its store on the platform. */
+const connectionRoutes = (platform: keyof typeof PLATFORMS): Route[] => {
+  const { name, schema, store, parse } = PLATFORMS[platform];
+  const path = `/api/integrations/${platform}`;
+  return [
+    declare({
+      method: 'put',
+      path,
+      handler: putConnection(platform),
+      access: 'secret',
+      body: { kind: 'json', schema, maxBytes: MAX_CONNECTION_BODY_BYTES, parse },
+      doc: {
+        summary: `Connect the shop to its ${name} store, or rotate its webhook secret`,
+        description:
+          `${store[0]!.toUpperCase()}${store.slice(1)} and the secret its webhooks are signed with. Deliveries to POST /webhooks/${platform} naming the store are then verified with it and fed to this shop; ` +
+          'after a rotation the previous secret is taken for 48 hours more (the platform retries with what it signed). One store feeds one shop.',
+        tag: 'integrations',
+        ok: { status: 200, description: 'The connection, as GET shows it.', schema: 'ConnectionView' },
+        errors: ['invalid_integration', 'integration_taken'],
+      },
+    }),
+    declare({
+      method: 'get',
+      path,
+      handler: getConnection(platform),
+      access: 'secret',
+      doc: { summary: `The shop's ${name} connection (never its secret)`, tag: 'integrations', ok: { status: 200, description: 'The connection.', schema: 'ConnectionView' } },
+    }),
+    declare({
+      method: 'delete',
+      path,
+      handler: deleteConnection(platform),
+      access: 'secret',
+      doc: {
+        summary: `Disconnect the shop from its ${name} store`,
+        description: 'Its webhook deliveries are refused (401) from then on; what they brought stays.',
+        tag: 'integrations',
+        ok: { status: 200, description: 'The connection, as GET shows it now.', schema: 'ConnectionView' },
+      },
+    }),
+  ];
+};
 
 const apiRules = ruleRoutes();
 const dashboardRules = ruleRoutes(NO_STORE);
@@ -233,6 +301,79 @@ export const ROUTES: readonly Route[] = [
       tag: 'analytics',
       ok: { status: 200, description: 'The setting, as stored.', schema: 'ShopCurrency' },
       errors: ['invalid_currency', 'not_found'],
+    },
+  }),
+  ...connectionRoutes('shopify'),
+  ...connectionRoutes('woocommerce'),
+  declare({
+    method: 'put',
+    path: '/api/integrations/feed',
+    handler: putFeed,
+    access: 'secret',
+    body: { kind: 'json', schema: 'WireFeed', maxBytes: MAX_FEED_BODY_BYTES, parse: feedBody },
+    doc: {
+      summary: "Pull the shop's catalog from a product feed on a schedule",
+      description:
+        'A Google Merchant Center product feed (RSS 2.0 or Atom XML with the g: namespace, or tab-separated; gzipped or not) at an http(s) address, pulled at once and then every `everyMinutes` (15 to 10080; default 1440) by one process of the node. ' +
+        'Each pull asks conditionally (an unchanged feed is not read again), upserts its items a thousand at a time, and after a complete pull makes unavailable the products an earlier pull brought that the feed no longer lists. ' +
+        'Addresses on private networks are not fetched unless PAIRWISE_FEED_ALLOW_PRIVATE=1.',
+      tag: 'integrations',
+      ok: { status: 200, description: 'The feed settings, as GET shows them.', schema: 'FeedView' },
+      errors: ['invalid_integration'],
+    },
+  }),
+  declare({
+    method: 'get',
+    path: '/api/integrations/feed',
+    handler: getFeed,
+    access: 'secret',
+    doc: { summary: "The shop's product feed: its address, its interval, when it is next pulled and what the last pull did", tag: 'integrations', ok: { status: 200, description: 'The feed settings.', schema: 'FeedView' } },
+  }),
+  declare({
+    method: 'delete',
+    path: '/api/integrations/feed',
+    handler: deleteFeed,
+    access: 'secret',
+    doc: { summary: "Stop pulling the shop's product feed (its products stay as the last pull left them)", tag: 'integrations', ok: { status: 200, description: 'The feed settings, as GET shows them now.', schema: 'FeedView' } },
+  }),
+  declare({
+    method: 'post',
+    path: '/webhooks/shopify',
+    handler: postShopifyWebhook,
+    access: 'signed',
+    signatureHeader: SHOPIFY_SIGNATURE,
+    verify: verifyShopify,
+    headers: SHOPIFY_HEADERS,
+    body: { kind: 'raw', contentType: 'application/json', maxBytes: MAX_WEBHOOK_BODY_BYTES },
+    doc: {
+      summary: "Shopify's webhook deliveries",
+      description:
+        'The shop is the one connected to X-Shopify-Shop-Domain; X-Shopify-Hmac-Sha256 must be the base64 HMAC-SHA256 of the exact body with its webhook secret. ' +
+        'Topics taken: products/create, products/update, products/delete, orders/create, orders/paid, orders/cancelled, app/uninstalled and the compliance topics customers/data_request, customers/redact and shop/redact; any other is answered 200 `ignored`. ' +
+        'A delivery id (X-Shopify-Webhook-Id) taken before, or an order whose lines were taken before, changes nothing. Stored durably and applied before the answer.',
+      tag: 'integrations',
+      ok: { status: 200, description: 'What the delivery did.', schema: 'DeliveryAnswer' },
+      errors: ['invalid_json', 'invalid_webhook', 'unavailable'],
+    },
+  }),
+  declare({
+    method: 'post',
+    path: '/webhooks/woocommerce',
+    handler: postWooWebhook,
+    access: 'signed',
+    signatureHeader: WOO_SIGNATURE,
+    verify: verifyWoo,
+    headers: WOO_HEADERS,
+    body: { kind: 'raw', contentType: 'application/json', maxBytes: MAX_WEBHOOK_BODY_BYTES },
+    doc: {
+      summary: "WooCommerce's webhook deliveries",
+      description:
+        'The shop is the one connected to X-WC-Webhook-Source; X-WC-Webhook-Signature must be the base64 HMAC-SHA256 of the exact body with the webhook\'s secret. ' +
+        'Topics taken: product.created, product.updated, product.restored, product.deleted, order.created and order.updated (paid orders count, cancelled or refunded ones are taken back); any other is answered 200 `ignored`, ' +
+        'as is the unsigned `webhook_id=<id>` ping WooCommerce sends when a webhook is saved. A delivery id (X-WC-Webhook-Delivery-ID) taken before changes nothing.',
+      tag: 'integrations',
+      ok: { status: 200, description: 'What the delivery did.', schema: 'DeliveryAnswer' },
+      errors: ['invalid_json', 'invalid_webhook', 'unavailable'],
     },
   }),
   declare({

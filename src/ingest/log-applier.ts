@@ -13,6 +13,7 @@ import type { CustomerRebuild } from './customer-rebuild.js';
 import type { ExperimentRecord } from '../api/experiment.js';
 import { unknownChange, type EaseArtifact, type ShopChange } from '../store/log-entry.js';
 import type { LogRecord, ShopLog } from '../store/shop-log.js';
+import type { ShopRecord } from '../store/records.js';
 import type { ShopEngines } from '../engine/shop-engines.js';
 
 /** Events read back and applied per turn of the event loop (~10-30 ms of apply). */
@@ -27,6 +28,8 @@ export interface ChangeListeners {
   answersChanged(shopId: string): void;
   /** The shop's keys or record changed; `revoked`: a key may be gone or an origin no longer allowed. */
   keysChanged(shopId: string, revoked: boolean): void;
+  /** The shop's record changed (its settings, its platform connections, its feed): `record` as it is now. */
+  shopChanged(shopId: string, record: ShopRecord): void;
   /** An experiment was created, started, stopped or concluded. */
   experimentChanged(shopId: string, record: ExperimentRecord): void;
   /** A customer was erased from the models (the snapshot on disk still holds them). */
@@ -42,7 +45,7 @@ export interface AppliedListeners extends ChangeListeners {
 }
 
 /** Listeners that hear nothing (replay at start: nobody is listening yet). */
-export const NO_LISTENERS: ChangeListeners = { answersChanged() {}, keysChanged() {}, experimentChanged() {}, customerErased() {} };
+export const NO_LISTENERS: ChangeListeners = { answersChanged() {}, keysChanged() {}, shopChanged() {}, experimentChanged() {}, customerErased() {} };
 
 /**
  * Applies the change at `position`: what it does to the shop's models, and whom it tells. One case
@@ -64,6 +67,7 @@ export function applyChange(shopId: string, engine: ShopEngine, change: ShopChan
       engine.setRecency(change.record.recency ?? 'auto');
       // Origins and signing secrets live in the record: a caller allowed before may not be now.
       tell.keysChanged(shopId, true);
+      tell.shopChanged(shopId, change.record);
       return tell.answersChanged(shopId);
     case 'key-added':
       return tell.keysChanged(shopId, false);

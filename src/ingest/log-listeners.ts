@@ -3,6 +3,7 @@
 // own, whichever process wrote the entry; what each change means is decided once (applyChange).
 import type { ExperimentRecord } from '../api/experiment.js';
 import type { TrackedEvent } from '../api/event.js';
+import type { ShopRecord } from '../store/records.js';
 import type { AppliedListeners } from './log-applier.js';
 
 type Listener<A extends unknown[]> = (...args: A) => void;
@@ -11,6 +12,7 @@ export class LogListeners implements AppliedListeners {
   readonly #events: Listener<[string, readonly TrackedEvent[]]>[] = [];
   readonly #answers: Listener<[string]>[] = [];
   readonly #keys: Listener<[string, boolean]>[] = [];
+  readonly #shops: Listener<[string, ShopRecord]>[] = [];
   readonly #experiments: Listener<[string, ExperimentRecord]>[] = [];
   readonly #erasures: Listener<[string]>[] = [];
   readonly #positions: Listener<[string, number]>[] = [];
@@ -28,6 +30,11 @@ export class LogListeners implements AppliedListeners {
   /** Called after the shop's keys or record changed, in the order the listeners were added (a cache cleared before the sockets are checked). */
   onKeysChanged(listener: Listener<[shopId: string, revoked: boolean]>): void {
     this.#keys.push(listener);
+  }
+
+  /** Called after the shop's record changed, with the record as it is now. */
+  onShopChanged(listener: Listener<[shopId: string, record: ShopRecord]>): void {
+    this.#shops.push(listener);
   }
 
   onExperimentChanged(listener: Listener<[shopId: string, record: ExperimentRecord]>): void {
@@ -54,6 +61,10 @@ export class LogListeners implements AppliedListeners {
 
   keysChanged(shopId: string, revoked: boolean): void {
     for (const listener of this.#keys) listener(shopId, revoked);
+  }
+
+  shopChanged(shopId: string, record: ShopRecord): void {
+    for (const listener of this.#shops) listener(shopId, record);
   }
 
   experimentChanged(shopId: string, record: ExperimentRecord): void {

@@ -99,7 +99,9 @@ export function updatedRecord(shop: ShopRecord, update: ShopUpdate): ShopRecord 
 /**
  * `products` with the stored collections when `keepCollections`, less those that would not change the
  * stored product: older by sourceUpdatedAt, or of the same sourceUpdatedAt and the same in every
- * field (a platform's update delivered twice, a sync run again). Without source times, every upsert counts.
+ * field (a platform's update delivered twice, a sync run again), or a feed's item the same in every
+ * field as the feed's last pull stored it (a feed says nothing of when its items changed, and most of
+ * a pull is unchanged). Otherwise, without source times, every upsert counts.
  */
 function newerProducts(dbs: Databases, shopId: string, products: readonly Product[], keepCollections: boolean): readonly Product[] {
   let kept: Product[] | undefined;
@@ -107,7 +109,9 @@ function newerProducts(dbs: Databases, shopId: string, products: readonly Produc
     const stored = dbs.products.get([shopId, product.id]);
     const candidate = keepCollections ? { ...product, collections: stored?.collections ?? [] } : product;
     const timed = stored?.sourceUpdatedAt !== undefined && product.sourceUpdatedAt !== undefined;
-    const stale = timed && (product.sourceUpdatedAt! < stored!.sourceUpdatedAt! || (product.sourceUpdatedAt === stored!.sourceUpdatedAt && sameProduct(candidate, stored!)));
+    const stale =
+      (timed && (product.sourceUpdatedAt! < stored!.sourceUpdatedAt! || (product.sourceUpdatedAt === stored!.sourceUpdatedAt && sameProduct(candidate, stored!)))) ||
+      (product.source === 'feed' && stored !== undefined && sameProduct(candidate, stored));
     const next = stale ? undefined : candidate;
     if (next !== product && kept === undefined) kept = products.slice(0, index);
     if (kept !== undefined && next !== undefined) kept.push(next);

@@ -22,10 +22,12 @@ import { checkSameOrigin } from './same-origin.js';
  */
 export type Access = 'none' | 'public' | 'secret' | 'session' | 'maybe-session' | 'signed';
 
-/** The shop a platform's signature named (access `signed`). */
-export interface SignedCaller {
-  readonly shopId: string;
-}
+/**
+ * Who a signed route's request is from (access `signed`): the shop whose secret signed it, or a
+ * platform's unsigned handshake (WooCommerce pings a webhook's address when it is saved), which the
+ * handler answers without changing anything.
+ */
+export type SignedCaller = { readonly shopId: string; readonly handshake?: never } | { readonly handshake: true; readonly shopId?: never };
 
 /**
  * Checks a signed delivery: the platform's signature over the exact bytes received, before anything

@@ -24,6 +24,7 @@ const TAGS: Readonly<Record<Tag, string>> = {
   rules: "The merchant's rules on answers: filter, hide, boost, bury, diversify and pin, by strategy, placement, collection and context product, within a validity window (secret key).",
   analytics: 'What recommendations earn, and A/B experiments on placements (secret key).',
   stream: 'The WebSocket channel (public key).',
+  integrations: "The shop's Shopify or WooCommerce store and its scheduled product feed (secret key), and the platforms' signed webhook deliveries.",
   operations: 'Health, metrics, the widget script and this document.',
   dashboard: "The merchant's dashboard pages (a session cookie from sign-in, never the key in the page).",
   demo: 'The demo storefront, served when the demo store is on (PAIRWISE_DEMO).',
