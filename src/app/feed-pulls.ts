@@ -37,6 +37,14 @@ function pullView(report: FeedPullReport): FeedPullView {
   return { startedAt: iso(startedAt), endedAt: iso(endedAt), ...rest };
 }
 
+/** What GET /api/integrations/feed (and the dashboard) shows of a shop's feed settings. */
+export function feedView(feed: FeedSettings | undefined): FeedView {
+  if (feed === undefined) return { configured: false };
+  const view: FeedView = { configured: true, url: feed.url, everyMinutes: feed.everyMinutes, nextPullAt: iso(Math.max(dueAt(feed), feed.last?.endedAt ?? 0)) };
+  if (feed.last !== undefined) view.last = pullView(feed.last);
+  return view;
+}
+
 /** When `feed` is next due (epoch ms): at once when it was never pulled. */
 function dueAt(feed: FeedSettings): number {
   return feed.last === undefined ? 0 : feed.last.startedAt + feed.everyMinutes * 60_000;
@@ -78,11 +86,7 @@ export class FeedPulls {
   }
 
   view(shopId: string): FeedView {
-    const feed = this.deps.shops.getShop(shopId)?.feed;
-    if (feed === undefined) return { configured: false };
-    const view: FeedView = { configured: true, url: feed.url, everyMinutes: feed.everyMinutes, nextPullAt: iso(Math.max(dueAt(feed), feed.last?.endedAt ?? 0)) };
-    if (feed.last !== undefined) view.last = pullView(feed.last);
-    return view;
+    return feedView(this.deps.shops.getShop(shopId)?.feed);
   }
 
   /** A shop's record changed (whichever process wrote it): a feed never pulled is pulled now, here if this process pulls feeds. */

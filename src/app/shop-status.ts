@@ -1,17 +1,23 @@
 // What a shop is and holds, read for the merchant (GET /api/shop, GET /api/shop/model, the
 // dashboard's overview) and the operator (/metrics): its record's settings (never a secret), the
 // counts of its models in this process, and what personalized runs with.
+import type { FeedView } from '../api/integrations.js';
 import type { ShopInfo, ShopModel } from '../api/responses.js';
 import type { EngineConfig } from '../engine/engine-config.js';
 import type { ShopEngines } from '../engine/shop-engines.js';
 import { CUSTOMER_SPACE, SESSION_SPACE } from '../engine/shopper-keys.js';
 import { AppError } from '../errors.js';
 import type { ShopStore } from '../store/shop-store.js';
+import type { WebhookConnection } from '../store/webhook-connection.js';
 import type { StorefrontQuota } from '../store/storefront-quota.js';
+import { feedView } from './feed-pulls.js';
 import { shopModel } from './shop-model.js';
 import type { ShopSettings } from './shop-settings.js';
 
 const HOUR_MS = 3_600_000;
+
+/** The store a connection names while it is installed. */
+const connectedSource = (connection: WebhookConnection | undefined): string | null => (connection === undefined || connection.uninstalledAt !== undefined ? null : connection.source);
 
 /** A shop's own record as GET /api/shop shows it: settings and counts of keys, never a secret. */
 export interface ShopRecordView {
@@ -61,6 +67,8 @@ export interface ShopGlance {
   model: ShopModel;
   /** The ISO 4217 code of the shop's prices (PUT /api/shop/currency); null: amounts are shown without one. */
   currency: string | null;
+  /** The stores connected (a Shopify domain, a WooCommerce address; null: none, or uninstalled) and the product feed. */
+  integrations: { shopify: string | null; woocommerce: string | null; feed: FeedView };
 }
 
 export interface ShopStatusOptions {
@@ -128,6 +136,7 @@ export class ShopStatus {
 
   glance(shopId: string): ShopGlance {
     const counts = this.counts(shopId);
+    const record = this.shops.getShop(shopId);
     return {
       shopId,
       products: counts.products,
@@ -135,7 +144,12 @@ export class ShopStatus {
       shoppersTracked: counts.shoppers,
       storefront: this.storefront(shopId),
       model: this.model(shopId),
-      currency: this.record(shopId)?.currency ?? null,
+      currency: record?.currency ?? null,
+      integrations: {
+        shopify: connectedSource(record?.shopify),
+        woocommerce: connectedSource(record?.woocommerce),
+        feed: feedView(record?.feed),
+      },
     };
   }
 

@@ -76,6 +76,12 @@ describe('scheduled product feeds', () => {
     expect(first).toMatchObject({ configured: true, url: served.url, everyMinutes: 60, last: { complete: true, seen: 10_000, changed: 10_000, refused: 0, unlisted: 0 } });
     const shop = (await (await t.fetch('/api/shop', { key: t.shop.secretKey })).json()) as { counts: { products: number } };
     expect(shop.counts.products).toBe(10_000);
+    // The dashboard shows the feed and its last pull.
+    const signIn = await fetch(`${t.url}/dashboard/sign-in`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: t.url }, body: new URLSearchParams({ key: t.shop.secretKey }).toString() });
+    const cookie = (signIn.headers.get('set-cookie') ?? '').split(';', 1)[0]!;
+    const page = await (await fetch(`${t.url}/dashboard`, { headers: { cookie } })).text();
+    expect(page).toContain(`${served.url} every 60 min`);
+    expect(page).toContain('10,000 products, 10,000 changed, 0 refused, 0 no longer listed');
 
     served.serve(feed(10, 10_000));
     const second = await t.service.feedPulls.pull(t.shop.shopId);

@@ -19,6 +19,24 @@ function storefrontToday({ events, bytes, eventsPerDay, bytesPerDay }: ShopGlanc
   const spent = (eventsPerDay > 0 && events >= eventsPerDay) || (bytesPerDay > 0 && bytes >= bytesPerDay);
   return html`${eventsText} · ${bytesText}${spent ? html` <strong class="warning">spent: storefront events are refused until 00:00 UTC</strong>` : ''}`;
 }
+/** "Shopify acme.myshopify.com · WooCommerce https://shop.example", or none. */
+function connectedStores({ shopify, woocommerce }: ShopGlance['integrations']): Html {
+  const stores = [shopify === null ? undefined : `Shopify ${shopify}`, woocommerce === null ? undefined : `WooCommerce ${woocommerce}`].filter((s) => s !== undefined);
+  return html`${stores.length === 0 ? 'none (PUT /api/integrations/shopify or /woocommerce)' : stores.join(' · ')}`;
+}
+
+/** The feed's address and interval, and what its last pull did (its error, when it failed). */
+function feedStatus(feed: ShopGlance['integrations']['feed']): Html {
+  if (!feed.configured) return html`none (PUT /api/integrations/feed)`;
+  const schedule = `${feed.url} every ${count.format(feed.everyMinutes!)} min`;
+  const last = feed.last;
+  if (last === undefined) return html`${schedule} · first pull under way`;
+  const when = `last pull ${last.endedAt.slice(0, 16).replace('T', ' ')} UTC`;
+  if (last.error !== undefined) return html`${schedule} · ${when}: <strong class="warning">failed: ${last.error}</strong>`;
+  if (last.notModified) return html`${schedule} · ${when}: unchanged`;
+  return html`${schedule} · ${when}: ${count.format(last.seen)} products, ${count.format(last.changed)} changed, ${count.format(last.refused)} refused, ${count.format(last.unlisted)} no longer listed`;
+}
+
 const RANGES = [7, 30, 90] as const;
 const DEFAULT_RANGE = 30;
 
@@ -80,6 +98,8 @@ export function homePage(glance: ShopGlance, csrf: string): Html {
           <dt>Events applied since start</dt> <dd data-metric="events">${count.format(glance.eventsApplied)}</dd>
           <dt>Shoppers tracked</dt> <dd data-metric="shoppers">${count.format(glance.shoppersTracked)}</dd>
           <dt>Stored from the storefront today</dt> <dd data-metric="storefront-today">${storefrontToday(glance.storefront)}</dd>
+          <dt>Connected stores</dt> <dd data-metric="stores">${connectedStores(glance.integrations)}</dd>
+          <dt>Product feed</dt> <dd data-metric="feed">${feedStatus(glance.integrations.feed)}</dd>
         </dl>
         ${rangePicker()}
         <div class="kpis" id="totals" aria-live="polite"></div>
