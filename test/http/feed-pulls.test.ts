@@ -94,6 +94,14 @@ describe('scheduled product feeds', () => {
     const third = await t.service.feedPulls.pull(t.shop.shopId);
     expect(third).toMatchObject({ complete: true, notModified: true });
     expect(served.requests.at(-1)!.ifNoneMatch).toMatch(/^"[0-9a-f]{40}"$/);
+
+    // A page that is not a feed (an error page, a login wall): the pull fails and nothing is made unavailable.
+    served.serve('<!doctype html><html><body>Sign in</body></html>');
+    const failed = await t.service.feedPulls.pull(t.shop.shopId);
+    expect(failed).toMatchObject({ complete: false, unlisted: 0 });
+    expect(failed!.error).toContain('is not a product feed');
+    expect(((await (await t.fetch('/api/products/SKU-30', { key: t.shop.secretKey })).json()) as { available: boolean }).available).toBe(true);
+    expect((await view(t)).last).toMatchObject({ complete: false, error: failed!.error });
   });
 
   test('When the feed is on this machine and private addresses are not allowed (the default), then it is never fetched and the pull says why', async () => {
