@@ -1,25 +1,10 @@
 // A shop's scheduled product feed (PUT /api/integrations/feed), kept in its record (so in its log):
 // the URL, how often it is pulled, the version the last pull got (to ask conditionally) and what the
 // last pull did. Each change is an action turned into the new settings inside the write transaction.
+import type { FeedPullView } from '../api/integrations.js';
 
-/** What one pull did, as GET /api/integrations/feed shows it. */
-export interface FeedPullReport {
-  /** When the pull started and ended (epoch ms). */
-  startedAt: number;
-  endedAt: number;
-  /** Whether the feed was read to its end (a 304 counts: nothing changed). */
-  complete: boolean;
-  notModified?: boolean;
-  /** Products the feed listed, stored as new or changed, refused, and made unavailable for no longer being listed. */
-  seen: number;
-  changed: number;
-  refused: number;
-  unlisted: number;
-  /** The first few refusals, `line: reason`. */
-  refusals?: string[];
-  /** Why the pull failed, when it did. */
-  error?: string;
-}
+/** What one pull did, as GET /api/integrations/feed shows it, its times in epoch ms. */
+export type FeedPullReport = Omit<FeedPullView, 'startedAt' | 'endedAt'> & { startedAt: number; endedAt: number };
 
 export interface FeedSettings {
   url: string;

@@ -4,6 +4,8 @@
 // stored, and the compliance topics erasing what they name.
 import { createHmac, randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, test } from 'vitest';
+import { deliveryOutcome as outcome } from '../support/deliveries.js';
+import { expectProblem } from '../support/problem.js';
 import { storedEvents } from '../support/stored-events.js';
 import { newShop, recommendations, ids, startTestService, type TestService } from '../support/service.js';
 import { fixture, fixtureBytes } from '../integrations/shopify/fixtures.js';
@@ -32,17 +34,6 @@ async function connect(t: TestService, body: Record<string, unknown> = { shopDom
   return t.fetch('/api/integrations/shopify', { method: 'PUT', key, body: JSON.stringify(body) });
 }
 
-async function outcome(res: Response): Promise<string> {
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { outcome: string }).outcome;
-}
-
-async function problem(res: Response, status: number): Promise<string> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toContain('application/problem+json');
-  return ((await res.json()) as { code: string }).code;
-}
-
 describe('Shopify: connection and webhooks', () => {
   const started: TestService[] = [];
   afterEach(async () => {
@@ -56,9 +47,9 @@ describe('Shopify: connection and webhooks', () => {
 
   test('When a shop connects, then GET shows the domain and never the secret; a bad body, the public key or a domain another shop holds are refused', async () => {
     const t = await start();
-    expect(await problem(await connect(t, { shopDomain: DOMAIN, webhookSecret: SECRET }, t.shop.publicKey), 403)).toBe('forbidden');
-    expect(await problem(await connect(t, { shopDomain: 'acme.example.com', webhookSecret: SECRET }), 400)).toBe('invalid_integration');
-    expect(await problem(await connect(t, { shopDomain: DOMAIN, webhookSecret: 'short' }), 400)).toBe('invalid_integration');
+    await expectProblem(await connect(t, { shopDomain: DOMAIN, webhookSecret: SECRET }, t.shop.publicKey), 403, 'forbidden');
+    await expectProblem(await connect(t, { shopDomain: 'acme.example.com', webhookSecret: SECRET }), 400, 'invalid_integration');
+    await expectProblem(await connect(t, { shopDomain: DOMAIN, webhookSecret: 'short' }), 400, 'invalid_integration');
     const before = await (await t.fetch('/api/integrations/shopify', { key: t.shop.secretKey })).json();
     expect(before).toMatchObject({ connected: false });
 
@@ -71,7 +62,7 @@ describe('Shopify: connection and webhooks', () => {
     const other = newShop('shop-b');
     await t.service.shops.ensureShop(other.shopId);
     await t.service.shops.addKey(other.shopId, other.secretKey);
-    expect(await problem(await connect(t, { shopDomain: DOMAIN, webhookSecret: 'another-secret-1' }, other.secretKey), 409)).toBe('integration_taken');
+    await expectProblem(await connect(t, { shopDomain: DOMAIN, webhookSecret: 'another-secret-1' }, other.secretKey), 409, 'integration_taken');
   });
 
   test('When products and orders are delivered, then the catalog and the models take them once each, whatever the delivery ids', async () => {
@@ -119,19 +110,19 @@ describe('Shopify: connection and webhooks', () => {
     const t = await start();
     await connect(t);
     const body = fixtureBytes('product');
-    expect(await problem(await deliver(t, 'products/create', body, { hmac: null }), 401)).toBe('unauthorized');
-    expect(await problem(await deliver(t, 'products/create', body, { secret: 'not-the-secret' }), 401)).toBe('unauthorized');
-    expect(await problem(await deliver(t, 'products/create', body, { domain: 'other.myshopify.com' }), 401)).toBe('unauthorized');
-    expect(await problem(await deliver(t, 'products/create', body, { domain: null }), 401)).toBe('unauthorized');
+    await expectProblem(await deliver(t, 'products/create', body, { hmac: null }), 401, 'unauthorized');
+    await expectProblem(await deliver(t, 'products/create', body, { secret: 'not-the-secret' }), 401, 'unauthorized');
+    await expectProblem(await deliver(t, 'products/create', body, { domain: 'other.myshopify.com' }), 401, 'unauthorized');
+    await expectProblem(await deliver(t, 'products/create', body, { domain: null }), 401, 'unauthorized');
     // A signature over other bytes: one changed byte.
     const tampered = Buffer.from(body);
     tampered[tampered.indexOf('8GB')] = 0x39;
-    expect(await problem(await deliver(t, 'products/create', tampered, { hmac: sign(body) }), 401)).toBe('unauthorized');
-    expect(await problem(await deliver(t, 'products/create', '{"id": 1, "title": '), 400)).toBe('invalid_json');
-    expect(await problem(await deliver(t, 'products/create', '{"id": "x"}'), 400)).toBe('invalid_webhook');
-    expect(await problem(await deliver(t, 'orders/paid', '[]'), 400)).toBe('invalid_webhook');
+    await expectProblem(await deliver(t, 'products/create', tampered, { hmac: sign(body) }), 401, 'unauthorized');
+    await expectProblem(await deliver(t, 'products/create', '{"id": 1, "title": '), 400, 'invalid_json');
+    await expectProblem(await deliver(t, 'products/create', '{"id": "x"}'), 400, 'invalid_webhook');
+    await expectProblem(await deliver(t, 'orders/paid', '[]'), 400, 'invalid_webhook');
     const huge = Buffer.concat([Buffer.from('{"padding":"'), Buffer.alloc(2 * 1024 * 1024, 0x61), Buffer.from('"}')]);
-    expect(await problem(await deliver(t, 'products/create', huge), 413)).toBe('payload_too_large');
+    await expectProblem(await deliver(t, 'products/create', huge), 413, 'payload_too_large');
     expect((await t.fetch('/api/products/632910392', { key: t.shop.secretKey })).status).toBe(404);
     expect(storedEvents(t.service.dbs, t.shop.shopId)).toEqual([]);
 
@@ -150,10 +141,10 @@ describe('Shopify: connection and webhooks', () => {
     expect(await outcome(await deliver(t, 'products/create', fixtureBytes('product')))).toBe('applied');
     expect(await outcome(await deliver(t, 'products/update', fixtureBytes('product'), { secret: 'shpss_rotated_secret' }))).toBe('unchanged');
     now = NOW + 49 * 3_600_000;
-    expect(await problem(await deliver(t, 'products/update', fixtureBytes('product')), 401)).toBe('unauthorized');
+    await expectProblem(await deliver(t, 'products/update', fixtureBytes('product')), 401, 'unauthorized');
 
     expect((await t.fetch('/api/integrations/shopify', { method: 'DELETE', key: t.shop.secretKey })).status).toBe(200);
-    expect(await problem(await deliver(t, 'products/update', fixtureBytes('product'), { secret: 'shpss_rotated_secret' }), 401)).toBe('unauthorized');
+    await expectProblem(await deliver(t, 'products/update', fixtureBytes('product'), { secret: 'shpss_rotated_secret' }), 401, 'unauthorized');
   });
 
   test('When a customer is redacted, then their events leave the log and their export; a data request is listed; after an uninstall only compliance topics are taken; shop/redact erases the shop', async () => {

@@ -5,6 +5,8 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, test } from 'vitest';
 import { platformFixture, platformFixtureBytes } from '../integrations/fixtures.js';
+import { deliveryOutcome as outcome } from '../support/deliveries.js';
+import { expectProblem } from '../support/problem.js';
 import { storedEvents } from '../support/stored-events.js';
 import { ids, newShop, recommendations, startTestService, type TestService } from '../support/service.js';
 
@@ -31,17 +33,6 @@ function deliver(t: TestService, topic: string, body: Buffer | string, options: 
   return fetch(`${t.url}/webhooks/woocommerce`, { method: 'POST', headers, body });
 }
 
-async function outcome(res: Response): Promise<string> {
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { outcome: string }).outcome;
-}
-
-async function problem(res: Response, status: number): Promise<string> {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toContain('application/problem+json');
-  return ((await res.json()) as { code: string }).code;
-}
-
 describe('WooCommerce: connection and webhooks', () => {
   const started: TestService[] = [];
   afterEach(async () => {
@@ -59,12 +50,12 @@ describe('WooCommerce: connection and webhooks', () => {
     const view = await (await t.fetch('/api/integrations/woocommerce', { key: t.shop.secretKey })).json();
     expect(view).toEqual({ connected: true, storeUrl: STORE, connectedAt: new Date(NOW).toISOString() });
     const bad = await t.fetch('/api/integrations/woocommerce', { method: 'PUT', key: t.shop.secretKey, body: JSON.stringify({ storeUrl: 'ftp://shop.example', webhookSecret: SECRET }) });
-    expect(await problem(bad, 400)).toBe('invalid_integration');
+    await expectProblem(bad, 400, 'invalid_integration');
     const other = newShop('shop-b');
     await t.service.shops.ensureShop(other.shopId);
     await t.service.shops.addKey(other.shopId, other.secretKey);
     const taken = await t.fetch('/api/integrations/woocommerce', { method: 'PUT', key: other.secretKey, body: JSON.stringify({ storeUrl: `${STORE}/`, webhookSecret: SECRET }) });
-    expect(await problem(taken, 409)).toBe('integration_taken');
+    await expectProblem(taken, 409, 'integration_taken');
   });
 
   test("When the webhook is saved, then its unsigned ping is answered 200 and stores nothing", async () => {
@@ -102,11 +93,11 @@ describe('WooCommerce: connection and webhooks', () => {
   test('When a delivery is unsigned, signed with another secret, from an unknown store, not JSON or not its payload, then it is refused and nothing is stored; an unknown topic is answered 200', async () => {
     const t = await start();
     const body = fixtureBytes('product');
-    expect(await problem(await deliver(t, 'product.created', body, { signature: null }), 401)).toBe('unauthorized');
-    expect(await problem(await deliver(t, 'product.created', body, { secret: 'another-secret' }), 401)).toBe('unauthorized');
-    expect(await problem(await deliver(t, 'product.created', body, { source: 'https://elsewhere.example/' }), 401)).toBe('unauthorized');
-    expect(await problem(await deliver(t, 'product.created', 'not json'), 400)).toBe('invalid_json');
-    expect(await problem(await deliver(t, 'order.created', '{"id":"seven"}'), 400)).toBe('invalid_webhook');
+    await expectProblem(await deliver(t, 'product.created', body, { signature: null }), 401, 'unauthorized');
+    await expectProblem(await deliver(t, 'product.created', body, { secret: 'another-secret' }), 401, 'unauthorized');
+    await expectProblem(await deliver(t, 'product.created', body, { source: 'https://elsewhere.example/' }), 401, 'unauthorized');
+    await expectProblem(await deliver(t, 'product.created', 'not json'), 400, 'invalid_json');
+    await expectProblem(await deliver(t, 'order.created', '{"id":"seven"}'), 400, 'invalid_webhook');
     expect((await t.fetch('/api/products/794', { key: t.shop.secretKey })).status).toBe(404);
     expect(storedEvents(t.service.dbs, t.shop.shopId)).toEqual([]);
     expect(await outcome(await deliver(t, 'coupon.created', '{"id":5}'))).toBe('ignored');
