@@ -28,19 +28,44 @@ export interface PlatformWritesDeps {
   gidPlatform: string;
 }
 
+/** Deliveries of one shop, platform, topic and outcome since start. */
+export interface DeliveryCount {
+  shopId: string;
+  platform: string;
+  topic: string;
+  outcome: DeliveryOutcome | 'refused';
+  count: number;
+}
+
 export function invalidDelivery(topic: string, what = 'a body that is not its payload'): AppError {
   return new AppError('invalid_webhook', `${topic}: ${what}`);
 }
 
 export class PlatformWrites {
-  /** Deliveries taken since start, by `platform topic outcome` (for /metrics). */
-  readonly counts = new Map<string, number>();
+  /** Deliveries taken since start, by shop, platform, topic and outcome (for /metrics). */
+  readonly counts = new Map<string, DeliveryCount>();
 
   constructor(readonly deps: PlatformWritesDeps) {}
 
-  count(platform: string, topic: string, outcome: DeliveryOutcome): void {
-    const key = `${platform}\u0000${topic}\u0000${outcome}`;
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  /** Takes a delivery through `take`, counting what it did: its outcome, or `refused` when its body was refused. */
+  async counted(shopId: string, platform: string, topics: ReadonlySet<string>, topic: string, take: () => Promise<DeliveryOutcome>): Promise<DeliveryOutcome> {
+    try {
+      const outcome = await take();
+      this.#count(shopId, platform, topics, topic, outcome);
+      return outcome;
+    } catch (error) {
+      if (error instanceof AppError && (error.code === 'invalid_json' || error.code === 'invalid_webhook')) this.#count(shopId, platform, topics, topic, 'refused');
+      throw error;
+    }
+  }
+
+  /** A topic outside `topics` (the platform's own, unbounded) is counted as `other`. */
+  #count(shopId: string, platform: string, topics: ReadonlySet<string>, topic: string, outcome: DeliveryCount['outcome']): void {
+    const label = topics.has(topic) ? topic : 'other';
+    const key = `${shopId}\u0000${platform}\u0000${label}\u0000${outcome}`;
+    const counted = this.counts.get(key);
+    if (counted !== undefined) counted.count++;
+    else this.counts.set(key, { shopId, platform, topic: label, outcome, count: 1 });
   }
 
   /** The delivery's body as JSON; AppError('invalid_json') when it is not. */

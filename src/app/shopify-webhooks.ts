@@ -26,6 +26,8 @@ export interface ShopifyDelivery {
 
 /** The topics taken even after the app was uninstalled: Shopify's mandatory compliance webhooks. */
 const COMPLIANCE = new Set(['customers/redact', 'customers/data_request', 'shop/redact']);
+/** The topics taken; others are answered `ignored` (and counted as `other`). */
+const TOPICS: ReadonlySet<string> = new Set(['products/create', 'products/update', 'products/delete', 'orders/create', 'orders/paid', 'orders/cancelled', 'app/uninstalled', ...COMPLIANCE]);
 export class ShopifyWebhooks {
   constructor(
     readonly connections: PlatformConnections,
@@ -50,9 +52,7 @@ export class ShopifyWebhooks {
   async receive(shopId: string, delivery: ShopifyDelivery, now: number): Promise<DeliveryOutcome> {
     const topic = delivery.topic ?? '';
     const uninstalled = this.connections.shops.getShop(shopId)?.shopify?.uninstalledAt !== undefined;
-    const outcome = uninstalled && !COMPLIANCE.has(topic) ? 'ignored' : await this.#take(shopId, topic, delivery, now);
-    this.writes.count('shopify', topic, outcome);
-    return outcome;
+    return this.writes.counted(shopId, 'shopify', TOPICS, topic, async () => (uninstalled && !COMPLIANCE.has(topic) ? 'ignored' : this.#take(shopId, topic, delivery, now)));
   }
 
   async #take(shopId: string, topic: string, delivery: ShopifyDelivery, now: number): Promise<DeliveryOutcome> {

@@ -26,6 +26,9 @@ export type WooSender = { readonly shopId: string } | { readonly handshake: true
  */
 const PING = /^webhook_id=\d{1,20}$/;
 
+/** The topics taken; others are answered `ignored` (and counted as `other`). */
+const TOPICS: ReadonlySet<string> = new Set(['product.created', 'product.updated', 'product.restored', 'product.deleted', 'order.created', 'order.updated']);
+
 export class WooWebhooks {
   constructor(
     readonly connections: PlatformConnections,
@@ -49,9 +52,7 @@ export class WooWebhooks {
    */
   async receive(shopId: string, delivery: WooDelivery, now: number): Promise<DeliveryOutcome> {
     const topic = delivery.topic ?? '';
-    const outcome = await this.#take(shopId, topic, delivery, now);
-    this.writes.count('woocommerce', topic, outcome);
-    return outcome;
+    return this.writes.counted(shopId, 'woocommerce', TOPICS, topic, () => this.#take(shopId, topic, delivery, now));
   }
 
   async #take(shopId: string, topic: string, delivery: WooDelivery, now: number): Promise<DeliveryOutcome> {
