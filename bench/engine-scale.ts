@@ -18,7 +18,7 @@ import { recommend, type Recommendation } from '../src/engine/recommend.js';
 import { ShopEngine } from '../src/engine/shop-engine.js';
 import { recommendationJson } from '../src/app/render.js';
 import { replay } from '../src/ingest/replay.js';
-import { ShopEngines } from '../src/ingest/shop-engines.js';
+import { ShopEngines } from '../src/engine/shop-engines.js';
 import { CatalogStore } from '../src/store/catalog-store.js';
 import { openDatabases, snapshotPartRange } from '../src/store/database.js';
 import { LmdbShopLog } from '../src/store/shop-log.js';

@@ -1,15 +1,13 @@
-// Environment → one frozen, validated Config. Every tunable of the service is read here and nowhere else.
+// Environment → one frozen, validated Config of plain values. Every tunable of the service is read
+// here and nowhere else. It imports only the engine's settings, the address parsers of limits/ and its
+// own parts (config/): nothing above it.
 import path from 'node:path';
+import { natsConfig, NatsConfigError, type NatsConfig } from './config/nats.js';
+import { PUBLIC_KEY, SECRET_KEY, signingSecretId } from './config/secret-formats.js';
+import { usableCores } from './config/usable-cores.js';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig, type Recency } from './engine/engine-config.js';
-import { usableCores } from './supervisor/usable-cores.js';
-import { signingSecretId } from './api/customer-token.js';
-import type { EventType } from './engine/event.js';
 import { uwsForms } from './limits/client-address.js';
 import { parseRange } from './limits/trusted-proxies.js';
-import { natsConfig, NatsConfigError, type NatsConfig } from './store/jetstream/nats-config.js';
-import type { StorefrontQuota } from './store/storefront-quota.js';
-
-export type { EventType };
 
 export interface BootstrapShop {
   shopId: string;
@@ -104,6 +102,12 @@ export interface RateLimitConfig {
   maxEntries: number;
 }
 
+/** The budget of each shop's public key a day; 0 leaves that measure unbounded. */
+export interface StorefrontQuota {
+  eventsPerDay: number;
+  bytesPerDay: number;
+}
+
 export interface AnswerCacheConfig {
   /** Bytes of all cached answers together; 0 turns the cache off. */
   maxBytes: number;
@@ -120,6 +124,8 @@ export interface Config {
   basePath: string;
   bootstrap?: BootstrapShop;
   demo: boolean;
+  /** Scheduled product feeds may be fetched from private and special addresses (PAIRWISE_FEED_ALLOW_PRIVATE=1): a feed on the shop's own network. */
+  feedAllowPrivate: boolean;
   maxEventBodyBytes: number;
   maxBatchBodyBytes: number;
   maxCatalogBodyBytes: number;
@@ -254,10 +260,10 @@ function bootstrap(env: NodeJS.ProcessEnv): BootstrapShop | undefined {
   if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(shopId)) {
     throw new ConfigError('PAIRWISE_SHOP must be 1-63 chars of a-z, 0-9, _ and -, starting with a letter or digit');
   }
-  if (publicKey && !/^pk_[A-Za-z0-9_-]{22,}$/.test(publicKey)) {
+  if (publicKey && !PUBLIC_KEY.test(publicKey)) {
     throw new ConfigError('PAIRWISE_PUBLIC_KEY must be pk_ followed by at least 22 base64url characters (128 bits)');
   }
-  if (secretKey && !/^sk_[A-Za-z0-9_-]{22,}$/.test(secretKey)) {
+  if (secretKey && !SECRET_KEY.test(secretKey)) {
     throw new ConfigError('PAIRWISE_SECRET_KEY must be sk_ followed by at least 22 base64url characters (128 bits)');
   }
   if (signingSecret && signingSecretId(signingSecret) === undefined) {
@@ -348,6 +354,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     basePath: basePath(env.BASE_PATH),
     bootstrap: bootstrap(env),
     demo: env.PAIRWISE_DEMO !== '0' && env.PAIRWISE_DEMO !== 'false',
+    feedAllowPrivate: env.PAIRWISE_FEED_ALLOW_PRIVATE === '1' || env.PAIRWISE_FEED_ALLOW_PRIVATE === 'true',
     maxEventBodyBytes: 64 * 1024,
     maxBatchBodyBytes: 512 * 1024,
     maxCatalogBodyBytes: 8 * 1024 * 1024,

@@ -28,6 +28,10 @@ export const ERROR_CODES = {
   invalid_recency: 400,
   /** PUT /api/shop/currency: not `{"currency": "<ISO 4217 code>"}`. */
   invalid_currency: 400,
+  /** POST /webhooks/…: a signed delivery whose body is not its topic's payload (nothing stored). */
+  invalid_webhook: 400,
+  /** PUT /api/integrations/…: a body that is not a valid connection (every field error listed). */
+  invalid_integration: 400,
   /** `after=` / `Pairwise-After:` that is not a position this deployment acknowledged (malformed, another data dir's, past the shop's log). */
   invalid_position: 400,
   /** WebSocket: a frame that is not one of the protocol's messages (unknown op, wrong fields). */
@@ -44,6 +48,8 @@ export const ERROR_CODES = {
   experiment_conflict: 409,
   /** PUT /api/rules/{id}: a new rule while the shop holds its most rules (100). */
   too_many_rules: 409,
+  /** PUT /api/integrations/{platform}: another shop is connected to that store (one store's webhooks feed one shop). */
+  integration_taken: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   /** GET /api/stream without a WebSocket upgrade. */
@@ -145,6 +151,12 @@ export function problemBody(error: AppError): string {
  * replicated log without a quorum: with Retry-After), any other failure (a commit the storage
  * refused: a full disk) as `unavailable` saying what `what` could not be stored.
  */
+/** A body (or query) refused field by field: the first field error in `detail`, all of them in `errors`. */
+export function invalidFields(code: ErrorCode, errors: readonly FieldError[], subject: string): AppError {
+  const first = errors[0]!;
+  return new AppError(code, `${first.pointer || subject} ${first.detail}`, errors);
+}
+
 export function notStored(what: string, cause: unknown): AppError {
   return cause instanceof AppError ? cause : new AppError('unavailable', `${what} could not be stored: ${(cause as Error).message}`);
 }

@@ -1,61 +1,53 @@
 // Composition of the whole service: storage → replay → bootstrap and demo shops → HTTP server.
 // main.ts runs it for real; tests run it in-process on port 0 with a temp data dir.
 import { mkdirSync } from 'node:fs';
-import { hostname } from 'node:os';
-import path from 'node:path';
-import type { Config } from './config.js';
-import { defaultDemoDir } from './demo/demo-files.js';
-import { createDemoStorefront } from './demo/demo-storefront.js';
-import { seedDemoStore, type DemoKeys, type DemoSeeded } from './demo/seed-demo-store.js';
 import { Answers } from './app/answers.js';
-import { cachedResolver, type CachedResolver, type Principal } from './transport/auth.js';
-import type { ShopRecordView } from './http/deps.js';
-import { RateLimits } from './transport/rate-limits.js';
-import type { MonotonicClock } from './limits/monotonic-clock.js';
-import { startHttpServer, type HttpServer } from './http/server.js';
+import { bootstrapShop } from './app/bootstrap-shop.js';
 import { CatalogUpdates } from './app/catalog-updates.js';
-import { ContentWarmer } from './ingest/content-warmer.js';
-import { EaseRefits } from './ingest/ease-refits.js';
-import type { EaseFit } from './engine/ease/ease-model.js';
-import { toPortable } from './engine/ease/portable-fit.js';
-import { Lease } from './store/lease.js';
-import { LeaseFlag } from './store/lease-flag.js';
-import { EventPipeline } from './ingest/event-pipeline.js';
+import { CustomerData } from './app/customer-data.js';
+import { CustomerIdentity } from './app/customer-identity.js';
 import { Experiments } from './app/experiments.js';
+import type { FeedPulls } from './app/feed-pulls.js';
+import { Integrations } from './app/integrations.js';
+import { KeyDirectory } from './app/key-directory.js';
+import { NodeStatus } from './app/node-status.js';
+import { PositionWaits } from './app/position-waits.js';
 import { Rules } from './app/rules.js';
-import { RuleStore } from './store/rule-store.js';
-import { WidgetRegistry } from './app/widget-registry.js';
-import { RecencySetting } from './app/shop-recency.js';
-import { CurrencySetting } from './app/shop-currency.js';
+import { ShopErasure } from './app/shop-erasure.js';
+import { ShopSettings } from './app/shop-settings.js';
+import { ShopStatus } from './app/shop-status.js';
+import { Stats } from './app/stats.js';
+import { EventTracking } from './app/track-events.js';
+import type { Config } from './config.js';
+import { DashboardSessions, IDLE_MS } from './dashboard/sessions.js';
+import { defaultDemoDir } from './demo/demo-files.js';
+import { openDemoStore, type OpenDemoStore } from './demo/demo-store.js';
+import type { DemoKeys, DemoSeeded } from './demo/seed-demo-store.js';
+import { ShopEngines } from './engine/shop-engines.js';
+import { startHttpServer, type HttpServer } from './http/server.js';
+import { BackgroundWork } from './ingest/background-work.js';
+import { CustomerRebuild } from './ingest/customer-rebuild.js';
+import { EventPipeline } from './ingest/event-pipeline.js';
 import { LogApplier } from './ingest/log-applier.js';
 import { LogListeners } from './ingest/log-listeners.js';
 import { LogTail } from './ingest/log-tail.js';
-import { PositionWaits } from './app/position-waits.js';
-import { LogRetention } from './ingest/log-retention.js';
 import { replay, restoreShop, type ReplayStats } from './ingest/replay.js';
-import { ShopEngines } from './ingest/shop-engines.js';
-import { mintCustomerToken, signingKey } from './api/customer-token.js';
-import { CustomerIdentity } from './app/customer-identity.js';
-import { SnapshotScheduler } from './ingest/snapshots.js';
+import type { MonotonicClock } from './limits/monotonic-clock.js';
 import { CatalogStore } from './store/catalog-store.js';
 import { CustomerStore } from './store/customer-store.js';
-import { backfillCustomerIndex } from './store/customer-index.js';
-import { backfillSessionIndex } from './store/session-index.js';
-import { CustomerRebuild } from './ingest/customer-rebuild.js';
-import { CustomerData } from './app/customer-data.js';
-import { ShopErasure } from './app/shop-erasure.js';
-import { sweepErasedShop } from './store/shop-erasure.js';
+import { LmdbSessionTable } from './store/dashboard-session-table.js';
 import { lockDataDir, type DataDirLock } from './store/data-dir-lock.js';
-import { checkLogLayout, ensureLogId, openDatabases, type ApiKeyRecord, type Databases } from './store/database.js';
-import { closeDatabases, type Committer } from './store/durable-commit.js';
+import { checkLogLayout, openDatabases, type Databases } from './store/database.js';
 import { diskUsage } from './store/disk-usage.js';
+import { closeDatabases, type Committer } from './store/durable-commit.js';
 import { ExperimentStore } from './store/experiment-store.js';
-import { LmdbShopLog, type ShopLog } from './store/shop-log.js';
-import { openReplicatedLog, restoreNodeBackup, type ReplicatedLog } from './store/jetstream/replicated-log.js';
+import { restoreNodeBackup, type ReplicatedLog } from './store/jetstream/replicated-log.js';
+import { openShopLog } from './store/open-log.js';
+import { RuleStore } from './store/rule-store.js';
+import type { ShopLog } from './store/shop-log.js';
 import { ShopStore } from './store/shop-store.js';
 import { SnapshotStore } from './store/snapshot-store.js';
-import { DashboardSessions, IDLE_MS } from './dashboard/sessions.js';
-import { LmdbSessionTable } from './store/dashboard-session-table.js';
+import { RateLimits } from './transport/rate-limits.js';
 import { StreamServer } from './ws/stream-server.js';
 import { NodeMetrics } from './app/node-metrics.js';
 import { RequestMetrics } from './observability/request-metrics.js';
@@ -66,7 +58,6 @@ import { TrustedProxies } from './limits/trusted-proxies.js';
 export interface ServiceOptions {
   /** Epoch ms for event times and decay; tests may pin it. */
   clock?: () => number;
-  /** The operator's log (observability/log.ts); by default JSON lines on stdout, pretty on a terminal. */
   log?: Log;
   /** The access log's line per request (PAIRWISE_ACCESS_LOG); undefined: off. */
   access?: (fields: Record<string, unknown>) => void;
@@ -101,6 +92,8 @@ export interface RunningService {
   readonly demoKeys?: DemoKeys;
   /** What this start seeded into a new demo store. */
   readonly demoSeeded?: DemoSeeded;
+  /** The shops' scheduled product feeds (feedPulls.pull(shopId) pulls one now). */
+  readonly feedPulls: FeedPulls;
   /** Snapshots every shop with events since its last snapshot now (as the interval timer does); resolves with how many. */
   snapshot(): Promise<number>;
   /** Snapshots as snapshot() does, then drops the log entries the retention allows (as the interval timer does); resolves with the positions dropped. */
@@ -111,60 +104,6 @@ export interface RunningService {
    * shutdownDrainMs (an LMDB write thread may then still be running: see main.ts).
    */
   stop(): Promise<void>;
-}
-
-const DEDUP_PRUNE_INTERVAL_MS = 3_600_000;
-/** How long the housekeeping lease outlives its holder's last renewal. */
-const HOUSEKEEPING_LEASE_MS = 4_000;
-
-/** `now` (epoch ms, the service's clock) dates the changes it appends: their age counts for the log's retention. */
-async function bootstrapShop(config: Config, shops: ShopStore, log: Log, now: number): Promise<void> {
-  const boot = config.bootstrap;
-  if (boot === undefined) return;
-  if (await shops.ensureShop(boot.shopId, {}, now)) log(`created shop "${boot.shopId}"`, { event: 'shop-created', shop: boot.shopId });
-  if (boot.publicKey) await shops.addKey(boot.shopId, boot.publicKey, 'PAIRWISE_PUBLIC_KEY', now);
-  if (boot.secretKey) await shops.addKey(boot.shopId, boot.secretKey, 'PAIRWISE_SECRET_KEY', now);
-  if (boot.signingSecret) await shops.addSigningSecret(boot.shopId, boot.signingSecret, now);
-}
-
-/** The caller a stored key record names, with its shop's current settings. */
-function principalOf(shops: ShopStore, record: ApiKeyRecord | undefined): Principal | undefined {
-  if (record === undefined) return undefined;
-  const shop = shops.getShop(record.shopId);
-  return {
-    shopId: record.shopId,
-    kind: record.kind,
-    allowedOrigins: shop?.allowedOrigins ?? [],
-    customerKeys: (shop?.signingSecrets ?? []).map(signingKey),
-    ...(shop?.appProxySecret ? { appProxySecret: shop.appProxySecret } : {}),
-  };
-}
-
-function keyResolver(shops: ShopStore, applied: LogListeners): CachedResolver {
-  const cached = cachedResolver((key) => principalOf(shops, shops.findKey(key)));
-  // Revocations, origins and signing secrets apply at once, whichever process wrote them.
-  applied.onChange((_shopId, change) => {
-    if (change.kind === 'shop' || change.kind === 'key-added' || change.kind === 'key-revoked') cached.clear();
-  });
-  return cached;
-}
-
-/** What GET /api/shop shows of a shop's record: settings and how many secrets and keys, never one of them. */
-function shopRecordView(shops: ShopStore, shopId: string): ShopRecordView | undefined {
-  const shop = shops.getShop(shopId);
-  if (shop === undefined) return undefined;
-  const keys = { public: 0, secret: 0 };
-  for (const key of shops.listKeys(shopId)) keys[key.kind]++;
-  return {
-    createdAt: shop.createdAt,
-    demo: shop.demo === true,
-    allowedOrigins: shop.allowedOrigins,
-    customerTokenSecrets: shop.signingSecrets?.length ?? 0,
-    appProxy: shop.appProxySecret !== undefined,
-    widgets: shop.widgets ?? [],
-    currency: shop.currency ?? null,
-    keys,
-  };
 }
 
 /** Resolves true once `work` is done, false when `ms` passed first (the work goes on, unawaited). */
@@ -208,165 +147,140 @@ async function compose(config: Config, options: ServiceOptions & { log: Log }, d
   const clock = options.clock ?? Date.now;
   const log = options.log;
   checkLogLayout(dbs);
-  const local = new LmdbShopLog(dbs, config.storefrontQuota);
-  // Past one machine the log is a JetStream stream, materialized into this data dir's LMDB before the
-  // models are built from it; on one machine it is the data dir's LMDB.
-  let replicated: ReplicatedLog | undefined;
-  if (config.nats !== undefined) {
-    replicated = await openReplicatedLog(config.nats, dbs, local, config.retentionMs, log, `pairwise ${hostname()} pid ${process.pid}`);
-    opened.push(() => replicated!.close());
-    await replicated.caughtUp(log);
-  }
-  const shopLog: ShopLog = replicated?.log ?? local;
-  const logId = replicated?.logId ?? (await ensureLogId(dbs));
-  const indexed = await backfillCustomerIndex(dbs);
-  if (indexed > 0) log(`indexed ${indexed} events of customers stored before the customer index existed`);
-  const sessionRows = await backfillSessionIndex(dbs);
-  if (sessionRows > 0) log(`indexed the sessions of the log entries stored before the session index existed (${sessionRows} rows)`);
+  const { local, shopLog, replicated, logId } = await openShopLog(config, dbs, log, opened);
+
+  // The models, rebuilt from the log and kept applying it (ingest/).
   const engines = new ShopEngines(config.engine);
   const applied = new LogListeners();
   const catalogStore = new CatalogStore(dbs, shopLog);
-  const snapshotStore = new SnapshotStore(dbs, undefined, config.snapshotKeepBufferBytes);
-  // Models that lack entries pruned since they were last applied start again from the latest snapshot.
-  const restore = (shopId: string) => restoreShop(shopId, catalogStore, snapshotStore, engines).snapshot;
+  const snapshotStore = new SnapshotStore(dbs, { keepBufferBytes: config.snapshotKeepBufferBytes });
   const customerStore = new CustomerStore(dbs, shopLog);
   // An evicted customer is refilled from their latest events before their next event or answer.
   const rebuild = new CustomerRebuild(customerStore);
-  const applier = new LogApplier(shopLog, engines, applied, undefined, undefined, restore, rebuild);
+  const applier = new LogApplier(shopLog, engines, applied, {
+    // Models that lack entries pruned since they were last applied start again from the latest snapshot.
+    restore: (shopId) => restoreShop(shopId, catalogStore, snapshotStore, engines).snapshot,
+    customers: rebuild,
+  });
   // Every write of this process is applied before it is answered, with whatever precedes it in the log.
   const applyThrough = (shopId: string, position: number) => applier.applyThrough(shopId, position);
-  const shops = new ShopStore(dbs, shopLog, applyThrough);
-  const replayed = replay(catalogStore, shopLog, snapshotStore, engines, undefined, rebuild);
+  const replayed = replay(catalogStore, shopLog, snapshotStore, engines, { customers: rebuild });
   const pipeline = new EventPipeline(shopLog, applier, config.dedupTtlMs, logId);
-  const catalog = new CatalogUpdates(catalogStore, engines, applier);
-  const customers = new CustomerData(customerStore, engines, applier);
   const tail = new LogTail(shopLog, engines, applier, log);
-  const positions = new PositionWaits(shopLog, engines, tail, config.afterWaitMs, logId, replicated !== undefined);
   // What this node's follower materializes (other nodes' writes) is applied here at once; other
   // server processes of the node hear of it from the supervisor, as of any commit.
   if (replicated !== undefined) local.onCommitted((shopId) => void tail.check(shopId));
+
+  // The use cases both transports call (app/).
+  const shops = new ShopStore(dbs, shopLog, applyThrough);
+  const catalog = new CatalogUpdates(catalogStore, engines, applier);
+  const customers = new CustomerData(customerStore, engines, applier);
+  const positions = new PositionWaits(shopLog, engines, tail, config.afterWaitMs, logId, replicated !== undefined);
   applied.onPosition(positions.reached);
-
-  const experiments = new Experiments(new ExperimentStore(dbs, shopLog, applyThrough));
+  const experiments = new Experiments(new ExperimentStore(dbs, shopLog, applyThrough), engines);
+  applied.onExperimentChanged((shopId, record) => experiments.applied(shopId, record));
   const rules = new Rules(new RuleStore(dbs, shopLog, applyThrough), engines);
-  applied.onChange((shopId, change) => {
-    if (change.kind === 'experiment') experiments.applied(shopId, change.record);
-  });
-
-  await bootstrapShop(config, shops, log, clock());
-  let demoKeys: DemoKeys | undefined;
-  let demoSeeded: DemoSeeded | undefined;
-  let demo: ReturnType<typeof createDemoStorefront> | undefined;
-  if (config.demo) {
-    const demoDir = options.demoDir ?? defaultDemoDir();
-    const seedDeps = { shops, catalog, pipeline, experiments, gidPlatform: config.engine.gidPlatform };
-    ({ keys: demoKeys, seeded: demoSeeded } = await seedDemoStore(seedDeps, demoDir, path.join(config.dataDir, 'demo-keys.json'), clock(), log));
-    const { shopId } = demoKeys;
-    const signingSecret = shops.getShop(shopId)?.signingSecrets?.[0] ?? (await shops.rotateSigningSecret(shopId));
-    // Tokens for an hour, minted per page as a merchant's theme would (the page is rendered per visit).
-    demo = createDemoStorefront(demoDir, demoKeys.publicKey, (customerId) => mintCustomerToken(signingSecret, shopId, customerId, Math.floor(clock() / 1000) + 3600));
-  }
-  const keys = keyResolver(shops, applied);
-  const resolveKey = keys.resolve;
+  await bootstrapShop(config.bootstrap, shops, log, clock());
+  const demo = config.demo ? await openDemoStore({ shops, catalog, pipeline, experiments, engines, gidPlatform: config.engine.gidPlatform, demoDir: options.demoDir ?? defaultDemoDir(), dataDir: config.dataDir, clock, log }) : undefined;
+  // After the demo's seeding: refits look at each shop's events from here on (a shop being loaded waits).
+  const background = new BackgroundWork({ config, dbs, shopLog, engines, applier, snapshotStore, clock, log, clusterRefits: replicated?.refitLease });
+  applied.onCustomerErased(() => background.customerErased());
+  const keys = new KeyDirectory(shops, applied);
   const identity = new CustomerIdentity();
   const limits = new RateLimits(config.rateLimits, config.host, config.trustedProxies, options.monotonic);
-  // Not while a snapshot copies the shop's models (they must not change): that answer is the session's.
-  const refill = (shopId: string, customerId: string) => {
-    if (engines.changesWait(shopId) === undefined) rebuild.ensure(shopId, engines.get(shopId), customerId, engines.position(shopId) + 1);
-  };
-  const answers = new Answers(engines, config.answerCache, identity, experiments, refill);
-  // Its listeners of applied changes come after the key cache's: a key check sees the cache cleared.
+  const answers = new Answers(engines, config.answerCache, identity, experiments, (shopId, customerId) => rebuild.refill(shopId, engines, customerId));
+  const events = new EventTracking(pipeline, identity, engines, limits);
+  const settings = new ShopSettings(shops, engines);
+  const storefrontUsage = (shopId: string) => local.storefront.usage(shopId, clock());
+  const shopStatus = new ShopStatus({ shops, engines, settings, engineConfig: config.engine, lambda: config.easeRefit.lambda, storefrontQuota: config.storefrontQuota, storefrontUsage });
+  const node = new NodeStatus({ tail, pipeline, disk: () => diskUsage(dbs), logProblems: () => replicated?.problems() ?? [], background });
+  const shopErasure = new ShopErasure((shopId) => shopLog.eraseShop(shopId), (shopId) => forgetShop(shopId));
+  const dashboardSessions = new DashboardSessions(new LmdbSessionTable(dbs, IDLE_MS), IDLE_MS);
+  const integrations = new Integrations({
+    shops,
+    log: shopLog,
+    applier,
+    pipeline,
+    catalog,
+    shopErasure,
+    clock,
+    logLine: log,
+    gidPlatform: config.engine.gidPlatform,
+    feedAllowPrivate: config.feedAllowPrivate,
+    // One process pulls feeds: the housekeeper, and past one machine the one that runs the cluster's refits.
+    puller: () => background.housekeeper && (replicated === undefined || replicated.refitLease.held),
+  });
+  applied.onShopChanged((shopId, record) => integrations.shopChanged(shopId, record));
+
+  // The transports. The stream's listeners of applied changes come after the key cache's: a key check sees the cache cleared.
+  const resolveKey = keys.resolve;
   const requests = new RequestMetrics();
   const telemetry = new Telemetry(requests, log, options.access);
-  const stream = new StreamServer({ config, resolveKey, identity, limits, engines, answers, pipeline, applied, positions, clock, telemetry });
-  const dashboardSessions = new DashboardSessions(new LmdbSessionTable(dbs, IDLE_MS), IDLE_MS);
-  // Dashboard traffic is light: a session's key is looked up by hash each time, uncached.
-  const resolveKeyHash = (hash: string) => principalOf(shops, dbs.apiKeys.get(hash));
-  const shopRecord = (shopId: string) => shopRecordView(shops, shopId);
-  const widgets = new WidgetRegistry(shops);
-  const recency = new RecencySetting(shops);
-  const currency = new CurrencySetting(shops);
-  const shopErasure = new ShopErasure((shopId) => shopLog.eraseShop(shopId), (shopId) => forgetShop(shopId));
-  // Work done once for every process of the data dir (snapshots, EASE refits, the dedup prune): by
-  // the holder of this lease, which another process takes over within seconds when its holder dies.
-  const housekeeping = new Lease(dbs, 'housekeeping', HOUSEKEEPING_LEASE_MS, Date.now, (held) => {
-    if (config.serverIndex !== undefined) log(`server ${config.serverIndex + 1} (pid ${process.pid}) ${held ? 'took' : 'gave up'} the housekeeping lease (snapshots, EASE refits)`, { event: 'lease', lease: 'housekeeping', held });
-  });
-  await housekeeping.renew();
-  housekeeping.start();
-  // A fit goes into the log: every process installs it at the same position.
-  const publishFit = async (shopId: string, fit: EaseFit, fittedThrough: number) => {
-    const position = await shopLog.publishEaseFit(shopId, toPortable(engines.get(shopId).catalog, fit), fittedThrough, clock());
-    await applier.applyThrough(shopId, position);
-  };
-  // Whether a refit runs anywhere: /metrics may be answered by a process that is not the housekeeper.
-  const refitFlag = new LeaseFlag(dbs, housekeeping, 'ease-refit-running');
-  // Past one machine, one process of the whole cluster refits (its fits reach every node through the log).
-  const refits = new EaseRefits(engines, config.easeRefit, clock, log, undefined, publishFit, () => housekeeping.held && (replicated === undefined || replicated.refitLease.held), (running) => void refitFlag.set(running));
-  const background = {
-    get snapshotCopyBytes() {
-      return snapshotStore.arenaBytes;
+  const stream = new StreamServer({ config, resolveKey, identity, limits, answers, events, applied, positions, clock, telemetry });
+  const metrics = new NodeMetrics(
+    {
+      server: (config.serverIndex ?? 0) + 1,
+      requests,
+      answers,
+      pipeline,
+      limits: () => limits.stats(),
+      sockets: () => stream.stats(),
+      engines,
+      tail,
+      background,
+      easeLambda: config.easeRefit.lambda,
+      disk: () => diskUsage(dbs),
+      storefrontUsage,
+      storefrontQuota: config.storefrontQuota,
+      logProblems: () => replicated?.problems() ?? [],
+      deliveries: () => integrations.writes.counts.values(),
     },
-    get refitRunning() {
-      return refits.refitting || refitFlag.up;
-    },
-    get housekeeper() {
-      return housekeeping.held;
-    },
-  };
-  const storefrontUsage = (shopId: string) => local.storefront.usage(shopId, clock());
-  const logProblems = () => replicated?.problems() ?? [];
-  const metrics = new NodeMetrics({
-    server: (config.serverIndex ?? 0) + 1,
-    requests,
-    answers,
-    pipeline,
-    limits: () => limits.stats(),
-    sockets: () => stream.stats(),
-    engines,
-    tail,
-    background,
-    easeLambda: config.easeRefit.lambda,
-    disk: () => diskUsage(dbs),
-    storefrontUsage,
-    storefrontQuota: config.storefrontQuota,
-    logProblems,
-  }, config.serverIndex !== undefined);
-  const http = await startHttpServer({ config, resolveKey, resolveKeyHash, identity, limits, engines, answers, pipeline, catalog, customers, shopErasure, positions, tail, shopRecord, clock, demo, experiments, rules, widgets, recency, currency, dashboardSessions, metrics, telemetry, proxies: config.trustedProxies.length === 0 ? undefined : new TrustedProxies(config.trustedProxies), storefrontUsage, logProblems }, stream.routes).catch(async (error: unknown) => {
+    config.serverIndex !== undefined,
+  );
+  await background.takeLease();
+  const http = await startHttpServer(
+    { config, resolveKey, resolveKeyHash: keys.resolveHash, identity, limits, answers, events, positionToken: (position) => pipeline.positionToken(position), catalog, customers, shopErasure, positions, shops: shopStatus, node, clock, demo: demo?.storefront, experiments, rules, settings, stats: new Stats(engines), dashboardSessions, integrations, metrics, telemetry, proxies: config.trustedProxies.length === 0 ? undefined : new TrustedProxies(config.trustedProxies) },
+    stream.routes,
+  ).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes
-    await housekeeping.release(); // its renewals would outlive the databases startService closes now
+    await background.release(); // its renewals would outlive the databases startService closes now
     throw error;
   });
-  const pruneTimer = setInterval(() => {
-    if (housekeeping.held) shopLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`, { event: 'dedup-prune-failed', level: 'error', error: String(error) }));
-  }, DEDUP_PRUNE_INTERVAL_MS);
-  pruneTimer.unref();
-  const snapshots = new SnapshotScheduler(engines, snapshotStore, clock, log, undefined, (shopId) => shopLog.start(shopId));
-  const retention = new LogRetention(shopLog, snapshotStore, config.retentionMs, clock, log);
-  snapshots.start(config.snapshotIntervalMs, () => housekeeping.held, () => retention.pruneAll());
-  // An erasure is snapshotted at once, so the snapshot on disk (one per shop) no longer holds the
-  // customer: on the next turn (the applier is mid-way through the log here), and again after a
-  // snapshot already under way, which may have passed the shop.
-  // An erased shop (by this process or another: LogTail notices its log went) is forgotten here; the
-  // housekeeper also removes a snapshot of it that was being written meanwhile.
+  // An erased shop (by this process or another: LogTail notices its log went) is forgotten here.
   const forgetShop = (shopId: string) => {
     engines.drop(shopId);
     keys.clear();
     stream.recheckKeys(); // its WebSocket connections end
-    if (housekeeping.held) void snapshots.takeAll().then(() => sweepErasedShop(dbs, shopId)).catch((error: unknown) => log(`sweeping erased shop "${shopId}" failed: ${String(error)}`));
+    background.shopErased(shopId);
   };
   tail.onGone(forgetShop);
-  const snapshotErasure = () => setImmediate(() => void snapshots.takeAll().then(() => snapshots.takeAll()));
-  applied.onChange((_shopId, change) => {
-    if (change.kind === 'customer-erased' && housekeeping.held) snapshotErasure();
-  });
-  // A snapshot older than an erasure (the process ended before it took the next one) is replaced now.
-  if (replayed.erasures > 0 && housekeeping.held) snapshotErasure();
-  const warmer = new ContentWarmer(engines);
-  warmer.start();
-  refits.start();
+  background.start(replayed.erasures);
+  integrations.start();
   tail.start(config.logPollMs);
+  return running({ config, http, stream, dbs, engines, pipeline, shops, limits, shopLog, tail, metrics, replayed, replicated, demo, background, integrations, lock });
+}
 
+/** The service as its callers hold it, and its graceful stop. */
+function running(parts: {
+  config: Config;
+  http: HttpServer;
+  stream: StreamServer;
+  dbs: Databases;
+  engines: ShopEngines;
+  pipeline: EventPipeline;
+  shops: ShopStore;
+  limits: RateLimits;
+  shopLog: ShopLog;
+  tail: LogTail;
+  metrics: NodeMetrics;
+  replayed: ReplayStats;
+  replicated: ReplicatedLog | undefined;
+  demo: OpenDemoStore | undefined;
+  background: BackgroundWork;
+  integrations: Integrations;
+  lock: DataDirLock;
+}): RunningService {
+  const { config, http, stream, dbs, tail, replicated, demo, background, pipeline } = parts;
   let stopping: Promise<void> | undefined;
   return {
     config,
@@ -374,42 +288,39 @@ async function compose(config: Config, options: ServiceOptions & { log: Log }, d
     http,
     stream,
     dbs,
-    engines,
+    engines: parts.engines,
     pipeline,
-    shops,
-    limits,
-    shopLog,
+    shops: parts.shops,
+    limits: parts.limits,
+    shopLog: parts.shopLog,
     tail,
-    metrics,
-    replayed,
+    metrics: parts.metrics,
+    replayed: parts.replayed,
     ...(replicated === undefined ? {} : { replicated }),
-    demoKeys,
-    ...(demoSeeded === undefined ? {} : { demoSeeded }),
-    snapshot: () => snapshots.takeAll(),
-    pruneLog: () => snapshots.takeAll().then(() => retention.pruneAll()),
+    demoKeys: demo?.keys,
+    ...(demo?.seeded === undefined ? {} : { demoSeeded: demo.seeded }),
+    feedPulls: parts.integrations.feeds,
+    snapshot: () => background.snapshot(),
+    pruneLog: () => background.pruneLog(),
     stop() {
       stopping ??= (async () => {
-        clearInterval(pruneTimer);
         tail.stop();
-        warmer.stop();
-        await refits.stop(); // ends a refit under way at once
+        parts.integrations.stop();
+        await background.stop(); // ends a refit under way at once
         // One deadline for both: WebSocket acks first, then HTTP requests, within shutdownDrainMs.
         const deadline = performance.now() + config.shutdownDrainMs;
         await stream.close(config.shutdownDrainMs);
         await http.close(Math.max(0, deadline - performance.now()));
         pipeline.close();
-        snapshots.stop();
         // The storage gets its own shutdownDrainMs: a write that never ends (a wedged LMDB write
         // thread) must not hold the exit for ever.
         const storage = (async () => {
-          if (housekeeping.held) await snapshots.takeAll();
-          await housekeeping.release();
-          await snapshotStore.close();
+          await background.finish();
           await replicated?.close();
           await closeDatabases(dbs);
         })();
         if (!(await doneWithin(storage, config.shutdownDrainMs))) throw new Error(`LMDB did not close within ${config.shutdownDrainMs} ms`);
-        lock.release();
+        parts.lock.release();
       })();
       return stopping;
     },

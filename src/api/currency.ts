@@ -1,7 +1,7 @@
 // The shop's currency (PUT /api/shop/currency): the wire type and its validator. Catalog prices and
 // purchase prices are plain numbers; this names the currency they are in, for the dashboard's money.
 import typia, { type tags } from 'typia';
-import type { FieldError } from '../errors.js';
+import { invalidFields, type FieldError } from '../errors.js';
 import { typiaPathToPointer } from './json-pointer.js';
 
 export interface WireCurrency {
@@ -26,4 +26,11 @@ export function parseCurrency(input: unknown): CurrencyParse {
   if (!result.success) return { ok: false, errors: result.errors.map((e) => ({ pointer: typiaPathToPointer(e.path, ''), detail: `must be ${e.expected.replace(/"/g, "'")}` })) };
   if (!KNOWN.has(result.data.currency)) return { ok: false, errors: [{ pointer: '/currency', detail: `"${result.data.currency}" is not an ISO 4217 currency code` }] };
   return { ok: true, currency: result.data.currency };
+}
+
+/** PUT /api/shop/currency's body: the ISO 4217 code (see parseCurrency); throws invalid_currency. */
+export function currencyBody(input: unknown): string {
+  const parsed = parseCurrency(input);
+  if (!parsed.ok) throw invalidFields('invalid_currency', parsed.errors, 'body');
+  return parsed.currency;
 }

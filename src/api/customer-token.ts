@@ -11,9 +11,11 @@
 // two signing secrets: a rotation adds one and keeps the previous one, so tokens already handed
 // out stay valid until the one after.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { signingSecretId } from '../config/secret-formats.js';
+
+export { signingSecretId };
 
 const PREFIX = 'ct1';
-const SECRET_ID = /^cts_([A-Za-z0-9]{8})_[A-Za-z0-9_-]{32,}$/;
 /** Longer tokens are refused unread: a 128-character customerId makes a token of ~260. */
 export const MAX_TOKEN_LENGTH = 400;
 /** Tokens valid for longer than this are refused: a leaked one expires within a month. */
@@ -30,11 +32,6 @@ export interface SigningKey {
 export function generateSigningSecret(): string {
   const id = randomBytes(6).toString('base64url').replace(/[-_]/g, 'x');
   return `cts_${id}_${randomBytes(32).toString('base64url')}`;
-}
-
-/** The secret's id, or undefined when the string is not a signing secret. */
-export function signingSecretId(secret: string): string | undefined {
-  return SECRET_ID.exec(secret)?.[1];
 }
 
 export function signingKey(secret: string): SigningKey {

@@ -1,8 +1,9 @@
 // The event wire type (spec "Event (request)" + our extensions), its typia validator and normalization.
 import { Packr } from 'msgpackr';
 import typia, { type tags } from 'typia';
-import type { EventType } from '../config.js';
-import type { FieldError } from '../errors.js';
+import type { EventType } from '../engine/event.js';
+import { AppError, type FieldError } from '../errors.js';
+import { ISO_8601_WITH_ZONE } from './date-time.js';
 import { typiaPathToPointer } from './json-pointer.js';
 import { normalizeProductId } from './product-id.js';
 
@@ -71,7 +72,6 @@ export const MAX_METADATA_DEPTH = 8;
 /** Oldest accepted timestamp (2000-01-01) and the clock skew tolerated into the future. */
 const MIN_TIMESTAMP = 946_684_800_000;
 const MAX_FUTURE_SKEW_MS = 10 * 60_000;
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 /** Plain MessagePack: the log writes metadata so, inline (its keys are never shared structures: see store/database.ts). */
 const storedForm = new Packr({ useRecords: false, variableMapSize: true });
@@ -114,7 +114,7 @@ function invalid(pointer: string, detail: string): EventError {
 function parseTimestamp(raw: string | number, now: number): number | string {
   let ms: number;
   if (typeof raw === 'number') ms = raw;
-  else if (ISO_8601.test(raw)) ms = Date.parse(raw);
+  else if (ISO_8601_WITH_ZONE.test(raw)) ms = Date.parse(raw);
   else return 'must be an ISO 8601 date-time with a time zone or epoch milliseconds';
   if (!Number.isFinite(ms) || ms < MIN_TIMESTAMP) return 'must be a date after 2000-01-01';
   if (ms > now + MAX_FUTURE_SKEW_MS) return 'must not be in the future';
@@ -191,4 +191,11 @@ export function parseBatchEnvelope(input: unknown): BatchShape {
     return { ok: false, code: 'batch_too_large', detail: `a batch holds at most ${MAX_BATCH_EVENTS} events, got ${events.length}` };
   }
   return { ok: true, events };
+}
+
+/** The events of a batch, its envelope checked (the route's body, the stream's `events` op); throws invalid_batch or batch_too_large. */
+export function batchEvents(input: unknown): readonly unknown[] {
+  const envelope = parseBatchEnvelope(input);
+  if (!envelope.ok) throw new AppError(envelope.code, envelope.detail, [{ pointer: '/events', detail: envelope.detail }]);
+  return envelope.events;
 }

@@ -2,7 +2,7 @@
 import typia, { type tags } from 'typia';
 import { MAX_VARIANTS } from '../engine/attribution/rec-id.js';
 import type { Strategy } from '../engine/strategy.js';
-import type { FieldError } from '../errors.js';
+import { invalidFields, type FieldError } from '../errors.js';
 import { typiaPathToPointer } from './json-pointer.js';
 
 export type VariantStrategy = Strategy | 'auto';
@@ -38,7 +38,10 @@ export interface ExperimentRecord {
   concludedAt?: number;
 }
 
-export type ExperimentParse = { ok: true; experiment: Omit<ExperimentRecord, 'number' | 'status' | 'createdAt'> } | { ok: false; errors: FieldError[] };
+/** A new experiment as validated: what its creation stores beside its number, status and time. */
+export type NewExperiment = Omit<ExperimentRecord, 'number' | 'status' | 'createdAt'>;
+
+export type ExperimentParse = { ok: true; experiment: NewExperiment } | { ok: false; errors: FieldError[] };
 
 const validate = typia.createValidate<WireExperiment>();
 
@@ -71,4 +74,11 @@ export function experimentView(record: ExperimentRecord) {
     ...(record.stoppedAt === undefined ? {} : { stoppedAt: new Date(record.stoppedAt).toISOString() }),
     ...(record.concludedAt === undefined ? {} : { concludedAt: new Date(record.concludedAt).toISOString() }),
   };
+}
+
+/** POST /api/experiments's body (see parseExperiment); throws invalid_experiment with every field error. */
+export function experimentBody(input: unknown): NewExperiment {
+  const parsed = parseExperiment(input);
+  if (!parsed.ok) throw invalidFields('invalid_experiment', parsed.errors, 'experiment');
+  return parsed.experiment;
 }

@@ -1,7 +1,8 @@
 // The catalog wire types (PUT /api/products), their typia validator and normalization into engine Products.
 import typia, { type tags } from 'typia';
-import type { FieldError } from '../errors.js';
+import { AppError, type FieldError } from '../errors.js';
 import type { Product } from '../engine/product.js';
+import { ISO_8601_WITH_ZONE } from './date-time.js';
 import { typiaPathToPointer } from './json-pointer.js';
 import { parseId } from './product-id.js';
 import { isReservedAttributeName } from '../engine/filters/attributes.js';
@@ -32,6 +33,12 @@ export interface WireProduct {
    * each value a string of at most 255 characters or a finite number.
    */
   attributes?: Record<string, Text<255> | number> | null;
+  /**
+   * When the product last changed where it is kept (a platform's updated_at): ISO 8601 with a time
+   * zone, or epoch ms. An upsert older than the stored product's changes nothing, so updates that
+   * arrive out of order (webhooks, a sync beside them) leave the newest in place.
+   */
+  sourceUpdatedAt?: (string & tags.MaxLength<40>) | number | null;
 }
 
 export interface WireCatalog {
@@ -65,6 +72,12 @@ function describe(expected: string, value: unknown): string {
   if (expected.includes('MinItems<1>')) return 'must hold at least one product';
   if (expected.includes('Pattern<"^[0-9]')) return AMOUNT_DETAIL;
   return `must be ${expected.replace(/ & [A-Za-z]+<[^>]*>/g, '').replace(/"/g, "'")}`;
+}
+
+/** A source time as epoch ms; null when it is not one (a date-time with a zone, or non-negative finite ms). */
+function parseSourceTime(raw: string | number): number | null {
+  const ms = typeof raw === 'number' ? raw : ISO_8601_WITH_ZONE.test(raw) ? Date.parse(raw) : NaN;
+  return Number.isFinite(ms) && ms >= 0 ? Math.floor(ms) : null;
 }
 
 export type CatalogParse = { ok: true; products: Product[] } | { ok: false; errors: FieldError[] };
@@ -101,6 +114,8 @@ export function parseCatalog(input: unknown, defaultPlatform: string, now: numbe
         else if (typeof attributes[name] === 'number' && !Number.isFinite(attributes[name])) errors.push({ pointer, detail: 'must be a finite number' });
       }
     }
+    const sourceUpdatedAt = wire.sourceUpdatedAt === null || wire.sourceUpdatedAt === undefined ? undefined : parseSourceTime(wire.sourceUpdatedAt);
+    if (sourceUpdatedAt === null) errors.push({ pointer: `/products/${index}/sourceUpdatedAt`, detail: 'must be an ISO 8601 date-time with a time zone or epoch milliseconds' });
     if (id === undefined) return;
     products.push({
       id: id.id,
@@ -117,8 +132,17 @@ export function parseCatalog(input: unknown, defaultPlatform: string, now: numbe
       available: wire.available ?? true,
       ...(wire.repurchasable ? { repurchasable: true } : {}),
       ...(attributes !== undefined && Object.keys(attributes).length > 0 ? { attributes: { ...attributes } } : {}),
+      ...(typeof sourceUpdatedAt === 'number' ? { sourceUpdatedAt } : {}),
       updatedAt: now,
     });
   });
   return errors.length > 0 ? { ok: false, errors } : { ok: true, products };
+}
+
+/** The products of a PUT /api/products body (see parseCatalog); throws invalid_product with every field error. */
+export function catalogProducts(input: unknown, defaultPlatform: string, now: number): Product[] {
+  const parsed = parseCatalog(input, defaultPlatform, now);
+  if (parsed.ok) return parsed.products;
+  const first = parsed.errors[0]!;
+  throw new AppError('invalid_product', `${first.pointer} ${first.detail}`, parsed.errors);
 }

@@ -1,7 +1,7 @@
 // The shop's recency setting (PUT /api/shop/recency): the wire type and its typia validator.
 import typia from 'typia';
 import type { Recency } from '../engine/engine-config.js';
-import type { FieldError } from '../errors.js';
+import { invalidFields, type FieldError } from '../errors.js';
 import { typiaPathToPointer } from './json-pointer.js';
 
 export interface WireRecency {
@@ -29,4 +29,11 @@ export function parseRecency(input: unknown): RecencyParse {
   const result = validate(input);
   if (result.success) return { ok: true, recency: result.data.recency };
   return { ok: false, errors: result.errors.map((e) => ({ pointer: typiaPathToPointer(e.path, ''), detail: `must be ${e.expected.replace(/"/g, "'")}` })) };
+}
+
+/** PUT /api/shop/recency's body: the setting (see parseRecency); throws invalid_recency. */
+export function recencyBody(input: unknown): Recency {
+  const parsed = parseRecency(input);
+  if (!parsed.ok) throw invalidFields('invalid_recency', parsed.errors, 'body');
+  return parsed.recency;
 }

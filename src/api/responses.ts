@@ -69,6 +69,8 @@ export interface CatalogProduct extends ProductCard {
 export interface ProductsUpserted {
   success: true;
   upserted: number & tags.Type<'uint32'>;
+  /** Products left as they were because the stored one changed later (sourceUpdatedAt); absent when none. */
+  olderIgnored?: number & tags.Type<'uint32'>;
   /** Where the shop's log stood after this write: `after=` with it reads the write from any server process. */
   position: string;
 }

@@ -5,7 +5,7 @@ import typia, { type tags } from 'typia';
 import { parseFilter } from '../engine/filters/filter-syntax.js';
 import { MAX_RULES_PER_SHOP, type Rule, type RuleThen, type RuleWhen } from '../engine/rules/rule.js';
 import type { Strategy } from '../engine/strategy.js';
-import type { FieldError } from '../errors.js';
+import { AppError, type FieldError } from '../errors.js';
 import type { RecommendationResponse } from './responses.js';
 import { typiaPathToPointer } from './json-pointer.js';
 import { normalizeCollectionId, normalizeProductId, productGid } from './product-id.js';
@@ -180,6 +180,15 @@ export interface RulePreviewRequest {
   rule: WireRule;
   /** A GET /api/recommendations query string, e.g. `strategy=trending&limit=8`. */
   query: string & tags.MaxLength<2048>;
+}
+
+/** A preview's request as checked before its rule is (app/rules.ts validates the rule against the shop's catalog); throws invalid_rule. */
+export function rulePreviewBody(input: unknown): { id: string; rule: unknown; query: string } {
+  const body = input as { id?: unknown; rule?: unknown; query?: unknown } | null;
+  if (body === null || typeof body !== 'object' || typeof body.id !== 'string' || typeof body.query !== 'string' || body.query.length > 2048) {
+    throw new AppError('invalid_rule', 'a preview is {"id": string, "rule": {…}, "query": "strategy=…&limit=…"}', [{ pointer: '', detail: 'must be {id, rule, query}' }]);
+  }
+  return { id: body.id, rule: body.rule ?? {}, query: body.query.replace(/^\?/, '') };
 }
 
 export interface RulePreview {

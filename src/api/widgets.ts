@@ -1,7 +1,7 @@
 // The merchant's widget ids (PUT /api/shop/widgets): the wire type, its typia validator and normalization.
 import typia, { type tags } from 'typia';
 import { MAX_REGISTERED_WIDGETS } from '../engine/attribution/widget-names.js';
-import type { FieldError } from '../errors.js';
+import { invalidFields, type FieldError } from '../errors.js';
 import { typiaPathToPointer } from './json-pointer.js';
 
 export interface WireWidgets {
@@ -28,4 +28,11 @@ export function parseWidgets(input: unknown): WidgetsParse {
   // typia's MaxItems and this bound are one number: the model names no more (widget-names.ts).
   if (widgets.length > MAX_REGISTERED_WIDGETS) return { ok: false, errors: [{ pointer: '/widgets', detail: `at most ${MAX_REGISTERED_WIDGETS} widgets` }] };
   return { ok: true, widgets };
+}
+
+/** PUT /api/shop/widgets's body: the widget ids (see parseWidgets); throws invalid_widgets. */
+export function widgetsBody(input: unknown): string[] {
+  const parsed = parseWidgets(input);
+  if (!parsed.ok) throw invalidFields('invalid_widgets', parsed.errors, 'body');
+  return parsed.widgets;
 }

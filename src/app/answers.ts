@@ -12,9 +12,9 @@ import { RecIdIssuer } from './rec-id-issuer.js';
 import { experimentId, variantName } from '../analytics/statistics.js';
 import { recommend, type Recommendation } from '../engine/recommend.js';
 import type { Arm, Experiments } from './experiments.js';
-import type { ShopEngines } from '../ingest/shop-engines.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 import type { ShopEngine } from '../engine/shop-engine.js';
-import type { Principal } from '../transport/auth.js';
+import type { Principal } from './principal.js';
 import { queryAs, type CustomerIdentity } from './customer-identity.js';
 import { recommendationJson } from './render.js';
 

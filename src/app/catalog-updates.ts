@@ -3,9 +3,9 @@
 import { catalogPage, type CatalogPage } from '../engine/catalog-page.js';
 import type { Product } from '../engine/product.js';
 import { notStored } from '../errors.js';
-import type { CatalogStore } from '../store/catalog-store.js';
+import type { CatalogStore, ProductsPut } from '../store/catalog-store.js';
 import type { LogApplier } from '../ingest/log-applier.js';
-import type { ShopEngines } from '../ingest/shop-engines.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 
 export class CatalogUpdates {
   constructor(
@@ -14,11 +14,15 @@ export class CatalogUpdates {
     readonly applier: LogApplier,
   ) {}
 
-  /** Resolves with the change's log position; rejects with AppError('unavailable') when the storage refuses the commit (nothing changed). */
-  async upsert(shopId: string, products: readonly Product[], now: number): Promise<number> {
-    const position = await stored(this.store.put(shopId, products, now));
-    await this.applier.applyThrough(shopId, position);
-    return position;
+  /**
+   * Resolves with the change's log position and the products it stored (those older than the stored
+   * ones by sourceUpdatedAt are not); rejects with AppError('unavailable') when the storage refuses
+   * the commit (nothing changed). `keepCollections`: each product keeps its stored collections.
+   */
+  async upsert(shopId: string, products: readonly Product[], now: number, keepCollections = false): Promise<ProductsPut> {
+    const put = await stored(this.store.put(shopId, products, now, keepCollections));
+    await this.applier.applyThrough(shopId, put.position);
+    return put;
   }
 
   /** Resolves with the change's log position, or undefined when the shop has no such product. */

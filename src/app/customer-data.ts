@@ -5,7 +5,7 @@ import type { CustomerExport } from '../api/responses.js';
 import { customerModelState } from '../engine/customer-state.js';
 import { notStored } from '../errors.js';
 import type { LogApplier } from '../ingest/log-applier.js';
-import type { ShopEngines } from '../ingest/shop-engines.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 import type { CustomerStore } from '../store/customer-store.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();

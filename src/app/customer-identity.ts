@@ -8,7 +8,7 @@ import { verifyAppProxy } from '../api/app-proxy.js';
 import { verifyCustomerToken } from '../api/customer-token.js';
 import type { RecommendationQuery } from '../api/recommendation-query.js';
 import { AppError } from '../errors.js';
-import type { Principal } from '../transport/auth.js';
+import type { Principal } from './principal.js';
 
 /** The proof a public-key request may carry beside its claimed customerId. */
 export interface CustomerProof {

@@ -4,7 +4,10 @@
 // running experiment per widget" holds without a race between two starts sent to it; two starts
 // sent to two server processes at the same moment can both pass the check (the later one wins).
 import { assignVariant } from '../analytics/assignment.js';
-import { parseExperiment, type ExperimentRecord } from '../api/experiment.js';
+import { experimentView, type ExperimentRecord, type NewExperiment } from '../api/experiment.js';
+import type { ExperimentWithResults } from '../api/responses.js';
+import { experimentResults } from '../analytics/statistics.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 import type { Strategy } from '../engine/strategy.js';
 import { AppError } from '../errors.js';
 import type { ExperimentStore } from '../store/experiment-store.js';
@@ -16,6 +19,8 @@ export interface Arm {
   strategy: Strategy | undefined;
 }
 
+const EVERY_DAY = { fromDay: -Infinity, toDay: Infinity };
+
 const EXPERIMENT_ID = /^exp_([1-9][0-9]{0,8})$/;
 
 export class Experiments {
@@ -25,7 +30,11 @@ export class Experiments {
   /** Counts changes to what is running: memos of arms are valid while it stays the same. */
   version = 0;
 
-  constructor(readonly store: ExperimentStore) {
+  constructor(
+    readonly store: ExperimentStore,
+    /** Where each experiment's results are counted (attribution). */
+    readonly engines: ShopEngines,
+  ) {
     for (const { shopId, record } of store.all()) if (record.status === 'running') this.#setRunning(shopId, record);
   }
 
@@ -51,14 +60,16 @@ export class Experiments {
     return record;
   }
 
-  /** Validates and stores a new experiment (as a draft); throws invalid_experiment with every field error. */
-  create(shopId: string, input: unknown, now: number): Promise<ExperimentRecord> {
-    const parsed = parseExperiment(input);
-    if (!parsed.ok) {
-      const first = parsed.errors[0]!;
-      throw new AppError('invalid_experiment', `${first.pointer || 'experiment'} ${first.detail}`, parsed.errors);
-    }
-    return this.#serial(() => this.store.create(shopId, { ...parsed.experiment, status: 'draft', createdAt: now }));
+  /** The experiment with its variants' numbers over every kept day, each compared with A. */
+  withResults(shopId: string, record: ExperimentRecord): ExperimentWithResults {
+    const attribution = this.engines.get(shopId).attribution;
+    const { variants, comparisons } = experimentResults(attribution, EVERY_DAY, record.number, record.variants.length);
+    return { ...experimentView(record), results: { variants, comparisons } };
+  }
+
+  /** Stores a new experiment (as a draft). */
+  create(shopId: string, experiment: NewExperiment, now: number): Promise<ExperimentRecord> {
+    return this.#serial(() => this.store.create(shopId, { ...experiment, status: 'draft', createdAt: now }));
   }
 
   /** draft or stopped → running; running: unchanged. Refused for a concluded one, or while another runs on the widget. */

@@ -3,7 +3,8 @@
 // applied it, the lease) labelled with its server number, and the shop's models; and what the
 // storage every process shares holds (the log's head, the data file, the day's storefront budget),
 // which the answering process reads once. node-metrics.ts puts the processes' reports together.
-import type { ShopEngines } from '../ingest/shop-engines.js';
+import type { DeliveryCount } from './platform-writes.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { LogTail } from '../ingest/log-tail.js';
 import { counter, gauge, labelled, type Labels, type MetricFamily } from '../observability/metric-family.js';
@@ -59,6 +60,8 @@ export interface MetricsSources {
   storefrontQuota: { eventsPerDay: number; bytesPerDay: number };
   /** What keeps the log from taking writes now, as /healthz says it (a replicated log without NATS or quorum); empty: nothing. */
   logProblems: () => string[];
+  /** Platforms' webhook deliveries taken since start, by shop, platform, topic and outcome. */
+  deliveries: () => Iterable<DeliveryCount>;
 }
 
 const SETTINGS = [
@@ -105,6 +108,7 @@ function counterFamilies(sources: MetricsSources, shopId: string): MetricFamily[
     counter('pairwise_rate_limited_total', 'Requests, WebSocket operations, new sessions and dashboard sign-ins refused by a rate limit (all shops), by the limit that refused them (docs/api.md, "Rate limits").', Object.entries(limits.refused).map(([kind, count]) => [{ kind }, count] as const)),
     ...sources.pipeline.tally.families(),
     counter('pairwise_storefront_quota_refused_total', "Events of the shop's public key refused since start (429 storefront_quota): the day's budget was spent.", [...new Map([[shopId, 0], ...sources.pipeline.quotaRefusals])].map(([shop, count]) => [{ shop }, count] as const)),
+    counter('pairwise_webhook_deliveries_total', "The shop's platform webhook deliveries (POST /webhooks/shopify, /webhooks/woocommerce) admitted by their signature, by platform, topic (a topic Pairwise does not take: other) and outcome (applied, unchanged, duplicate, ignored, refused).", [...sources.deliveries()].filter((d) => d.shopId === shopId).map((d) => [{ shop: d.shopId, platform: d.platform, topic: d.topic, outcome: d.outcome }, d.count] as const)),
     counter('pairwise_ws_connections_opened_total', 'WebSocket connections opened (GET /api/stream).', [[{}, sockets.opened]]),
     counter('pairwise_ws_frames_total', 'WebSocket frames: received from clients, sent to one client (replies, catch-ups), published to a topic (a list pushed to every subscriber of one query).', [
       [{ direction: 'received' }, sockets.framesReceived],

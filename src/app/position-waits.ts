@@ -7,7 +7,7 @@ import { parsePosition } from '../api/position-token.js';
 import { AppError } from '../errors.js';
 import type { ShopLog } from '../store/shop-log.js';
 import type { LogTail } from '../ingest/log-tail.js';
-import type { ShopEngines } from '../ingest/shop-engines.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 
 interface Waiter {
   position: number;

@@ -11,7 +11,7 @@ import { parseFilter } from '../engine/filters/filter-syntax.js';
 import { recommend, type Recommendation } from '../engine/recommend.js';
 import type { Rule } from '../engine/rules/rule.js';
 import { AppError, type FieldError } from '../errors.js';
-import type { ShopEngines } from '../ingest/shop-engines.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 import type { RuleStore } from '../store/rule-store.js';
 
 export class Rules {
@@ -73,10 +73,14 @@ export class Rules {
 
   /**
    * The answer to a GET /api/recommendations query string with the shop's rules as they are, and
-   * with `draft` put in place of its id (nothing is stored; the answer cache is not used). The
-   * query is the merchant's own: its customerId is taken as is.
+   * with the draft `rule` put as `id` (validated as put would; nothing is stored; the answer cache is
+   * not used). The query is the merchant's own: its customerId is taken as is. Throws invalid_rule, invalid_query.
    */
-  preview(shopId: string, rawQuery: string, draft: Rule, now: number): { before: Recommendation; after: Recommendation } {
+  preview(shopId: string, request: { id: string; rule: unknown; query: string }, now: number): { before: Recommendation; after: Recommendation } {
+    return this.#preview(shopId, request.query, this.validate(shopId, request.id, request.rule, now), now);
+  }
+
+  #preview(shopId: string, rawQuery: string, draft: Rule, now: number): { before: Recommendation; after: Recommendation } {
     const parsed = parseRecommendationQuery(rawQuery);
     if (!parsed.ok) throw parsed.error;
     const query = parsed.query;

@@ -1,20 +1,73 @@
-// The two event use cases of the REST (and WebSocket) paths: one event, or a batch judged event by event.
+// The two event use cases of POST /api/events(/batch) and the stream's event ops: one event, or a
+// batch judged event by event. The caller is admitted by its transport; here its events' customers
+// are proven (or dropped) and their new sessions bounded, then they are stored durably and applied.
 import { parseEvent, type EventError, type TrackedEvent } from '../api/event.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 import { AppError } from '../errors.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { Sender } from '../store/shop-log.js';
+import type { CustomerIdentity } from './customer-identity.js';
+import { newSessionGate, type NewSessionBudget, type SessionGate } from './new-sessions.js';
+import type { Principal } from './principal.js';
 
 /**
  * The customerId an event may be recorded under, given the one it claims and the customer token it
- * carried; undefined: only its session (see http/customer-identity.ts).
+ * carried; undefined: only its session (see app/customer-identity.ts).
  */
 export type CustomerCheck = (claimed: string | undefined, customerToken: string | undefined) => string | undefined;
 
-/**
- * Admits an event's session: undefined when it may be stored, else the refusal (429
- * too_many_new_sessions: the session is new and its client has created its share of them).
- */
-export type SessionGate = (sessionId: string) => AppError | undefined;
+/** How events are stored: when (epoch ms), for which kind of key, their customers checked and their new sessions gated as given. */
+export interface TrackOptions {
+  now: number;
+  sender: Sender;
+  /** Default: each event's customerId is taken as claimed (a trusted writer). */
+  customers?: CustomerCheck;
+  /** Default: no bound on new sessions. */
+  sessions?: SessionGate;
+}
+
+/** Who sends the events, as its transport admitted it. */
+export interface EventCaller {
+  principal: Principal;
+  /** Its client's rate-limit bucket (undefined: not limited): new sessions are charged to it. */
+  client: string | undefined;
+  /** The request's raw query string, which a Shopify app proxy may sign (REST only). */
+  query?: string;
+  /** Epoch ms: the events' default time. */
+  now: number;
+}
+
+const TRUSTED: CustomerCheck = (claimed) => claimed;
+
+/** The event use cases for a caller a transport admitted (REST and WebSocket alike). */
+export class EventTracking {
+  constructor(
+    readonly pipeline: EventPipeline,
+    readonly identity: CustomerIdentity,
+    readonly engines: ShopEngines,
+    readonly newSessions: NewSessionBudget,
+  ) {}
+
+  /** One event: see trackEvent. */
+  track(input: unknown, caller: EventCaller): Promise<EventAck> {
+    return trackEvent(this.pipeline, caller.principal.shopId, input, this.#options(caller));
+  }
+
+  /** A batch's events, each judged alone: see trackBatch. */
+  trackBatch(inputs: readonly unknown[], caller: EventCaller): Promise<BatchResponse> {
+    return trackBatch(this.pipeline, caller.principal.shopId, inputs, this.#options(caller));
+  }
+
+  #options({ principal, client, query, now }: EventCaller): TrackOptions {
+    const sessions = newSessionGate(this.newSessions, this.engines, client, principal);
+    return {
+      now,
+      sender: principal.kind,
+      customers: (claimed, customerToken) => this.identity.customerId(principal, claimed, { customerToken, query }, now),
+      ...(sessions === undefined ? {} : { sessions }),
+    };
+  }
+}
 
 /** A per-event refusal in a batch: a token that does not prove its customer, or a new session over the bound. */
 type EventRefusal = { code: 'invalid_customer_token' | 'too_many_new_sessions'; pointer: string; detail: string };
@@ -53,7 +106,7 @@ export interface BatchResponse {
 }
 
 /** Throws AppError('invalid_event') with every field error, ('invalid_customer_token'), ('too_many_new_sessions') or ('unavailable'). */
-export async function trackEvent(pipeline: EventPipeline, shopId: string, input: unknown, now: number, check: CustomerCheck, sender: Sender, gate?: SessionGate): Promise<EventAck> {
+export async function trackEvent(pipeline: EventPipeline, shopId: string, input: unknown, { now, sender, customers = TRUSTED, sessions: gate }: TrackOptions): Promise<EventAck> {
   const parsed = parseEvent(input, now);
   if (!parsed.ok) {
     pipeline.tally.refused('invalid_event');
@@ -62,7 +115,7 @@ export async function trackEvent(pipeline: EventPipeline, shopId: string, input:
   }
   let event: TrackedEvent;
   try {
-    event = withProvenCustomer(parsed.event, parsed.customerToken, check);
+    event = withProvenCustomer(parsed.event, parsed.customerToken, customers);
   } catch (error) {
     if (error instanceof AppError && error.code === 'invalid_customer_token') pipeline.tally.refused('invalid_customer_token');
     throw error;
@@ -79,7 +132,7 @@ export async function trackEvent(pipeline: EventPipeline, shopId: string, input:
 }
 
 /** Stores the valid events of a batch in one commit and reports each event's fate by its index. */
-export async function trackBatch(pipeline: EventPipeline, shopId: string, inputs: readonly unknown[], now: number, check: CustomerCheck, sender: Sender, gate?: SessionGate): Promise<BatchResponse> {
+export async function trackBatch(pipeline: EventPipeline, shopId: string, inputs: readonly unknown[], { now, sender, customers = TRUSTED, sessions: gate }: TrackOptions): Promise<BatchResponse> {
   const results: BatchResult[] = new Array(inputs.length);
   const valid: TrackedEvent[] = [];
   const validIndex: number[] = [];
@@ -88,7 +141,7 @@ export async function trackBatch(pipeline: EventPipeline, shopId: string, inputs
     if (parsed.ok) {
       let event: TrackedEvent;
       try {
-        event = withProvenCustomer(parsed.event, parsed.customerToken, check);
+        event = withProvenCustomer(parsed.event, parsed.customerToken, customers);
       } catch (error) {
         // A token that does not prove its customer: this event is refused (never stored without its customer).
         if (!(error instanceof AppError) || error.code !== 'invalid_customer_token') throw error;

@@ -6,7 +6,7 @@ import { checkLogLayout, ensureLogId } from '../store/database.js';
 import { importFile, type ImportKind, type ImportSummary } from './import-file.js';
 import { withDataDir } from './open-data-dir.js';
 import { progressBar } from './progress.js';
-import { formatOf, openInput, type FileFormat, type ImportInput } from './records.js';
+import { catalogFormatOf, formatOf, openInput, type FileFormat, type ImportInput } from './records.js';
 import { DirectSink, HttpSink } from './sinks.js';
 import { UsageError } from './usage.js';
 
@@ -29,8 +29,11 @@ export async function importCommand(kind: ImportKind, args: string[], options: I
   }
   const file = args[args.length - 1]!;
   const shopId = args.length === 2 ? args[0] : undefined;
-  const format = formatOf(file);
-  if (format === undefined) throw new Error(`cannot tell the format of ${file}: name it .json, .ndjson/.jsonl or .csv (optionally .gz)`);
+  const format = kind === 'catalog' ? await catalogFormatOf(file) : formatOf(file);
+  if (format === undefined) {
+    throw new Error(`cannot tell the format of ${file}: name it .json, .ndjson/.jsonl or .csv (optionally .gz)${kind === 'catalog' ? ', or give a product feed (Google Merchant Center XML or tab-separated)' : ''}`);
+  }
+  if (kind === 'events' && (format === 'feed-xml' || format === 'feed-tsv')) throw new Error(`${file} is named as a product feed: events are read from .json, .ndjson/.jsonl or .csv`);
   let input: ImportInput;
   try {
     input = await openInput(file);

@@ -7,10 +7,12 @@ import { loadConfig } from '../config.js';
 import type { ShopStore } from '../store/shop-store.js';
 import { compactCommand } from './compact-command.js';
 import { importCommand } from './import-command.js';
+import { shopifyCommand } from './shopify-command.js';
+import { woocommerceCommand } from './woocommerce-command.js';
 import { withDataDir } from './open-data-dir.js';
 import { USAGE, UsageError } from './usage.js';
 
-const COMMANDS = new Set(['shop create', 'shop list', 'shop origins', 'key create', 'key list', 'key revoke', 'token secret', 'token rotate', 'token mint', 'token app-proxy', 'import catalog', 'import events', 'compact']);
+const COMMANDS = new Set(['shop create', 'shop list', 'shop origins', 'key create', 'key list', 'key revoke', 'token secret', 'token rotate', 'token mint', 'token app-proxy', 'import catalog', 'import events', 'compact', 'shopify sync', 'woocommerce sync']);
 
 async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -26,6 +28,13 @@ async function main(argv: string[]): Promise<number> {
         ttl: { type: 'string' },
         url: { type: 'string' },
         key: { type: 'string' },
+        domain: { type: 'string' },
+        token: { type: 'string' },
+        'api-url': { type: 'string' },
+        'orders-days': { type: 'string' },
+        secret: { type: 'string' },
+        server: { type: 'string' },
+        'server-key': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -44,7 +53,13 @@ async function main(argv: string[]): Promise<number> {
   const dataDir = path.resolve(values['data-dir'] ?? loadConfig().dataDir);
   if (group === 'import') return importCommand(action as 'catalog' | 'events', args, { dataDir, url: values.url, key: values.key });
   if (group === 'compact') return compactCommand(dataDir);
-  if (values.url !== undefined || values.key !== undefined) throw new UsageError('--url and --key go with import only');
+  if (group === 'shopify') {
+    return shopifyCommand(action, args, { dataDir, domain: values.domain, token: values.token, apiUrl: values['api-url'], ordersDays: values['orders-days'], url: values.url, key: values.key });
+  }
+  if (group === 'woocommerce') {
+    return woocommerceCommand(action, args, { dataDir, url: values.url, key: values.key, secret: values.secret, ordersDays: values['orders-days'], server: values.server, serverKey: values['server-key'] });
+  }
+  if (values.url !== undefined || values.key !== undefined) throw new UsageError('--url and --key go with import and the platforms\' sync only');
   await withDataDir(dataDir, (_dbs, shops) => run(command, args, values, shops));
   return 0;
 }

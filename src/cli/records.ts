@@ -12,8 +12,9 @@ import { checkHeader, rowOf, type CsvLayout } from './csv-columns.js';
 import type { FileRecord } from './file-record.js';
 import { JsonArraySplitter } from './json-array-splitter.js';
 import { LineIndex } from './line-index.js';
+import { feedRecords, sniffFeed, type FeedFormat } from '../integrations/feeds/feed-records.js';
 
-export type FileFormat = 'json' | 'ndjson' | 'csv';
+export type FileFormat = 'json' | 'ndjson' | 'csv' | FeedFormat;
 
 /** The format named by the file's extension, or undefined. */
 export function formatOf(file: string): FileFormat | undefined {
@@ -21,7 +22,36 @@ export function formatOf(file: string): FileFormat | undefined {
   if (name.endsWith('.csv')) return 'csv';
   if (name.endsWith('.ndjson') || name.endsWith('.jsonl')) return 'ndjson';
   if (name.endsWith('.json')) return 'json';
+  if (name.endsWith('.xml')) return 'feed-xml';
+  if (name.endsWith('.tsv')) return 'feed-tsv';
   return undefined;
+}
+
+/**
+ * The format of a catalog file: a product feed when its first bytes say so (XML, or a tab-separated
+ * header with an id column), whatever its name; else as its name says.
+ */
+export async function catalogFormatOf(file: string): Promise<FileFormat | undefined> {
+  return sniffFeed(await head(file)) ?? formatOf(file);
+}
+
+/** The file's first 4 KiB as text, decompressed when it is .gz ('' when it cannot be read). */
+async function head(file: string): Promise<string> {
+  const raw = createReadStream(file, { start: 0, end: 65_535 });
+  const stream = /\.gz$/i.test(file) ? raw.pipe(createGunzip()) : raw;
+  let text = '';
+  try {
+    for await (const chunk of stream) {
+      text += (chunk as Buffer).toString('utf8');
+      if (text.length >= 4096) break;
+    }
+  } catch {
+    // A short or unreadable file: what was read decides.
+  } finally {
+    raw.destroy();
+    stream.destroy();
+  }
+  return text.slice(0, 4096);
 }
 
 export interface ImportInput {
@@ -61,7 +91,8 @@ export interface ReadOptions {
 export async function* readRecords(input: Readable, format: FileFormat, options: ReadOptions): AsyncGenerator<FileRecord> {
   const where = { line: 1 };
   try {
-    if (format === 'ndjson') yield* ndjsonRecords(input, where);
+    if (format === 'feed-xml' || format === 'feed-tsv') yield* feedRecords(input, format);
+    else if (format === 'ndjson') yield* ndjsonRecords(input, where);
     else if (format === 'json') yield* jsonRecords(input, options.key, where);
     else yield* csvRecords(input, options, where);
   } catch (error) {

@@ -55,15 +55,22 @@ export class DirectSink implements ImportSink {
       refused.push({ index, reason: parsed.errors.map((e) => reason(e.pointer, e.detail, /^\/products\/0/)).join('; ') });
       return [];
     });
-    if (valid.length > 0) await this.#catalog.put(shopId!, valid, now);
-    return { accepted: valid.length, duplicates: 0, refused };
+    // A product older than the stored one (sourceUpdatedAt) is left as it is, like a repeated event.
+    const upserted = valid.length > 0 ? (await this.#catalog.put(shopId!, valid, now)).upserted : 0;
+    return { accepted: upserted, duplicates: valid.length - upserted, refused };
   }
 
   async events(shopId: string | undefined, chunk: unknown[]): Promise<ChunkOutcome> {
     // The merchant's own import, like a secret-key call: its customerIds are trusted as they are.
-    const outcome = await trackBatch(this.#pipeline, shopId!, chunk, Date.now(), (claimed) => claimed, 'secret');
+    const outcome = await trackBatch(this.#pipeline, shopId!, chunk, { now: Date.now(), sender: 'secret' });
     return batchOutcome(outcome.results, outcome.accepted, outcome.duplicates);
   }
+}
+
+/** A PUT's answer as an outcome: products older than the stored ones count as duplicates. */
+function upsertOutcome(json: Record<string, unknown>, sent: number, refused: Refused[]): ChunkOutcome {
+  const older = typeof json.olderIgnored === 'number' ? json.olderIgnored : 0;
+  return { accepted: sent - older, duplicates: older, refused };
 }
 
 function batchOutcome(results: { index: number; success: boolean; error?: { pointer: string; detail: string } }[], accepted: number, duplicates: number): ChunkOutcome {
@@ -125,7 +132,7 @@ export class HttpSink implements ImportSink {
 
   async products(_shopId: string | undefined, chunk: unknown[]): Promise<ChunkOutcome> {
     const { status, json } = await this.#send('PUT', '/api/products', { products: chunk });
-    if (status === 200) return { accepted: chunk.length, duplicates: 0, refused: [] };
+    if (status === 200) return upsertOutcome(json, chunk.length, []);
     if (status !== 400) throw new Error(`PUT ${this.#base}/api/products answered ${status}: ${String(json.detail)}`);
     // The API takes a chunk all or nothing: note why each was refused, then send the valid ones alone.
     const bad = new Map<number, string>();
@@ -140,7 +147,7 @@ export class HttpSink implements ImportSink {
     if (valid.length === 0) return { accepted: 0, duplicates: 0, refused };
     const retry = await this.#send('PUT', '/api/products', { products: valid });
     if (retry.status !== 200) throw new Error(`PUT ${this.#base}/api/products answered ${retry.status}: ${String(retry.json.detail)}`);
-    return { accepted: valid.length, duplicates: 0, refused };
+    return upsertOutcome(retry.json, valid.length, refused);
   }
 
   async events(_shopId: string | undefined, chunk: unknown[]): Promise<ChunkOutcome> {

@@ -18,6 +18,14 @@ export const USAGE = `usage: npm run cli -- <command> [options]
                                                   the same through a running server's API: the key names the shop
   compact                                         rewrite the data dir's LMDB file with only the pages in use (the
                                                   server stopped): erased and pruned data leaves its free pages
+  shopify sync <shopId> --domain <shop>.myshopify.com --token <shpat_…> [--orders-days <n>] [--api-url <url>]
+                                                  the shop's collections, products and last n (default 90) days of
+                                                  orders from Shopify's Admin API; resumable, stores nothing twice
+                                                  (with --url and --key: through a running server's API)
+  woocommerce sync <shopId> --url <https://shop.example> --key <ck_…> --secret <cs_…> [--orders-days <n>]
+                                                  the store's products and last n (default 90) days of paid orders
+                                                  from its REST API; resumable, stores nothing twice (with
+                                                  --server <url> --server-key <sk_…>: through a running server's API)
 
 options:
   --data-dir <dir>   data directory (default: PAIRWISE_DATA_DIR or ./data); LMDB lives in <dir>/db
@@ -25,6 +33,7 @@ options:
                      the server's address (http://127.0.0.1:8080) or its API's (…/api)
                      (stored straight into LMDB, a running server's models get them at its next start)
   --key <sk_…>       the shop's secret key, with --url
+  --api-url <url>    the Admin API to read (default https://<domain>/admin/api/2026-10)
 
 Imports judge every record alone: each refused one is printed on stderr as <file>:<line>: <reason>,
 the rest are stored, and the exit status is 1 if any was refused.

@@ -7,14 +7,10 @@
 // process of a data dir knows every session (store/dashboard-session-table.ts). A session unused
 // for IDLE_MS ends.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { MAX_SESSIONS } from '../store/dashboard-session-table.js';
+import type { DashboardSession } from '../store/records.js';
 
-export interface DashboardSession {
-  /** SHA-256 (hex) of the secret key signed in with: each use checks the key is still valid (not revoked). */
-  keyHash: string;
-  /** Echoed by the page in `x-csrf-token` on state-changing requests. */
-  csrf: string;
-  lastUsed: number;
-}
+export type { DashboardSession };
 
 /** Sessions by token. */
 export interface SessionTable {
@@ -28,7 +24,6 @@ export interface SessionTable {
   readonly size: number;
 }
 
-export const MAX_SESSIONS = 10_000;
 export const IDLE_MS = 12 * 60 * 60 * 1000;
 
 /** A session token as the cookie carries it: 32 random bytes, base64url (43 characters). */

@@ -1,6 +1,7 @@
 // What the demo storefront (/demo) knows beyond the engine's catalog: the demo shop's public key,
 // its collections' names (the engine keeps only ids) and a few sample shoppers with real order
 // histories to "sign in" as. Shoppers are picked from data/demo/events.csv on first use.
+import type { Catalog } from '../engine/catalog.js';
 import { readDemoCollections, readDemoEvents, readDemoProducts, type DemoCollectionRow } from './demo-files.js';
 
 export type DemoCollection = DemoCollectionRow;
@@ -14,6 +15,8 @@ export interface SampleShopper {
 
 export interface DemoStorefront {
   readonly publicKey: string;
+  /** The demo shop's catalog as it is now (read per page: catalog updates through the API show at once). */
+  catalog(): Catalog;
   /** A customer token for a signed-in sample shopper (as a merchant's theme renders one). */
   customerToken(customerId: string): string;
   readonly collections: readonly DemoCollection[];
@@ -57,11 +60,20 @@ function pickShoppers(demoDir: string, collections: readonly DemoCollection[]): 
   return picked;
 }
 
-export function createDemoStorefront(demoDir: string, publicKey: string, customerToken: (customerId: string) => string): DemoStorefront {
+export interface DemoStorefrontOptions {
+  demoDir: string;
+  publicKey: string;
+  /** A customer token for a sample shopper, as a merchant's theme mints one per page. */
+  customerToken: (customerId: string) => string;
+  catalog: () => Catalog;
+}
+
+export function createDemoStorefront({ demoDir, publicKey, customerToken, catalog }: DemoStorefrontOptions): DemoStorefront {
   const collections = readDemoCollections(demoDir);
   let shoppers: SampleShopper[] | undefined;
   return {
     publicKey,
+    catalog,
     customerToken,
     collections,
     collection: (idOrHandle) => collections.find((c) => c.id === idOrHandle || c.handle === idOrHandle),

@@ -9,6 +9,7 @@ import type { CatalogUpdates } from '../app/catalog-updates.js';
 import type { EventPipeline } from '../ingest/event-pipeline.js';
 import type { Experiments } from '../app/experiments.js';
 import type { Product } from '../engine/product.js';
+import { experimentBody } from '../api/experiment.js';
 import { DEMO_EXPERIMENT, demoTraffic, EXPERIMENT_DAYS, TRAFFIC_WIDGETS } from './demo-traffic.js';
 import type { ShopStore } from '../store/shop-store.js';
 import { readDemoEvents, readDemoProducts } from './demo-files.js';
@@ -86,7 +87,7 @@ async function seedTraffic(deps: SeedDeps, products: readonly Product[], now: nu
   // The storefront's widgets, registered as a merchant would (PUT /api/shop/widgets): named for good.
   await deps.shops.setWidgets(DEMO_SHOP, DEMO_WIDGETS);
   const startedAt = now - EXPERIMENT_DAYS * 86_400_000;
-  const created = await deps.experiments.create(DEMO_SHOP, DEMO_EXPERIMENT, startedAt - 3_600_000);
+  const created = await deps.experiments.create(DEMO_SHOP, experimentBody(DEMO_EXPERIMENT), startedAt - 3_600_000);
   const record = await deps.experiments.start(DEMO_SHOP, `exp_${created.number}`, startedAt);
   const priced = products.map((p) => ({ id: p.id, price: Number(p.price ?? 0) }));
   const events: TrackedEvent[] = [];

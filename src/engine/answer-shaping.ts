@@ -10,19 +10,9 @@ import type { FilterError } from './filters/filter-syntax.js';
 import type { MatchSet } from './filters/match-set.js';
 import type { Selection } from './filters/selection.js';
 import type { Product } from './product.js';
+import type { CandidateConstraint } from './candidate-constraint.js';
 
-export interface CandidateConstraint {
-  /** Whether the answer may take `id` now (given what it took so far). Once false, false for the rest of the answer. */
-  admits(id: number): boolean;
-  /** The answer took `id`. */
-  picked(id: number): void;
-  /**
-   * Removes from `products` (the caller's to modify; undefined: every catalog product) those it
-   * never admits and returns them, for a walk that would otherwise look at the whole catalog
-   * (PickList.within). Absent: no set says which it admits.
-   */
-  narrow?(products: MatchSet | undefined): MatchSet;
-}
+export type { CandidateConstraint };
 
 /** Admits the products a filter selected. */
 export class SelectionConstraint implements CandidateConstraint {

@@ -3,7 +3,7 @@
 // constraint of the answer's shape refuses (answer-shaping.ts: filters, diversity). When the
 // constraints leave few products, it says which (within), so that a strategy's last resort walks
 // those instead of the catalog.
-import type { CandidateConstraint } from './answer-shaping.js';
+import type { CandidateConstraint } from './candidate-constraint.js';
 import type { Catalog } from './catalog.js';
 import type { DenseSet } from './dense-set.js';
 import type { MatchSet } from './filters/match-set.js';

@@ -24,6 +24,41 @@ export interface Product {
    * (engine/filters): at most 32, names not those of a built-in attribute (see api/product.ts).
    */
   readonly attributes?: Readonly<Record<string, string | number>>;
+  /** Where the product comes from when a pull keeps it (a scheduled feed: what the feed no longer lists becomes unavailable). */
+  readonly source?: 'feed';
+  /** Epoch ms of the product's last change where it is kept (a platform's updated_at), when given: older upserts change nothing. */
+  readonly sourceUpdatedAt?: number;
   /** Epoch ms of the last upsert. */
   readonly updatedAt: number;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
+function sameAttributes(a: Product['attributes'], b: Product['attributes']): boolean {
+  const keysA = Object.keys(a ?? {});
+  return keysA.length === Object.keys(b ?? {}).length && keysA.every((key) => a![key] === b?.[key]);
+}
+
+/** Whether two versions of a product say the same thing (the time of their upsert aside). */
+export function sameProduct(a: Product, b: Product): boolean {
+  return (
+    a.id === b.id &&
+    a.platform === b.platform &&
+    a.title === b.title &&
+    a.handle === b.handle &&
+    a.image === b.image &&
+    a.price === b.price &&
+    a.compareAtPrice === b.compareAtPrice &&
+    a.vendor === b.vendor &&
+    a.productType === b.productType &&
+    a.available === b.available &&
+    (a.repurchasable ?? false) === (b.repurchasable ?? false) &&
+    a.sourceUpdatedAt === b.sourceUpdatedAt &&
+    a.source === b.source &&
+    sameList(a.tags, b.tags) &&
+    sameList(a.collections, b.collections) &&
+    sameAttributes(a.attributes, b.attributes)
+  );
 }

@@ -1,43 +1,27 @@
-// What the HTTP routes may use: use cases and read models, never storage directly.
+// What the HTTP routes may use: the use cases and read models of app/, never the models or the
+// storage directly (test/layers.test.ts keeps it so).
+import type { Answers } from '../app/answers.js';
+import type { CatalogUpdates } from '../app/catalog-updates.js';
+import type { CustomerData } from '../app/customer-data.js';
+import type { CustomerIdentity } from '../app/customer-identity.js';
+import type { Experiments } from '../app/experiments.js';
+import type { Integrations } from '../app/integrations.js';
+import type { NodeStatus } from '../app/node-status.js';
+import type { PositionWaits } from '../app/position-waits.js';
+import type { KeyResolver, Principal } from '../app/principal.js';
+import type { Rules } from '../app/rules.js';
+import type { ShopErasure } from '../app/shop-erasure.js';
+import type { ShopSettings } from '../app/shop-settings.js';
+import type { ShopStatus } from '../app/shop-status.js';
+import type { Stats } from '../app/stats.js';
+import type { EventTracking } from '../app/track-events.js';
 import type { Config } from '../config.js';
 import type { DashboardSessions } from '../dashboard/sessions.js';
 import type { DemoStorefront } from '../demo/demo-storefront.js';
-import type { CatalogUpdates } from '../app/catalog-updates.js';
-import type { EventPipeline } from '../ingest/event-pipeline.js';
-import type { Experiments } from '../app/experiments.js';
-import type { Rules } from '../app/rules.js';
-import type { WidgetRegistry } from '../app/widget-registry.js';
-import type { RecencySetting } from '../app/shop-recency.js';
-import type { CurrencySetting } from '../app/shop-currency.js';
-import type { LogTail } from '../ingest/log-tail.js';
-import type { PositionWaits } from '../app/position-waits.js';
-import type { ShopEngines } from '../ingest/shop-engines.js';
-import type { Answers } from '../app/answers.js';
-import type { KeyResolver, Principal } from '../transport/auth.js';
-import type { CustomerIdentity } from '../app/customer-identity.js';
-import type { CustomerData } from '../app/customer-data.js';
-import type { ShopErasure } from '../app/shop-erasure.js';
 import type { RateLimits } from '../transport/rate-limits.js';
-import type { StorefrontUsage } from '../store/storefront-quota.js';
 import type { NodeMetrics } from '../app/node-metrics.js';
 import type { Telemetry } from '../transport/telemetry.js';
 import type { TrustedProxies } from '../limits/trusted-proxies.js';
-
-/** A shop's own record as GET /api/shop shows it: settings and counts of keys, never a secret. */
-export interface ShopRecordView {
-  /** Epoch ms. */
-  createdAt: number;
-  demo: boolean;
-  allowedOrigins: readonly string[];
-  /** Customer-token signing secrets the shop accepts (0-2). */
-  customerTokenSecrets: number;
-  appProxy: boolean;
-  /** The registered widget ids (PUT /api/shop/widgets). */
-  widgets: readonly string[];
-  /** The ISO 4217 code of the shop's prices (PUT /api/shop/currency); null: not set. */
-  currency: string | null;
-  keys: { public: number; secret: number };
-}
 
 export interface HttpDeps {
   config: Config;
@@ -48,16 +32,18 @@ export interface HttpDeps {
   identity: CustomerIdentity;
   /** Rate limits of every authenticated route (and the WebSocket channel). */
   limits: RateLimits;
-  engines: ShopEngines;
   answers: Answers;
-  pipeline: EventPipeline;
+  /** POST /api/events and /batch (and the stream's event ops). */
+  events: EventTracking;
+  /** A write's log position as its acknowledgement carries it (`after=` with it reads the write anywhere). */
+  positionToken: (position: number) => string;
   catalog: CatalogUpdates;
   /** Reads that wait for a write's position (after=). */
   positions: PositionWaits;
-  /** What other processes wrote, followed (lag for /healthz and /metrics). */
-  tail: LogTail;
-  /** A shop's record; undefined for a shop that has none (its keys outlived it). */
-  shopRecord: (shopId: string) => ShopRecordView | undefined;
+  /** What a shop is and holds (GET /api/shop, /api/shop/model, /metrics, the dashboard). */
+  shops: ShopStatus;
+  /** How this process and its data dir are doing (/healthz, /metrics). */
+  node: NodeStatus;
   /** Signed-in dashboard sessions (/dashboard). */
   dashboardSessions: DashboardSessions;
   /** Epoch ms; tests may pin it. */
@@ -70,12 +56,12 @@ export interface HttpDeps {
   experiments: Experiments;
   /** The merchant's rules (the /api/rules routes). */
   rules: Rules;
-  /** The merchant's widget ids (PUT /api/shop/widgets). */
-  widgets: WidgetRegistry;
-  /** The shop's recency setting (PUT /api/shop/recency). */
-  recency: RecencySetting;
-  /** The shop's currency (PUT /api/shop/currency). */
-  currency: CurrencySetting;
+  /** The shop's settings: widget ids, recency, currency (PUT /api/shop/…). */
+  settings: ShopSettings;
+  /** What recommendations earned (GET /api/stats, the dashboard). */
+  stats: Stats;
+  /** The shop's platform connections and their webhooks, and its scheduled feed (/api/integrations/…, /webhooks/…). */
+  integrations: Integrations;
   /** The demo storefront's pages (/demo), when the demo store is on. */
   demo?: DemoStorefront;
   /** GET /metrics: the node's metrics (every server process's). */
@@ -84,8 +70,5 @@ export interface HttpDeps {
   telemetry: Telemetry;
   /** PAIRWISE_TRUSTED_PROXIES, whose X-Request-Id is kept; undefined when none. */
   proxies: TrustedProxies | undefined;
-  /** What the shop's public key stored today against its storefront budget (every server process together), for the dashboard. */
-  storefrontUsage: (shopId: string) => StorefrontUsage;
-  /** What keeps the log from taking writes now (a replicated log without NATS or quorum), for /healthz; empty: nothing. */
-  logProblems: () => string[];
 }
+

@@ -3,13 +3,15 @@
 // stops listening, lets requests finish, then closes.
 import uWS from 'uWebSockets.js';
 import { AppError, StartupError } from '../errors.js';
-import { PREFLIGHT_HEADERS } from './cors.js';
+import { PREFLIGHT_HEADERS } from '../transport/cors.js';
+import { sessionAccess } from './dashboard-auth.js';
 import type { HttpDeps } from './deps.js';
 import { Exchange, readRequest } from '../transport/exchange.js';
 import { Lifecycle } from '../transport/lifecycle.js';
 import { recordingApp, type RegisteredRoute } from './registered-routes.js';
-import { refuseBadFraming, route } from '../transport/route.js';
-import { ROUTES, type HttpMethod, type Route } from './route-table.js';
+import { refuseBadFraming, route, type Access, type Handler, type RouteDeps } from '../transport/route.js';
+import { routeSpec, type HttpMethod, type Route } from './route-declaration.js';
+import { ROUTES } from './route-table.js';
 import { UNMATCHED_ROUTE } from '../observability/request-metrics.js';
 
 const UWS_METHODS = { get: 'get', post: 'post', put: 'put', delete: 'del' } as const satisfies Record<HttpMethod, keyof uWS.TemplatedApp>;
@@ -18,13 +20,6 @@ const UWS_METHODS = { get: 'get', post: 'post', put: 'put', delete: 'del' } as c
 export function uwsPattern(path: string, wildcard = false): string {
   const pattern = path.replace(/\{([^}]+)\}/g, ':$1');
   return wildcard ? pattern.replace(/:[^/]+$/, '*') : pattern;
-}
-
-/** URL parameters the handler gets: a wildcard's last segment is none. */
-function paramCount(entry: Route): number {
-  let count = 0;
-  for (let i = 0; i < entry.path.length; i++) if (entry.path.charCodeAt(i) === 123 /* { */) count++;
-  return entry.wildcard ? count - 1 : count;
 }
 
 /** The table's routes this server answers, by path (the demo pages only with the demo store on). */
@@ -40,6 +35,8 @@ function routesByPath(deps: HttpDeps): Map<string, Route[]> {
   return byPath;
 }
 
+const OPEN = { access: 'none' } as const;
+
 export interface HttpServer {
   readonly port: number;
   readonly app: uWS.TemplatedApp;
@@ -50,29 +47,28 @@ export interface HttpServer {
   close(drainMs?: number): Promise<void>;
 }
 
-function register(app: uWS.TemplatedApp, lifecycle: Lifecycle, deps: HttpDeps, pattern: string, routes: readonly Route[]): void {
+function register(app: uWS.TemplatedApp, routeDeps: RouteDeps, deps: HttpDeps, pattern: string, routes: readonly Route[]): void {
   const allowed = routes.flatMap((entry) => (entry.method === 'get' ? ['GET', 'HEAD'] : [entry.method.toUpperCase()]));
   const storefront = routes.some((entry) => entry.storefront);
   if (storefront) allowed.push('OPTIONS');
   // Counted under the table's path, whatever the prefix (BASE_PATH) it was reached by.
-  const observer = deps.telemetry.observer(routes[0]!.path);
-  const proxies = deps.proxies;
+  const counted: RouteDeps = { ...routeDeps, observer: deps.telemetry.observer(routes[0]!.path) };
   for (const entry of routes) {
-    const handler = route(lifecycle, entry.handler!(deps), { ...entry.options, params: paramCount(entry), forwarded: deps.limits.readsForwarded, observer, proxies });
+    const handler = route(routeSpec(entry, deps), entry.handler!(deps) as Handler, counted);
     app[UWS_METHODS[entry.method]](pattern, handler);
     // HEAD is GET without the body (RFC 9110 §9.3.2): the same handler, whose Exchange leaves it out.
     if (entry.method === 'get') app.head(pattern, handler);
   }
   if (storefront) {
-    app.options(pattern, route(lifecycle, (exchange) => {
+    app.options(pattern, route(OPEN, (exchange) => {
       const origin = exchange.request.origin;
       exchange.noContent(origin === '' ? PREFLIGHT_HEADERS : { ...PREFLIGHT_HEADERS, 'access-control-allow-origin': origin, vary: 'Origin' });
-    }, { observer, proxies }));
+    }, counted));
   }
   const allow = allowed.join(', ');
-  app.any(pattern, route(lifecycle, () => {
+  app.any(pattern, route(OPEN, () => {
     throw new AppError('method_not_allowed', `use ${allow}`, undefined, { allow });
-  }, { observer, proxies }));
+  }, counted));
 }
 
 /** uSockets' listen option that leaves SO_REUSEPORT off (the typings lack it as a value; the binding exports it as 1). */
@@ -94,18 +90,26 @@ function listenOn(app: uWS.TemplatedApp, host: string, port: number, shared: boo
   (app.listen as unknown as ListenWithOptions).call(app, host, port, shared ? LIBUS_LISTEN_DEFAULT : LIBUS_LISTEN_EXCLUSIVE_PORT, cb);
 }
 
-export function startHttpServer(deps: HttpDeps, extraRoutes?: (app: uWS.TemplatedApp, lifecycle: Lifecycle) => void): Promise<HttpServer> {
+/**
+ * The server registering a route of the table that has no handler (GET /api/stream, the WebSocket
+ * server's): given the app, the HTTP lifecycle and the access the table declares for it.
+ */
+export type OwnRoutes = (app: uWS.TemplatedApp, lifecycle: Lifecycle, access: Access) => void;
+
+export function startHttpServer(deps: HttpDeps, ownRoutes?: OwnRoutes): Promise<HttpServer> {
   const uwsApp = uWS.App();
   const lifecycle = new Lifecycle();
   const routes: RegisteredRoute[] = [];
   const app = recordingApp(uwsApp, routes);
+  const routeDeps: RouteDeps = { lifecycle, limits: deps.limits, resolveKey: deps.resolveKey, sessions: sessionAccess(deps), proxies: deps.proxies };
   const prefixes = deps.config.basePath === '' ? [''] : ['', deps.config.basePath];
   for (const [path, pathRoutes] of routesByPath(deps)) {
     for (const prefix of path.startsWith('/api/') ? prefixes : ['']) {
-      register(app, lifecycle, deps, prefix + uwsPattern(path, pathRoutes.some((entry) => entry.wildcard)), pathRoutes);
+      register(app, routeDeps, deps, prefix + uwsPattern(path, pathRoutes.some((entry) => entry.wildcard)), pathRoutes);
     }
   }
-  extraRoutes?.(app, lifecycle);
+  const streamRoute = ROUTES.find((entry) => entry.handler === undefined);
+  if (ownRoutes !== undefined && streamRoute !== undefined) ownRoutes(app, lifecycle, streamRoute.access);
   const unmatched = deps.telemetry.observer(UNMATCHED_ROUTE);
   app.any('/*', (res, req) => {
     const exchange = new Exchange(res, readRequest(req), lifecycle, unmatched);

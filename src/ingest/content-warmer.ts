@@ -5,7 +5,7 @@
 // moment; once a shop's catalog has been quiet a while, the lists that are not exact are computed
 // again, and every process and node then holds the same ones.
 import type { ShopEngine } from '../engine/shop-engine.js';
-import type { ShopEngines } from './shop-engines.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 
 /** Event-loop time one slice may take, in ms. */
 const SLICE_MS = 4;

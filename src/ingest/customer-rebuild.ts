@@ -3,6 +3,7 @@
 // Bounded: at most REBUILD_EVENTS events are read (one index range and the log entries holding them).
 import { rebuildCustomer } from '../engine/customer-state.js';
 import type { ShopEngine } from '../engine/shop-engine.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 import { CUSTOMER_SPACE } from '../engine/shopper-keys.js';
 import type { CustomerStore } from '../store/customer-store.js';
 
@@ -21,5 +22,13 @@ export class CustomerRebuild {
     const events = this.store.latest(shopId, customerId, before, REBUILD_EVENTS);
     if (events.length === 0) return;
     rebuildCustomer(engine, customerId, events.map(({ event }) => event));
+  }
+
+  /**
+   * Before an answer for the customer: refills them in the shop's models as they stand, unless a
+   * snapshot is copying those models (they must not change): that answer is then the session's.
+   */
+  refill(shopId: string, engines: ShopEngines, customerId: string): void {
+    if (engines.changesWait(shopId) === undefined) this.ensure(shopId, engines.get(shopId), customerId, engines.position(shopId) + 1);
   }
 }

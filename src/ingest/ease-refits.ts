@@ -15,7 +15,7 @@ import type { EaseFit } from '../engine/ease/ease-model.js';
 import type { TuningReport } from '../engine/tuning/tuned-settings.js';
 import type { Log } from '../observability/log.js';
 import { refitEase } from './ease-refit.js';
-import type { ShopEngines } from './shop-engines.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 
 /** How often due shops are looked for, in ms. */
 const CHECK_MS = 10_000;
@@ -106,6 +106,17 @@ const DECIDED: Record<TuningReport['decision'], string> = {
   'too-little-data': 'the defaults kept',
 };
 
+export interface EaseRefitsOptions {
+  /** How busy this process's event loop is and on how many cores (default: measured). */
+  room?: () => Room;
+  /** Undefined: each fit is installed in this process's engine alone. */
+  publish?: PublishFit;
+  /** Whether this process is the one that refits now (the housekeeping lease); checked at every look (default: yes). */
+  mayRefit?: () => boolean;
+  /** Told when a refit starts and ends (the service marks it where every process can see it). */
+  announce?: (refitting: boolean) => void;
+}
+
 /** The refit's log line's account of its tuning: what was measured, on how many shoppers, and what it decided. */
 export function tuningLine(report: TuningReport | undefined): string {
   if (report === undefined) return '';
@@ -143,19 +154,22 @@ export class EaseRefits {
   #startedAt: number | undefined;
   #lastLookAt: number | undefined;
 
+  readonly room: () => Room;
+  readonly publish: PublishFit | undefined;
+  readonly mayRefit: () => boolean;
+  readonly announce: (refitting: boolean) => void;
+
   constructor(
     readonly engines: ShopEngines,
     readonly config: EaseRefitConfig,
     readonly clock: () => number,
     readonly log: Log,
-    readonly room: () => Room = processRoom(),
-    /** Undefined: each fit is installed in this process's engine alone. */
-    readonly publish?: PublishFit,
-    /** Whether this process is the one that refits now (the housekeeping lease); checked at every look. */
-    readonly mayRefit: () => boolean = () => true,
-    /** Told when a refit starts and ends (the service marks it where every process can see it). */
-    readonly announce: (refitting: boolean) => void = () => {},
+    options: EaseRefitsOptions = {},
   ) {
+    this.room = options.room ?? processRoom();
+    this.publish = options.publish;
+    this.mayRefit = options.mayRefit ?? (() => true);
+    this.announce = options.announce ?? (() => {});
     const now = clock();
     for (const [shopId, engine] of engines.entries()) this.#looks.set(shopId, { events: engine.eventCount, at: now });
   }

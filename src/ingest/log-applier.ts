@@ -10,9 +10,11 @@ import type { ShopEngine } from '../engine/shop-engine.js';
 import { fromPortable } from '../engine/ease/portable-fit.js';
 import { eraseCustomer } from '../engine/customer-state.js';
 import type { CustomerRebuild } from './customer-rebuild.js';
-import type { EaseArtifact, ShopChange } from '../store/log-entry.js';
+import type { ExperimentRecord } from '../api/experiment.js';
+import { unknownChange, type EaseArtifact, type ShopChange } from '../store/log-entry.js';
 import type { LogRecord, ShopLog } from '../store/shop-log.js';
-import type { ShopEngines } from './shop-engines.js';
+import type { ShopRecord } from '../store/records.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 
 /** Events read back and applied per turn of the event loop (~10-30 ms of apply). */
 export const CATCH_UP_SLICE = 2_000;
@@ -20,55 +22,119 @@ export const CATCH_UP_SLICE = 2_000;
 /** Lets the event loop run other work before the next slice. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** Who hears of an applied change beside the models: what it means to the layers above. */
+export interface ChangeListeners {
+  /** A change that may alter the shop's answers: its catalog, its rules, its settings, an erasure. */
+  answersChanged(shopId: string): void;
+  /** The shop's keys or record changed; `revoked`: a key may be gone or an origin no longer allowed. */
+  keysChanged(shopId: string, revoked: boolean): void;
+  /** The shop's record changed (its settings, its platform connections, its feed): `record` as it is now. */
+  shopChanged(shopId: string, record: ShopRecord): void;
+  /** An experiment was created, started, stopped or concluded. */
+  experimentChanged(shopId: string, record: ExperimentRecord): void;
+  /** A customer was erased from the models (the snapshot on disk still holds them). */
+  customerErased(shopId: string): void;
+}
+
 /** Told of what was applied, in log order, whoever wrote it. */
-export interface AppliedListeners {
+export interface AppliedListeners extends ChangeListeners {
   /** A run of events, applied. */
   events(shopId: string, events: readonly TrackedEvent[]): void;
-  /** One change, applied to the models (the catalog's) or for listeners to apply to theirs (keys, experiments). */
-  change(shopId: string, change: ShopChange): void;
   /** The shop's models now stand for its log through `position`. */
   position?(shopId: string, position: number): void;
 }
 
+/** Listeners that hear nothing (replay at start: nobody is listening yet). */
+export const NO_LISTENERS: ChangeListeners = { answersChanged() {}, keysChanged() {}, shopChanged() {}, experimentChanged() {}, customerErased() {} };
+
 /**
- * Applies the change at `position` to the shop's models (a shop record's registered widgets go to
- * attribution, its recency to the engine); a rule goes to the rule book; changes of other things (keys, experiments) leave them as they are. An EASE fit is
- * read from its artifact; one no longer kept (this process was more fits behind than are kept)
- * leaves the installed fit in place.
+ * Applies the change at `position`: what it does to the shop's models, and whom it tells. One case
+ * per kind of change, so a new kind does not compile until it is handled here. A shop record's
+ * registered widgets go to attribution and its recency to the engine; an EASE fit is read from its
+ * artifact (one no longer kept, when this process was more fits behind than are kept, leaves the
+ * installed fit in place); keys and experiments are the listeners' to apply.
  */
-export function applyChange(engine: ShopEngine, change: ShopChange, position: number, fitAt: (position: number) => EaseArtifact | undefined): void {
-  if (change.kind === 'products') for (const product of change.products) engine.upsertProduct(product);
-  else if (change.kind === 'product-removed') engine.removeProduct(change.productId);
-  else if (change.kind === 'shop') {
-    engine.attribution.widgets.register(change.record.widgets ?? []);
-    engine.setRecency(change.record.recency ?? 'auto');
-  }
-  else if (change.kind === 'customer-erased') eraseCustomer(engine, change.customerId, change.sessionIds);
-  else if (change.kind === 'rule') engine.setRule(change.rule.id, change.rule);
-  else if (change.kind === 'rule-removed') engine.setRule(change.ruleId, undefined);
-  else if (change.kind === 'ease-fit') {
-    const artifact = fitAt(position);
-    if (artifact !== undefined) engine.installEase(fromPortable(engine.catalog, artifact));
+export function applyChange(shopId: string, engine: ShopEngine, change: ShopChange, position: number, fitAt: (position: number) => EaseArtifact | undefined, tell: ChangeListeners): void {
+  switch (change.kind) {
+    case 'products':
+      for (const product of change.products) engine.upsertProduct(product);
+      return tell.answersChanged(shopId);
+    case 'product-removed':
+      engine.removeProduct(change.productId);
+      return tell.answersChanged(shopId);
+    case 'shop':
+      engine.attribution.widgets.register(change.record.widgets ?? []);
+      engine.setRecency(change.record.recency ?? 'auto');
+      // Origins and signing secrets live in the record: a caller allowed before may not be now.
+      tell.keysChanged(shopId, true);
+      tell.shopChanged(shopId, change.record);
+      return tell.answersChanged(shopId);
+    case 'key-added':
+      return tell.keysChanged(shopId, false);
+    case 'key-revoked':
+      return tell.keysChanged(shopId, true);
+    case 'experiment':
+      return tell.experimentChanged(shopId, change.record);
+    case 'rule':
+      engine.setRule(change.rule.id, change.rule);
+      return tell.answersChanged(shopId);
+    case 'rule-removed':
+      engine.setRule(change.ruleId, undefined);
+      return tell.answersChanged(shopId);
+    case 'ease-fit': {
+      // Live lists follow it at their next recompute: a refit is not worth a push of every list.
+      const artifact = fitAt(position);
+      if (artifact !== undefined) engine.installEase(fromPortable(engine.catalog, artifact));
+      return;
+    }
+    case 'order-cancelled':
+      // Attribution's totals take the order back; no answer depends on them.
+      engine.attribution.cancelOrder(change.orderId);
+      return;
+    case 'customer-erased':
+      eraseCustomer(engine, change.customerId, change.sessionIds);
+      tell.customerErased(shopId);
+      return tell.answersChanged(shopId);
+    case 'erasure-done': // the erasure it rewrote was applied when it was a 'customer-erased'
+    case 'event-erased': // a position kept, nothing in it
+      return;
+    default:
+      return unknownChange(change);
   }
 }
 
+export interface LogApplierOptions {
+  /** Events read back and applied per turn of the event loop (default CATCH_UP_SLICE). */
+  slice?: number;
+  /** What a catch-up awaits between slices (tests may count or hold it). */
+  pause?: () => Promise<void>;
+  /**
+   * Restores the shop's models from its latest snapshot (ingest/replay.ts, restoreShop), for
+   * models that lack entries the log no longer holds (pruned for retention while this process
+   * had not applied them); false when there is none to restore (the default).
+   */
+  restore?: (shopId: string) => boolean;
+  /** Refills an evicted customer from the log before their next event (none: evicted customers start anew). */
+  customers?: CustomerRebuild;
+}
+
 export class LogApplier {
+  readonly slice: number;
+  readonly pause: () => Promise<void>;
+  readonly restore: (shopId: string) => boolean;
+  readonly customers: CustomerRebuild | undefined;
+
   constructor(
     readonly log: ShopLog,
     readonly engines: ShopEngines,
     readonly listeners: AppliedListeners,
-    readonly slice = CATCH_UP_SLICE,
-    /** What a catch-up awaits between slices (tests may count or hold it). */
-    readonly pause: () => Promise<void> = nextTurn,
-    /**
-     * Restores the shop's models from its latest snapshot (ingest/replay.ts, restoreShop), for
-     * models that lack entries the log no longer holds (pruned for retention while this process
-     * had not applied them); false when there is none to restore.
-     */
-    readonly restore: (shopId: string) => boolean = () => false,
-    /** Refills an evicted customer from the log before their next event (none: evicted customers start anew). */
-    readonly customers?: CustomerRebuild,
-  ) {}
+    options: LogApplierOptions = {},
+  ) {
+    this.slice = options.slice ?? CATCH_UP_SLICE;
+    this.pause = options.pause ?? nextTurn;
+    this.restore = options.restore ?? (() => false);
+    this.customers = options.customers;
+  }
 
   /** Brings the shop's models to the batch's last position; the batch's events are at log positions `first`, `first + 1`, …. */
   async applyBatch(shopId: string, first: number, batch: readonly TrackedEvent[]): Promise<void> {
@@ -177,9 +243,9 @@ export class LogApplier {
         this.listeners.events(shopId, events);
         events = [];
       }
-      applyChange(engine, record.change, record.position, (at) => this.log.easeFit(shopId, at));
+      // Noted first: the listeners the change tells see the models stand for the log through it.
       this.engines.noteApplied(shopId, record.position);
-      this.listeners.change(shopId, record.change);
+      applyChange(shopId, engine, record.change, record.position, (at) => this.log.easeFit(shopId, at), this.listeners);
     }
     this.engines.noteApplied(shopId, position);
     if (events.length > 0) this.listeners.events(shopId, events);

@@ -6,7 +6,7 @@
 // per shop.
 import type { ShopLog } from '../store/shop-log.js';
 import type { LogApplier } from './log-applier.js';
-import type { ShopEngines } from './shop-engines.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 
 export class LogTail {
   #timer: NodeJS.Timeout | undefined;

@@ -6,9 +6,9 @@
 import { ShopEngine } from '../engine/shop-engine.js';
 import type { CatalogStore } from '../store/catalog-store.js';
 import type { ShopLog } from '../store/shop-log.js';
-import { applyChange } from './log-applier.js';
+import { applyChange, NO_LISTENERS, type ChangeListeners } from './log-applier.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
-import type { ShopEngines } from './shop-engines.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 import type { CustomerRebuild } from './customer-rebuild.js';
 
 export interface ReplayStats {
@@ -49,13 +49,21 @@ export function replay(
   log: ShopLog,
   snapshots: SnapshotStore,
   engines: ShopEngines,
-  clock: () => number = performance.now.bind(performance),
-  /** Refills evicted customers before their next event, as the live applier does. */
-  customers?: CustomerRebuild,
+  {
+    clock = performance.now.bind(performance),
+    customers,
+  }: {
+    /** What the replay's duration is measured with (ms). */
+    clock?: () => number;
+    /** Refills evicted customers before their next event, as the live applier does. */
+    customers?: CustomerRebuild;
+  } = {},
 ): ReplayStats {
   const started = clock();
   const stats: ReplayStats = { shops: 0, products: 0, events: 0, snapshots: 0, erasures: 0, ms: 0 };
   const shopIds = new Set([...catalog.shopIds(), ...[...log.heads()].map(({ shopId }) => shopId)]);
+  // Nobody listens yet; erasures are counted (a snapshot that predates one is due at once).
+  const erasures: ChangeListeners = { ...NO_LISTENERS, customerErased: () => stats.erasures++ };
   stats.shops = shopIds.size;
   for (const shopId of shopIds) {
     const { position: from, snapshot, products } = restoreShop(shopId, catalog, snapshots, engines);
@@ -70,8 +78,7 @@ export function replay(
         engine.apply(record.event);
         stats.events++;
       } else {
-        applyChange(engine, record.change, record.position, (at) => log.easeFit(shopId, at));
-        if (record.change.kind === 'customer-erased') stats.erasures++;
+        applyChange(shopId, engine, record.change, record.position, (at) => log.easeFit(shopId, at), erasures);
       }
       last = record.position;
     }

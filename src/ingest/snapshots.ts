@@ -2,7 +2,7 @@
 // shutdown, so a restart replays only the events after the latest one.
 import type { Log } from '../observability/log.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
-import type { ShopEngines } from './shop-engines.js';
+import type { ShopEngines } from '../engine/shop-engines.js';
 
 export class SnapshotScheduler {
   /** Log position of each shop's models at its last snapshot. */
@@ -15,11 +15,19 @@ export class SnapshotScheduler {
     readonly store: SnapshotStore,
     readonly clock: () => number,
     readonly log: Log,
-    /** Bytes copied per turn of the event loop (tests make it small to span many turns). */
-    readonly sliceBytes?: number,
-    /** The first position a shop's log still holds (ShopLog.start). */
-    readonly logStart: (shopId: string) => number = () => 1,
-  ) {}
+    options: {
+      /** Bytes copied per turn of the event loop (tests make it small to span many turns). */
+      sliceBytes?: number;
+      /** The first position a shop's log still holds (ShopLog.start; default 1). */
+      logStart?: (shopId: string) => number;
+    } = {},
+  ) {
+    this.sliceBytes = options.sliceBytes;
+    this.logStart = options.logStart ?? (() => 1);
+  }
+
+  readonly sliceBytes: number | undefined;
+  readonly logStart: (shopId: string) => number;
 
   /**
    * Takes every shop's snapshot each `intervalMs`, when `may()` says this process is the one that

@@ -5,16 +5,26 @@ import type { Rule } from '../engine/rules/rule.js';
 import { shopIdsOf, shopRange, type Databases } from './database.js';
 import { LmdbShopLog, type ShopLog } from './shop-log.js';
 
+export interface ProductsPut {
+  position: number;
+  upserted: number;
+}
+
 export class CatalogStore {
   constructor(
     readonly dbs: Databases,
     readonly log: ShopLog = new LmdbShopLog(dbs),
   ) {}
 
-  /** Resolves with the change's log position. */
-  async put(shopId: string, products: readonly Product[], at = Date.now()): Promise<number> {
-    const appended = await this.log.append(shopId, { kind: 'put-products', products }, at);
-    return appended!.position;
+  /**
+   * Resolves with the change's log position and how many products it stored: those older than the
+   * stored ones (sourceUpdatedAt) are left out, and when all are, nothing is appended and the
+   * position is the shop's head. `keepCollections` keeps each product's stored collections.
+   */
+  async put(shopId: string, products: readonly Product[], at = Date.now(), keepCollections = false): Promise<ProductsPut> {
+    const appended = await this.log.append(shopId, { kind: 'put-products', products, ...(keepCollections ? { keepCollections } : {}) }, at);
+    if (appended === undefined) return { position: this.log.head(shopId, true), upserted: 0 };
+    return { position: appended.position, upserted: appended.change.kind === 'products' ? appended.change.products.length : 0 };
   }
 
   /** Resolves with the change's log position, or undefined when the product did not exist. */

@@ -2,7 +2,7 @@
 // of the log kept beside it for lookups (a key by its hash, a product by id). Written inside the
 // transaction that appends the change, so the view is never ahead of or behind the log.
 import type { Databases } from './database.js';
-import type { ShopChange } from './log-entry.js';
+import { unknownChange, type ShopChange } from './log-entry.js';
 
 /** Writes what `change`, appended at `position` at time `at`, changes in the tables beside the log. */
 export function writeChange(dbs: Databases, shopId: string, change: ShopChange, position: number, at: number): void {
@@ -33,6 +33,8 @@ export function writeChange(dbs: Databases, shopId: string, change: ShopChange, 
       return;
     case 'ease-fit':
       return; // its artifact is written by LmdbShopLog.publishEaseFit, beside the entry
+    case 'order-cancelled':
+      return; // attribution's alone: no table holds orders
     case 'customer-erased':
       // Its events and their index rows went in the erasure's commit; the names it holds go once a snapshot covers it.
       dbs.erasuresNamed.put([shopId, position], at);
@@ -40,5 +42,7 @@ export function writeChange(dbs: Databases, shopId: string, change: ShopChange, 
     case 'erasure-done':
     case 'event-erased':
       return;
+    default:
+      return unknownChange(change);
   }
 }

@@ -2,16 +2,20 @@
 // (a sign-in on one, the next page from another). Kept by the SHA-256 of their token: the table
 // holds nothing a cookie could be rebuilt from. A use moves lastUsed in LMDB at most once a minute.
 import { createHash } from 'node:crypto';
-import { MAX_SESSIONS, type DashboardSession, type SessionTable } from '../dashboard/sessions.js';
 import type { Databases } from './database.js';
 import { commitDurably } from './durable-commit.js';
+import type { DashboardSession } from './records.js';
+
+/** Sessions kept at most: past it, adding one drops the least recently used. */
+export const MAX_SESSIONS = 10_000;
 
 /** lastUsed is written back when it moved at least this much (idle times are hours). */
 const TOUCH_EVERY_MS = 60_000;
 
 const idOf = (token: string): string => createHash('sha256').update(token).digest('hex');
 
-export class LmdbSessionTable implements SessionTable {
+/** The dashboard's SessionTable (dashboard/sessions.ts) in LMDB. */
+export class LmdbSessionTable {
   constructor(
     readonly dbs: Databases,
     /** Sessions idle this long are dropped when a new one is added. */

@@ -4,61 +4,16 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
-import type { Recency } from '../engine/engine-config.js';
 import type { Rule } from '../engine/rules/rule.js';
 import type { Product } from '../engine/product.js';
-import type { WriteOutcome } from './jetstream/log-message.js';
 import type { TrackedEvent } from '../api/event.js';
 import type { ExperimentRecord } from '../api/experiment.js';
-import type { EngineSnapshot } from '../engine/shop-engine.js';
 import type { EaseArtifact, EventsEntry, StoredLogEntry } from './log-entry.js';
-import type { LeaseRecord } from './lease.js';
-import type { DashboardSession } from '../dashboard/sessions.js';
-import type { StorefrontUsage } from './storefront-quota.js';
+import type { ApiKeyRecord, DashboardSession, DedupRecord, LeaseRecord, ShopRecord, SnapshotRecord, StorefrontUsage, WriteOutcome } from './records.js';
 import { StartupError } from '../errors.js';
 import { commitDurably, handleUnclaimedCommitFailures, lmdbCommitter, type Committer } from './durable-commit.js';
 
-export type KeyKind = 'public' | 'secret';
-
-export interface ShopRecord {
-  createdAt: number;
-  /** Origins allowed to call the storefront routes from a browser; empty = any origin. */
-  allowedOrigins: string[];
-  demo?: boolean;
-  /** Customer-token signing secrets, newest first; at most two are kept. */
-  signingSecrets?: string[];
-  /** The shared secret of the shop's Shopify app proxy (its signed requests prove the customer). */
-  appProxySecret?: string;
-  /** The merchant's widget ids (PUT /api/shop/widgets): attribution names them for good (engine/attribution/widget-names.ts). */
-  widgets?: string[];
-  /** Whether time-based priors shape the shop's answers (PUT /api/shop/recency); absent: 'auto'. */
-  recency?: Recency;
-  /** The ISO 4217 code of the shop's prices (PUT /api/shop/currency); absent: not set. */
-  currency?: string;
-}
-
-export interface ApiKeyRecord {
-  shopId: string;
-  kind: KeyKind;
-  createdAt: number;
-  label?: string;
-}
-
-export interface DedupRecord {
-  eventId: string;
-  at: number;
-}
-
-export interface SnapshotRecord {
-  /**
-   * The shop's log position the models stand for: every event at or before it is in them, none
-   * after it. Replay resumes after it. (Snapshots written before log positions existed have
-   * `lastEventId` instead and are ignored: see SnapshotStore.get.)
-   */
-  position: number;
-  takenAt: number;
-  state: EngineSnapshot;
-}
+export type { ApiKeyRecord, DedupRecord, KeyKind, ShopRecord, SnapshotRecord } from './records.js';
 
 export interface Databases {
   /** The LMDB environment's directory. */

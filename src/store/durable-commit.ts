@@ -2,7 +2,12 @@
 // an answer, so that an acknowledged write survives kill -9 and a restart. The committer is the
 // seam between the stores and LMDB's commit.
 import type { RootDatabase } from 'lmdb';
-import type { Databases } from './database.js';
+
+/** What a commit needs of the databases: the environment and how this thread commits to it. */
+export interface CommitTarget {
+  root: RootDatabase;
+  committer: Committer;
+}
 
 /** A commit under way: `committed` settles once LMDB has committed (or refused) it, `flushed` once it is on disk. */
 export interface Commit<T = unknown> {
@@ -16,6 +21,16 @@ export interface Commit<T = unknown> {
  * real LMDB stores everything else (test/support/commit-control.ts).
  */
 export type Committer = <T>(root: RootDatabase, write: () => T) => Commit<T>;
+
+/**
+ * What a replicated log's materialization adds to an append's write transaction: `check` first,
+ * before anything is written (it throws to write nothing: lmdb-js keeps what a transaction wrote
+ * before it threw), and `record` last, with what the append stored (its sequence and outcome).
+ */
+export interface Alongside<R> {
+  check(): void;
+  record(result: R): void;
+}
 
 /** lmdb-js: the writes of one event-loop turn share one transaction and one disk sync (group commit). */
 export const lmdbCommitter: Committer = (root, write) => {
@@ -33,7 +48,7 @@ export const lmdbCommitter: Committer = (root, write) => {
  * with the cause when LMDB refused it. Reads inside `write` see the transaction's own writes and
  * everything committed before it by any process: LMDB has one writer at a time per environment.
  */
-export async function commitDurably<T>(dbs: Databases, write: () => T): Promise<T> {
+export async function commitDurably<T>(dbs: CommitTarget, write: () => T): Promise<T> {
   const { committed, flushed } = dbs.committer(dbs.root, write);
   let result: T;
   try {
@@ -80,7 +95,7 @@ function claimCommitError(error: unknown): void {
  * last commit, which never comes when that commit failed (a full disk): an empty commit, which
  * needs no space, becomes the last one first. Callers bound the wait (see service.ts).
  */
-export async function closeDatabases(dbs: Databases): Promise<void> {
+export async function closeDatabases(dbs: { root: RootDatabase }): Promise<void> {
   await dbs.root.transaction(() => {}).catch(() => {});
   await dbs.root.close();
 }

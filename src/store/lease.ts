@@ -2,14 +2,10 @@
 // EASE refits, pruning). Taken and renewed inside a write transaction, so two processes never both
 // hold it. Not flushed: after a crash of the machine every process starts again anyway.
 import type { Databases } from './database.js';
+import type { LeaseRecord } from './records.js';
 import { RenewedLease } from './renewed-lease.js';
 
-export interface LeaseRecord {
-  /** The process holding it (pid and a random tag of its start). */
-  holder: string;
-  /** Epoch ms it runs out, unless renewed. */
-  until: number;
-}
+export type { LeaseRecord };
 
 export class Lease extends RenewedLease {
   constructor(

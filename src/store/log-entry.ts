@@ -10,7 +10,7 @@ import type { ExperimentRecord } from '../api/experiment.js';
 import type { PortableEaseFit } from '../engine/ease/portable-fit.js';
 import type { Product } from '../engine/product.js';
 import type { Rule } from '../engine/rules/rule.js';
-import type { ApiKeyRecord, ShopRecord } from './database.js';
+import type { ApiKeyRecord, ShopRecord } from './records.js';
 
 /** EventIds as stored: [firstId, count, firstId, count, …]. */
 export type EventIdRuns = readonly (string | number)[];
@@ -49,8 +49,19 @@ export type ShopChange =
    * sessions it named (store/customer-erasure.ts): models that have not applied it restore that snapshot.
    */
   | { kind: 'erasure-done'; events: number }
+  /** A platform's order cancelled: attribution takes back the orders and revenue its purchases counted (engine/attribution). */
+  | { kind: 'order-cancelled'; orderId: string }
   /** Where an erased customer's event was: it keeps its position (positions stay contiguous) and changes nothing. */
   | { kind: 'event-erased' };
+
+/**
+ * The default case of a switch over ShopChange kinds: a kind without its case does not compile
+ * (`change` is never there). At run time only a kind a newer version wrote gets here, which this
+ * version has nothing to do with (as an older process of a rolling upgrade reads the log).
+ */
+export function unknownChange(change: never): void {
+  void change;
+}
 
 /** What an ease-fit entry's artifact holds: the fit as every process installs it. */
 export type EaseArtifact = PortableEaseFit;

@@ -5,11 +5,13 @@
 // materializes the log, in log order, with the same result everywhere.
 import type { ExperimentRecord } from '../api/experiment.js';
 import type { Recency } from '../engine/engine-config.js';
-import type { Product } from '../engine/product.js';
+import { sameProduct, type Product } from '../engine/product.js';
 import { eraseCustomerEvents } from './customer-erasure.js';
 import { shopRange, type ApiKeyRecord, type Databases, type ShopRecord } from './database.js';
 import { MAX_RULES_PER_SHOP, type Rule } from '../engine/rules/rule.js';
 import type { ShopChange } from './log-entry.js';
+import { nextFeedSettings, type FeedAction } from './feed-settings.js';
+import { nextConnection, type ConnectionAction, type Platform } from './webhook-connection.js';
 
 /** One field of a shop's record set to a new value. */
 export type ShopUpdate =
@@ -20,10 +22,18 @@ export type ShopUpdate =
   | { field: 'appProxySecret'; secret?: string }
   | { field: 'widgets'; widgets: readonly string[] }
   | { field: 'recency'; recency: Recency }
-  | { field: 'currency'; currency: string };
+  | { field: 'currency'; currency: string }
+  /** A change of a platform connection; a connect to a store another shop holds changes nothing. */
+  | { field: 'connection'; platform: Platform; change: ConnectionAction }
+  | { field: 'feed'; change: FeedAction };
 
 export type ShopCommand =
-  | { kind: 'put-products'; products: readonly Product[] }
+  /**
+   * Upserts: a product whose sourceUpdatedAt is older than the stored one's is left out (nothing when
+   * every one is). With `keepCollections`, each keeps the collections stored for it (a platform's
+   * product update does not carry them).
+   */
+  | { kind: 'put-products'; products: readonly Product[]; keepCollections?: boolean }
   /** Nothing when the product is not in the catalog. */
   | { kind: 'remove-product'; productId: string }
   /** Nothing when the shop exists. */
@@ -42,7 +52,14 @@ export type ShopCommand =
   /** Nothing when the shop has no such rule. */
   | { kind: 'remove-rule'; ruleId: string }
   /** The customer's events and their sessions' rewritten as erased, their index rows and messageIds gone (customer-erasure.ts). */
-  | { kind: 'erase-customer'; customerId: string };
+  | { kind: 'erase-customer'; customerId: string }
+  /** The order's revenue stops counting (a platform's cancellation); a change whether or not the order was seen: it may come first. */
+  | { kind: 'cancel-order'; orderId: string }
+  /**
+   * `command`, unless a command with the same delivery id (a platform's webhook delivery) was taken
+   * before: the id is written to the dedup index in the same transaction, whatever the command changes.
+   */
+  | { kind: 'once'; deliveryId: string; command: ShopCommand };
 
 /** The shop's record with `update` applied; undefined when that changes nothing. */
 export function updatedRecord(shop: ShopRecord, update: ShopUpdate): ShopRecord | undefined {
@@ -63,7 +80,57 @@ export function updatedRecord(shop: ShopRecord, update: ShopUpdate): ShopRecord 
       return (shop.recency ?? 'auto') === update.recency ? undefined : { ...shop, recency: update.recency };
     case 'currency':
       return shop.currency === update.currency ? undefined : { ...shop, currency: update.currency };
+    case 'feed': {
+      const next = nextFeedSettings(shop.feed, update.change);
+      if (next === shop.feed) return undefined;
+      const { feed: _previous, ...rest } = shop;
+      return next === undefined ? rest : { ...rest, feed: next };
+    }
+    case 'connection': {
+      const current = shop[update.platform];
+      const next = nextConnection(current, update.change);
+      if (next === current) return undefined;
+      const { [update.platform]: _previous, ...rest } = shop;
+      return next === undefined ? rest : { ...rest, [update.platform]: next };
+    }
   }
+}
+
+/**
+ * `products` with the stored collections when `keepCollections`, less those that would not change the
+ * stored product: older by sourceUpdatedAt, or of the same sourceUpdatedAt and the same in every
+ * field (a platform's update delivered twice, a sync run again), or a feed's item the same in every
+ * field as the feed's last pull stored it (a feed says nothing of when its items changed, and most of
+ * a pull is unchanged). Otherwise, without source times, every upsert counts.
+ */
+function newerProducts(dbs: Databases, shopId: string, products: readonly Product[], keepCollections: boolean): readonly Product[] {
+  let kept: Product[] | undefined;
+  products.forEach((product, index) => {
+    const stored = dbs.products.get([shopId, product.id]);
+    const candidate = keepCollections ? { ...product, collections: stored?.collections ?? [] } : product;
+    const timed = stored?.sourceUpdatedAt !== undefined && product.sourceUpdatedAt !== undefined;
+    const stale =
+      (timed && (product.sourceUpdatedAt! < stored!.sourceUpdatedAt! || (product.sourceUpdatedAt === stored!.sourceUpdatedAt && sameProduct(candidate, stored!)))) ||
+      (product.source === 'feed' && stored !== undefined && sameProduct(candidate, stored));
+    const next = stale ? undefined : candidate;
+    if (next !== product && kept === undefined) kept = products.slice(0, index);
+    if (kept !== undefined && next !== undefined) kept.push(next);
+  });
+  return kept ?? products;
+}
+
+/** The dedup index's key of a platform's delivery id: a namespace of its own ('d:'), apart from messageIds ('p:' and 's:'). */
+export function deliveryKey(deliveryId: string): string {
+  return 'd:' + deliveryId;
+}
+
+/**
+ * The shop other than `except` connected to the platform's store `source`, if any: one store's
+ * webhooks go to one shop. A scan of the shops' records, made only when a shop connects.
+ */
+export function connectionHolder(dbs: Databases, platform: Platform, source: string, except?: string): string | undefined {
+  for (const { key, value } of dbs.shops.getRange()) if (key !== except && value[platform]?.source === source) return key;
+  return undefined;
 }
 
 /**
@@ -74,13 +141,17 @@ export function updatedRecord(shop: ShopRecord, update: ShopUpdate): ShopRecord 
  */
 export function buildChange(dbs: Databases, shopId: string, command: ShopCommand, at: number): ShopChange | undefined {
   switch (command.kind) {
-    case 'put-products':
-      return { kind: 'products', products: command.products };
+    case 'put-products': {
+      const products = newerProducts(dbs, shopId, command.products, command.keepCollections === true);
+      return products.length === 0 ? undefined : { kind: 'products', products };
+    }
     case 'remove-product':
       return dbs.products.get([shopId, command.productId]) === undefined ? undefined : { kind: 'product-removed', productId: command.productId };
     case 'create-shop':
       return dbs.shops.get(shopId) === undefined ? { kind: 'shop', record: command.record } : undefined;
     case 'update-shop': {
+      const update = command.update;
+      if (update.field === 'connection' && update.change.action === 'connect' && connectionHolder(dbs, update.platform, update.change.source, shopId) !== undefined) return undefined;
       const shop = dbs.shops.get(shopId);
       const record = shop === undefined ? undefined : updatedRecord(shop, command.update);
       return record === undefined ? undefined : { kind: 'shop', record };
@@ -104,6 +175,14 @@ export function buildChange(dbs: Databases, shopId: string, command: ShopCommand
     }
     case 'remove-rule':
       return dbs.rules.get([shopId, command.ruleId]) === undefined ? undefined : { kind: 'rule-removed', ruleId: command.ruleId };
+    case 'cancel-order':
+      return { kind: 'order-cancelled', orderId: command.orderId };
+    case 'once': {
+      const key: [string, string] = [shopId, deliveryKey(command.deliveryId)];
+      if (dbs.dedup.get(key) !== undefined) return undefined;
+      dbs.dedup.put(key, { eventId: '', at });
+      return buildChange(dbs, shopId, command.command, at);
+    }
     case 'erase-customer': {
       const erased = eraseCustomerEvents(dbs, shopId, command.customerId, at);
       return { kind: 'customer-erased', customerId: command.customerId, sessionIds: erased.sessionIds, events: erased.events };

@@ -4,8 +4,7 @@
 // Work: the shop's rows, plus one scan of the keys and dashboard sessions (a few per shop).
 import type { Database, Key } from 'lmdb';
 import { LAST_POSITION, shopRange, snapshotPartRange, type Databases } from './database.js';
-import { commitDurably } from './durable-commit.js';
-import type { Alongside } from './shop-log.js';
+import { commitDurably, type Alongside } from './durable-commit.js';
 
 /** Past every customerId in a [shopId, customerId, position] key. */
 const ID_END = '\uffff';

@@ -7,8 +7,8 @@
 // whichever process wrote, and "everything after position p" misses nothing. Also the messageId
 // dedup index, checked and written in the same transaction as the events it names.
 import type { TrackedEvent } from '../api/event.js';
-import { LAST_POSITION, type Databases } from './database.js';
-import { commitDurably } from './durable-commit.js';
+import { LAST_POSITION, type Databases, type DedupRecord } from './database.js';
+import { commitDurably, type Alongside } from './durable-commit.js';
 import { entryIds, isChange, toEventsEntry, type EaseArtifact, type ShopChange } from './log-entry.js';
 import { writeChange } from './change-tables.js';
 import { buildChange, type ShopCommand } from './shop-command.js';
@@ -31,19 +31,22 @@ export type LogRecord =
  */
 export type Sender = 'public' | 'secret';
 
+/**
+ * How long the messageId of a platform's order line (`shopify:…`, `woocommerce:…`, sent by the
+ * merchant's side: a webhook, a sync) is remembered: an order is delivered again long after the 7-day
+ * window (WooCommerce's order.updated at each change of state, a sync of 90 days run again), and must
+ * still count once. About the log's retention.
+ */
+export const PLATFORM_LINE_DEDUP_MS = 400 * 86_400_000;
+const PLATFORM_LINE = /^(shopify|woocommerce):/;
+
+function dedupRecord(sender: Sender, messageId: string, eventId: string, receivedAt: number): DedupRecord {
+  return sender === 'secret' && PLATFORM_LINE.test(messageId) ? { eventId, at: receivedAt, until: receivedAt + PLATFORM_LINE_DEDUP_MS } : { eventId, at: receivedAt };
+}
+
 /** The dedup index's key of a messageId: its sender's namespace first ('p:' or 's:'), which no id of the other can spell. */
 function dedupKey(sender: Sender, messageId: string): string {
   return (sender === 'secret' ? 's:' : 'p:') + messageId;
-}
-
-/**
- * What a replicated log's materialization adds to an append's write transaction: `check` first,
- * before anything is written (it throws to write nothing: lmdb-js keeps what a transaction wrote
- * before it threw), and `record` last, with what the append stored (its sequence and outcome).
- */
-export interface Alongside<R> {
-  check(): void;
-  record(result: R): void;
 }
 
 /** An event to append, with the id it was given. */
@@ -103,7 +106,7 @@ export interface ShopLog {
   start(shopId: string, latest?: boolean): number;
   /** Drops the entries at the start of the log that end at or before `through` and are older than `before` (store/log-retention.ts). */
   prune(shopId: string, through: number, before: number): Promise<Pruned>;
-  /** Drops dedup entries older than `before`, `batch` scanned per commit; returns how many. */
+  /** Drops dedup entries older than `before` (those kept `until` a time: past it), `batch` scanned per commit; returns how many. */
   pruneDedup(before: number, batch?: number): Promise<number>;
   /**
    * Rewrites the shop's customer erasures at or before `through` (its snapshot's position) without
@@ -175,7 +178,7 @@ export class LmdbShopLog implements ShopLog {
             continue;
           }
           const known = dedup.get([shopId, dedupKey(sender, messageId)]);
-          if (known !== undefined && known.at >= dedupSince) {
+          if (known !== undefined && (known.until !== undefined ? known.until >= receivedAt : known.at >= dedupSince)) {
             duplicateOf[i] = known.eventId;
             continue;
           }
@@ -189,7 +192,7 @@ export class LmdbShopLog implements ShopLog {
       if (refusedUntil !== undefined) {
         appended = { first: head, duplicateOf, refusedUntil };
       } else if (stored.length > 0) {
-        for (const { eventId, event } of stored) if (event.messageId !== undefined) dedup.put([shopId, dedupKey(sender, event.messageId)], { eventId, at: receivedAt });
+        for (const { eventId, event } of stored) if (event.messageId !== undefined) dedup.put([shopId, dedupKey(sender, event.messageId)], dedupRecord(sender, event.messageId, eventId, receivedAt));
         const storedEvents = stored.map(({ event }) => event);
         log.put([shopId, head + 1], toEventsEntry(stored.map(({ eventId }) => eventId), storedEvents));
         indexEvents(this.dbs, shopId, head + 1, storedEvents);
@@ -315,7 +318,7 @@ export class LmdbShopLog implements ShopLog {
       // From the last key scanned: it is skipped when still there (not stale), gone when removed.
       for (const { key, value } of this.dbs.dedup.getRange(last === undefined ? {} : { start: last })) {
         if (last !== undefined && key[0] === last[0] && key[1] === last[1]) continue;
-        if (value.at < before) stale.push(key);
+        if ((value.until ?? value.at) < before) stale.push(key);
         last = key;
         if (++scanned === batch) break;
       }

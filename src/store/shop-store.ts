@@ -6,6 +6,8 @@ import { generateSigningSecret, signingSecretId } from '../api/customer-token.js
 import type { Recency } from '../engine/engine-config.js';
 import type { ApiKeyRecord, Databases, KeyKind, ShopRecord } from './database.js';
 import type { ShopCommand, ShopUpdate } from './shop-command.js';
+import type { FeedAction } from './feed-settings.js';
+import type { ConnectionAction, Platform } from './webhook-connection.js';
 import { LmdbShopLog, type ShopLog } from './shop-log.js';
 
 export const SHOP_ID = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -105,8 +107,25 @@ export class ShopStore {
     await this.#update(shopId, { field: 'currency', currency });
   }
 
+  /** Changes the shop's feed settings; resolves with whether anything changed. */
+  async changeFeed(shopId: string, change: FeedAction, now = Date.now()): Promise<boolean> {
+    if (this.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}"`);
+    return this.#update(shopId, { field: 'feed', change }, now);
+  }
+
+  /** Changes the shop's connection to a platform; resolves with whether anything changed (a connect to a store another shop holds changes nothing). */
+  async changeConnection(shopId: string, platform: Platform, change: ConnectionAction, now = Date.now()): Promise<boolean> {
+    if (this.getShop(shopId) === undefined) throw new Error(`unknown shop "${shopId}"`);
+    return this.#update(shopId, { field: 'connection', platform, change }, now);
+  }
+
   findKey(key: string): ApiKeyRecord | undefined {
-    return this.dbs.apiKeys.get(hashKey(key));
+    return this.findKeyHash(hashKey(key));
+  }
+
+  /** The key stored under a SHA-256 (hex), as the key table keeps them; undefined when none. */
+  findKeyHash(hash: string): ApiKeyRecord | undefined {
+    return this.dbs.apiKeys.get(hash);
   }
 
   /** Registers a given key for a shop (idempotent); throws when it belongs to another shop. */

@@ -36,14 +36,19 @@ export class SnapshotStore {
   readonly #arena: CopyArena;
   #closing: Promise<void> | undefined;
 
+  readonly pause: () => Promise<void>;
+
   constructor(
     readonly dbs: Databases,
-    /** What the copy awaits between slices: the next turn of the event loop (tests may hold it). */
-    readonly pause: () => Promise<void> = nextTurn,
-    /** The largest copy buffer kept between snapshots (a CopyArena); larger copies get fresh buffers, freed after the write. */
-    keepBufferBytes = Infinity,
+    options: {
+      /** What the copy awaits between slices: the next turn of the event loop (tests may hold it). */
+      pause?: () => Promise<void>;
+      /** The largest copy buffer kept between snapshots (a CopyArena; default: any); larger copies get fresh buffers, freed after the write. */
+      keepBufferBytes?: number;
+    } = {},
   ) {
-    this.#arena = new CopyArena(keepBufferBytes);
+    this.pause = options.pause ?? nextTurn;
+    this.#arena = new CopyArena(options.keepBufferBytes ?? Infinity);
   }
 
   /**

@@ -6,20 +6,11 @@
 // (the day taken from the time the writer gave each write), so every node decides alike. Writes of
 // the merchant's server (the secret key, the CLI, the demo seed) are never charged.
 import { storedMetadataBytes, type TrackedEvent } from '../api/event.js';
+import type { StorefrontQuota } from '../config.js';
 import type { Databases } from './database.js';
+import type { StorefrontUsage } from './records.js';
 
-/** The budget of each shop's public key a day; 0 leaves that measure unbounded. */
-export interface StorefrontQuota {
-  eventsPerDay: number;
-  bytesPerDay: number;
-}
-
-/** What a shop's public key stored on `day` (days since the epoch, UTC). */
-export interface StorefrontUsage {
-  day: number;
-  events: number;
-  bytes: number;
-}
+export type { StorefrontQuota, StorefrontUsage };
 
 export const NO_QUOTA: StorefrontQuota = Object.freeze({ eventsPerDay: 0, bytesPerDay: 0 });
 

@@ -1,26 +1,12 @@
 // Who is calling: the API key (Bearer header, or ?key=pk_… for browsers that cannot set headers)
-// names the shop; its kind decides the scopes. Nothing in a body or query can name another shop.
-import type { SigningKey } from '../api/customer-token.js';
+// names the shop; its kind decides what it may call (a route needs either kind, or a secret key).
+// Nothing in a body or query can name another shop.
+import type { KeyResolver, Principal } from '../app/principal.js';
 import { AppError } from '../errors.js';
 import type { RequestInfo } from './exchange.js';
 
-export type Scope = 'recommendations:read' | 'events:write' | 'catalog:write' | 'admin';
-
-export interface Principal {
-  shopId: string;
-  kind: 'public' | 'secret';
-  /** Origins the shop allows for browser calls; empty = any. */
-  allowedOrigins: readonly string[];
-  /** The shop's customer-token signing keys (at most two: the newest and the one before). */
-  customerKeys: readonly SigningKey[];
-  /** The shared secret of the shop's Shopify app proxy, when it has one. */
-  appProxySecret?: string;
-}
-
-/** Looks a key up (the store keeps only its hash); undefined when unknown. */
-export type KeyResolver = (key: string) => Principal | undefined;
-
-const PUBLIC_SCOPES: ReadonlySet<Scope> = new Set(['recommendations:read', 'events:write']);
+/** The key a route needs: either of the shop's keys (a storefront's public key, its server's secret one), or its secret key. */
+export type KeyNeeded = 'public' | 'secret';
 
 const CHALLENGE = { 'www-authenticate': 'Bearer realm="pairwise"' };
 
@@ -49,12 +35,12 @@ export function presentedKey(request: RequestInfo): string | undefined {
   return queryKeys[0];
 }
 
-/** The caller holding `key` (as presentedKey found it), allowed `scope`; throws 401/403 AppErrors otherwise. */
-export function authorize(key: string | undefined, request: RequestInfo, resolve: KeyResolver, scope: Scope): Principal {
+/** The caller holding `key` (as presentedKey found it), if it is the kind `needed`; throws 401/403 AppErrors otherwise. */
+export function authorize(key: string | undefined, request: RequestInfo, resolve: KeyResolver, needed: KeyNeeded): Principal {
   if (key === undefined) throw new AppError('unauthorized', 'an API key is required: Authorization: Bearer <key>', undefined, CHALLENGE);
   const principal = resolve(key);
   if (principal === undefined) throw new AppError('unauthorized', 'unknown API key', undefined, CHALLENGE);
-  if (principal.kind === 'public' && !PUBLIC_SCOPES.has(scope)) {
+  if (principal.kind === 'public' && needed === 'secret') {
     throw new AppError('forbidden', 'this route needs a secret (sk_) key');
   }
   if (principal.kind === 'secret' && request.origin !== '') {
@@ -66,50 +52,7 @@ export function authorize(key: string | undefined, request: RequestInfo, resolve
   return principal;
 }
 
-/** The caller, allowed `scope`; throws 401/403 AppErrors otherwise. */
-export function authenticate(request: RequestInfo, resolve: KeyResolver, scope: Scope): Principal {
-  return authorize(presentedKey(request), request, resolve, scope);
-}
-
-/** A key resolver that keeps what it resolved for a while; `clear` drops it all (after a key change). */
-export interface CachedResolver {
-  resolve: KeyResolver;
-  clear(): void;
-}
-
-/**
- * Caches resolved keys for a short time so the hot path skips hashing and LMDB; unknown keys are
- * cached as misses for a shorter time, so a flood of made-up keys does not reach LMDB each time.
- * Misses have a table of their own: a flood of them (anyone can send one) fills and clears only that
- * table, never the known keys'. Changes made by this process clear both at once
- * (ShopStore.onChanged); others apply within ttlMs.
- */
-export function cachedResolver(resolve: KeyResolver, ttlMs = 30_000, missTtlMs = 5_000, maxEntries = 10_000, clock = Date.now): CachedResolver {
-  const known = new Map<string, { principal: Principal; until: number }>();
-  /** Unknown key → until when it is answered as unknown without a lookup. */
-  const misses = new Map<string, number>();
-  return {
-    resolve(key) {
-      const now = clock();
-      const hit = known.get(key);
-      if (hit !== undefined && hit.until > now) return hit.principal;
-      const missUntil = misses.get(key);
-      if (missUntil !== undefined && missUntil > now) return undefined;
-      const principal = resolve(key);
-      if (principal === undefined) {
-        known.delete(key);
-        if (misses.size >= maxEntries) misses.clear();
-        misses.set(key, now + missTtlMs);
-        return undefined;
-      }
-      misses.delete(key);
-      if (known.size >= maxEntries) known.clear();
-      known.set(key, { principal, until: now + ttlMs });
-      return principal;
-    },
-    clear() {
-      known.clear();
-      misses.clear();
-    },
-  };
+/** The caller, if it holds a key of the kind `needed`; throws 401/403 AppErrors otherwise. */
+export function authenticate(request: RequestInfo, resolve: KeyResolver, needed: KeyNeeded): Principal {
+  return authorize(presentedKey(request), request, resolve, needed);
 }

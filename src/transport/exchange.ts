@@ -139,8 +139,17 @@ export class RequestAbortedError extends Error {
 export interface AnswerObserver {
   answered(exchange: Exchange, status: number, seconds: number): void;
 }
+const NO_PARAMS: readonly string[] = Object.freeze([]);
 
 export class Exchange {
+  /** Who is calling, as the route's declared access found them (transport/route.ts); undefined for access 'none'. */
+  principal: unknown = undefined;
+  /** The route's URL parameters, percent-decoded. */
+  params: readonly string[] = NO_PARAMS;
+  /** The body as the route declares it (validated JSON, a form, or the raw bytes); undefined for a route without one. */
+  body: unknown = undefined;
+  /** The client's rate-limit bucket (RateLimits.clientOf), read before any await; undefined when it is not limited. */
+  client: string | undefined = undefined;
   #aborted = false;
   #done = false;
   #watching = false;

@@ -13,7 +13,8 @@ import { resolveClient } from '../limits/proxied-client.js';
 import { monotonicNow, type MonotonicClock, type MonotonicMs } from '../limits/monotonic-clock.js';
 import { BucketRate } from '../limits/token-bucket.js';
 import { TrustedProxies } from '../limits/trusted-proxies.js';
-import { authenticate, authorize, presentedKey, type KeyResolver, type Principal, type Scope } from './auth.js';
+import type { KeyResolver, Principal } from '../app/principal.js';
+import { authenticate, authorize, presentedKey, type KeyNeeded } from './auth.js';
 import type { RequestInfo } from './exchange.js';
 
 /** Policy names, as the RateLimit fields and the WebSocket error details call them. */
@@ -172,8 +173,8 @@ export class RateLimits {
    * it carries a secret key, then to the key. Throws 401/403, or 429 when a bucket is empty; a request
    * its address refuses takes nothing from the key, so one client cannot empty a key for everyone.
    */
-  admit(client: string | undefined, request: RequestInfo, resolve: KeyResolver, scope: Scope): Principal {
-    if (client === undefined) return authenticate(request, resolve, scope);
+  admit(client: string | undefined, request: RequestInfo, resolve: KeyResolver, needed: KeyNeeded): Principal {
+    if (client === undefined) return authenticate(request, resolve, needed);
     const key = presentedKey(request);
     const now = this.clock();
     // A secret key is a merchant's server, which may call for many shoppers from one address: only
@@ -182,7 +183,7 @@ export class RateLimits {
     if (!secret) this.#charge(this.address, this.#addresses, client, now);
     let principal: Principal;
     try {
-      principal = authorize(key, request, resolve, scope);
+      principal = authorize(key, request, resolve, needed);
     } catch (error) {
       if (secret) this.#charge(this.address, this.#addresses, client, now);
       throw error;
@@ -222,11 +223,16 @@ export class RateLimits {
    * then to its shop: the refusal (429 too_many_new_sessions with Retry-After) or undefined. One its
    * address refuses takes nothing from the shop's, so one client cannot use up a shop's new sessions.
    */
-  takeNewSession(client: string, shopId: string, now: MonotonicMs): AppError | undefined {
+  takeNewSession(client: string, shopId: string, now: MonotonicMs = this.clock()): AppError | undefined {
     let wait = this.#take(this.newSessionsPerAddress, this.#sessionAddresses, client, now);
     if (wait > 0) return this.newSessionsPerAddress!.error(wait);
     wait = this.#take(this.newSessionsPerShop, this.#sessionShops, shopId, now);
     return wait > 0 ? this.newSessionsPerShop!.error(wait) : undefined;
+  }
+
+  /** Whether any bound on new sessions is on (per address or per shop). */
+  get boundsNewSessions(): boolean {
+    return this.newSessionsPerAddress !== undefined || this.newSessionsPerShop !== undefined;
   }
 
   /** Charges one dashboard sign-in attempt of `client` (a key clientOf gave): the refusal (429 with Retry-After) or undefined. */
@@ -261,15 +267,4 @@ export class RateLimits {
     const wait = this.#take(limit, table, bucketKey, now);
     if (wait > 0) throw limit!.error(wait);
   }
-}
-
-/** What an HTTP handler needs to admit its caller. */
-export interface AdmitDeps {
-  resolveKey: KeyResolver;
-  limits: RateLimits;
-}
-
-/** The caller of an HTTP exchange, authenticated and within its rate limits (throws 401/403/429). Call before any await. */
-export function admit(exchange: { res: HttpResponse; request: RequestInfo }, deps: AdmitDeps, scope: Scope): Principal {
-  return deps.limits.admit(deps.limits.clientOf(exchange.res, exchange.request), exchange.request, deps.resolveKey, scope);
 }

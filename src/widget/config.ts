@@ -2,7 +2,8 @@
 //   <script src="https://recs.example/widget.js" data-key="pk_…" async></script>
 // plus the optional data-customer-id with its data-customer-token (minted by the merchant's server:
 // without it the service ignores the customerId), data-api, data-link-base, data-currency, data-locale,
-// and data-filters: a filter every carousel of the page applies (ANDed with a carousel's own).
+// data-filters: a filter every carousel of the page applies (ANDed with a carousel's own), and
+// data-shopify-cart (see cart-recs.ts).
 
 export interface WidgetConfig {
   /** The shop's public key (pk_…). */
@@ -20,6 +21,8 @@ export interface WidgetConfig {
   locale: string | undefined;
   /** A filter for every carousel (`filters=`), e.g. `available:true AND NOT tag:clearance`. */
   filters: string | undefined;
+  /** data-shopify-cart: "false" never writes taken recommendations to the cart, "true" always; unset: on Shopify storefronts. */
+  shopifyCart: string | undefined;
 }
 
 /** The filters= of a carousel: the page's and its own, both when both are given. */
@@ -53,5 +56,6 @@ export function readConfig(): WidgetConfig | undefined {
     currency: data.currency || undefined,
     locale: data.locale || undefined,
     filters: data.filters || undefined,
+    shopifyCart: data.shopifyCart || undefined,
   };
 }

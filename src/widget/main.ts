@@ -1,6 +1,7 @@
 // Entry of /widget.js: reads the script tag, opens the page's one connection, mounts a carousel on
 // every [data-pairwise] element, sends a view for every [data-pairwise-view], wires the theme's own
 // add-to-cart buttons ([data-pairwise-add-to-cart]) and publishes window.Pairwise for theme code.
+import { CartRecsRecorder } from './cart-recs.js';
 import { Carousel } from './carousel.js';
 import { readConfig } from './config.js';
 import { getSessionId } from './storage.js';
@@ -47,6 +48,8 @@ function boot(): void {
   const transport = new Transport(config);
   const tracker = new Tracker(transport, config.customerId, config.customerToken);
   transport.onTokenRefused = () => tracker.dropToken('refused by the service');
+  const cart = CartRecsRecorder.forPage(config.shopifyCart);
+  if (cart !== undefined) tracker.onTaken = (productId, recId, widgetId) => cart.record(productId, recId, widgetId);
   const sessionId = getSessionId();
 
   const scan = () => {

@@ -24,6 +24,8 @@ export class Tracker {
   readonly #timers = new Map<Element, number>();
   readonly #cards = new WeakMap<Element, () => EventContext & { productId: string }>();
   readonly #observer: IntersectionObserver | undefined;
+  /** Told of each click or add-to-cart that came from a recommendation (its recId), when set. */
+  onTaken: ((productId: string, recId: string, widgetId: string | undefined) => void) | undefined;
 
   constructor(transport: Transport, customerId: string | undefined, customerToken: string | undefined) {
     this.#transport = transport;
@@ -73,6 +75,7 @@ export class Tracker {
     if (context.recId) event.recId = context.recId;
     if (context.metadata && Object.keys(context.metadata).length > 0) event.metadata = context.metadata;
     this.#transport.send(event);
+    if ((type === 'click' || type === 'add_to_cart') && event.recId) this.onTaken?.(event.productId, event.recId, event.widgetId);
     return event;
   }
 

@@ -2,29 +2,36 @@
 // whether it is behind (live pushes skipped until its buffer drains). Valid from uWS `open` to `close`;
 // after `close` nothing touches the socket again (uWS aborts the process on a closed socket).
 import type { WebSocket } from 'uWebSockets.js';
-import type { Principal } from '../transport/auth.js';
+import type { Principal } from '../app/principal.js';
 import type { BackpressurePolicy } from './backpressure.js';
 import { encodeFrame, type Frame } from './codec.js';
 import type { ServerMessage } from './protocol.js';
 import type { SocketLimit } from './socket-limit.js';
-import type { Topic } from './subscriptions.js';
-
-/** What uWS keeps on each socket (its UserData). */
-export interface SocketData {
-  conn: Connection;
+/** What a connection knows of a live list it is subscribed to (subscriptions.ts keeps the rest: a Topic). */
+export interface Subscribed {
+  /** The subscription id clients see, and the uWS topic name. */
+  readonly id: string;
+  /** The last list published, in the encoding its subscribers asked for; undefined before any. */
+  readonly frame: Frame | undefined;
+  readonly binary: boolean;
 }
 
-export class Connection {
-  #ws: WebSocket<SocketData> | undefined;
+/** What uWS keeps on each socket (its UserData). */
+export interface SocketData<S extends Subscribed = Subscribed> {
+  conn: Connection<S>;
+}
+
+export class Connection<S extends Subscribed = Subscribed> {
+  #ws: WebSocket<SocketData<S>> | undefined;
   #closed = false;
   /** performance.now() when live pushes started skipping this socket; undefined when it keeps up. */
   #behindSince: number | undefined;
   /** Subscriptions by id (= their topic's id). */
-  readonly subs = new Map<string, Topic>();
+  readonly subs = new Map<string, S>();
   /** Subscriptions made as a customer proven by a token: when the token expires (epoch s), and in which encoding they answer. */
   readonly tokenExpiry = new Map<string, { expiresAtS: number; binary: boolean }>();
   /** Topics that changed while this socket was behind: it gets their latest list when it resumes. */
-  readonly missed = new Set<Topic>();
+  readonly missed = new Set<S>();
   /** Event ops received and not yet answered. */
   inFlight = 0;
   /** Frames sent to it (replies, and pushes not published to a topic), for /metrics. */
@@ -44,7 +51,7 @@ export class Connection {
     return this.principal.shopId;
   }
 
-  attach(ws: WebSocket<SocketData>): void {
+  attach(ws: WebSocket<SocketData<S>>): void {
     this.#ws = ws;
   }
 
@@ -92,7 +99,7 @@ export class Connection {
   }
 
   /** Joins the topics again; returns the ones that changed meanwhile, to be sent their latest list. */
-  resume(): Topic[] {
+  resume(): S[] {
     if (this.#behindSince === undefined || !this.open) return [];
     this.#behindSince = undefined;
     for (const topic of this.subs.values()) this.#ws!.subscribe(topic.id);
@@ -102,12 +109,12 @@ export class Connection {
   }
 
   /** Joins a new subscription's topic (unless behind: it joins on resume). */
-  join(topic: Topic): void {
+  join(topic: S): void {
     this.subs.set(topic.id, topic);
     if (this.open && !this.behind) this.#ws!.subscribe(topic.id);
   }
 
-  leave(topic: Topic): void {
+  leave(topic: S): void {
     this.subs.delete(topic.id);
     this.missed.delete(topic);
     if (this.open && !this.behind) this.#ws!.unsubscribe(topic.id);

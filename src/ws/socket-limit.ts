@@ -3,7 +3,7 @@
 // op costs one token per event, as a batch request does. Refusals are
 // drawn from a second bucket of the connection's shape: a client refused faster than it may send
 // ignores the retry hints, and is closed as a flooder.
-import type { Principal } from '../transport/auth.js';
+import type { Principal } from '../app/principal.js';
 import type { Limit, RateLimits } from '../transport/rate-limits.js';
 import type { MonotonicMs } from '../limits/monotonic-clock.js';
 import { TokenBucket } from '../limits/token-bucket.js';

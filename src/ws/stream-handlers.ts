@@ -1,24 +1,19 @@
 // One handler per op of the stream protocol, each thin: the event ops call the same use cases as
 // POST /api/events(/batch), subscribe parses its query like GET /api/recommendations. Event ops are
 // answered after their durable commit; every other op at once.
-import { parseBatchEnvelope } from '../api/event.js';
+import { batchEvents } from '../api/event.js';
 import { AppError } from '../errors.js';
 import { toAppError } from '../transport/exchange.js';
 import { queryAs, type CustomerIdentity } from '../app/customer-identity.js';
 import type { Lifecycle } from '../transport/lifecycle.js';
-import type { EventPipeline } from '../ingest/event-pipeline.js';
-import type { ShopEngines } from '../ingest/shop-engines.js';
-import { newSessionGate } from '../transport/new-sessions.js';
-import type { RateLimits } from '../transport/rate-limits.js';
 import type { PositionWaits } from '../app/position-waits.js';
-import { trackBatch, trackEvent, type CustomerCheck, type SessionGate } from '../app/track-events.js';
-import type { Connection } from './connection.js';
+import type { EventCaller, EventTracking } from '../app/track-events.js';
 import { errorMessage, type ClientMessage, type Ref, type ServerMessage } from './protocol.js';
 import { parseSubscriptionQuery } from './subscription-query.js';
-import type { SubscriptionRegistry } from './subscriptions.js';
+import type { Subscriber, SubscriptionRegistry } from './subscriptions.js';
 
 export interface StreamContext {
-  pipeline: EventPipeline;
+  events: EventTracking;
   identity: CustomerIdentity;
   registry: SubscriptionRegistry;
   /** Counts event ops awaiting their commit, so shutdown sends their acks before closing sockets. */
@@ -26,12 +21,9 @@ export interface StreamContext {
   positions: PositionWaits;
   clock: () => number;
   maxInFlight: number;
-  /** The bound on new sessions (transport/new-sessions.ts). */
-  limits: RateLimits;
-  engines: ShopEngines;
 }
 
-export function handleMessage(ctx: StreamContext, conn: Connection, message: ClientMessage, binary: boolean): void {
+export function handleMessage(ctx: StreamContext, conn: Subscriber, message: ClientMessage, binary: boolean): void {
   const ref = message.ref;
   try {
     switch (message.op) {
@@ -41,18 +33,15 @@ export function handleMessage(ctx: StreamContext, conn: Connection, message: Cli
       case 'event': {
         const { event } = message;
         afterCommit(ctx, conn, ref, binary, async () => {
-          const now = ctx.clock();
-          const ack = await trackEvent(ctx.pipeline, conn.shopId, event, now, customerCheck(ctx, conn, now), conn.principal.kind, sessionGate(ctx, conn));
+          const ack = await ctx.events.track(event, caller(ctx, conn));
           return { op: 'ack', ...(ref === undefined ? {} : { ref }), eventId: ack.eventId, ...(ack.duplicate ? { duplicate: true } : {}), position: ack.position };
         });
         return;
       }
       case 'events': {
-        const envelope = parseBatchEnvelope({ events: message.events });
-        if (!envelope.ok) throw new AppError(envelope.code, envelope.detail, [{ pointer: '/events', detail: envelope.detail }]);
+        const events = batchEvents({ events: message.events });
         afterCommit(ctx, conn, ref, binary, async () => {
-          const now = ctx.clock();
-          const outcome = await trackBatch(ctx.pipeline, conn.shopId, envelope.events, now, customerCheck(ctx, conn, now), conn.principal.kind, sessionGate(ctx, conn));
+          const outcome = await ctx.events.trackBatch(events, caller(ctx, conn));
           return { op: 'acks', ...(ref === undefined ? {} : { ref }), ...outcome };
         });
         return;
@@ -106,18 +95,13 @@ function tokenExpiry(token: string): number | undefined {
   return Number.isSafeInteger(expires) ? expires : undefined;
 }
 
-/** How this connection's events may name a customer (see http/customer-identity.ts). */
-function customerCheck(ctx: StreamContext, conn: Connection, now: number): CustomerCheck {
-  return (claimed, customerToken) => ctx.identity.customerId(conn.principal, claimed, { customerToken }, now);
-}
-
-/** How this connection's events may create sessions: its address is the one its upgrade was limited by (none: exempt). */
-function sessionGate(ctx: StreamContext, conn: Connection): SessionGate | undefined {
-  return newSessionGate(ctx.limits, ctx.engines, conn.limit?.client, conn.principal);
+/** The sender of this connection's events: its address is the one its upgrade was limited by (none: exempt). */
+function caller(ctx: StreamContext, conn: Subscriber): EventCaller {
+  return { principal: conn.principal, client: conn.limit?.client, now: ctx.clock() };
 }
 
 /** Runs an event op; its answer (ack, acks or error) is sent once the commit is durable. */
-function afterCommit(ctx: StreamContext, conn: Connection, ref: Ref | undefined, binary: boolean, work: () => Promise<ServerMessage>): void {
+function afterCommit(ctx: StreamContext, conn: Subscriber, ref: Ref | undefined, binary: boolean, work: () => Promise<ServerMessage>): void {
   if (ctx.lifecycle.closing) throw new AppError('unavailable', 'the service is shutting down');
   if (conn.inFlight >= ctx.maxInFlight) {
     throw new AppError('rate_limited', `at most ${ctx.maxInFlight} event messages may await their acks on one connection`);

@@ -4,37 +4,39 @@
 import uWS, { type TemplatedApp, type WebSocketBehavior } from 'uWebSockets.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { presentedKey, type KeyResolver } from '../transport/auth.js';
+import type { KeyResolver } from '../app/principal.js';
+import { presentedKey, type KeyNeeded } from '../transport/auth.js';
 import type { CustomerIdentity } from '../app/customer-identity.js';
 import { Exchange, readRequest, toAppError } from '../transport/exchange.js';
 import { Lifecycle } from '../transport/lifecycle.js';
 import type { RateLimits } from '../transport/rate-limits.js';
-import { refuseBadFraming, route } from '../transport/route.js';
-import type { EventPipeline } from '../ingest/event-pipeline.js';
-import type { LogListeners } from '../ingest/log-listeners.js';
+import { refuseBadFraming, route, type Access } from '../transport/route.js';
+import type { EventTracking } from '../app/track-events.js';
+import type { AppliedChanges } from '../app/applied-changes.js';
 import type { PositionWaits } from '../app/position-waits.js';
 import type { Answers } from '../app/answers.js';
-import type { ShopEngines } from '../ingest/shop-engines.js';
 import type { AnswerObserver } from '../transport/exchange.js';
 import type { Telemetry } from '../transport/telemetry.js';
 import { BackpressurePolicy } from './backpressure.js';
 import { decodeFrame } from './codec.js';
-import { Connection, type SocketData } from './connection.js';
+import { Connection, type SocketData as AnySocketData } from './connection.js';
 import { costOf, errorMessage, parseClientMessage, refOf, type Ref } from './protocol.js';
 import { SocketLimit } from './socket-limit.js';
 import { handleMessage, type StreamContext } from './stream-handlers.js';
-import { SubscriptionRegistry, type RegistryStats } from './subscriptions.js';
+import { SubscriptionRegistry, type RegistryStats, type Subscriber, type Topic } from './subscriptions.js';
+
+type SocketData = AnySocketData<Topic>;
 
 export interface StreamDeps {
   config: Config;
   resolveKey: KeyResolver;
   identity: CustomerIdentity;
   limits: RateLimits;
-  engines: ShopEngines;
   answers: Answers;
-  pipeline: EventPipeline;
+  /** The event ops' use cases (as POST /api/events and /batch). */
+  events: EventTracking;
   /** What the log applier applied, whoever wrote it: events and catalog changes refresh live lists. */
-  applied: LogListeners;
+  applied: AppliedChanges;
   /** Subscriptions that name a write's position (`after`) wait for it, as GET does. */
   positions: PositionWaits;
   clock: () => number;
@@ -78,7 +80,7 @@ export class StreamServer {
   readonly #policy: BackpressurePolicy;
   readonly #registry: SubscriptionRegistry;
   readonly #lifecycle = new Lifecycle();
-  readonly #connections = new Set<Connection>();
+  readonly #connections = new Set<Subscriber>();
   readonly #context: StreamContext;
   readonly #upgrades: AnswerObserver;
   #app: TemplatedApp | undefined;
@@ -86,6 +88,8 @@ export class StreamServer {
   #framesReceived = 0;
   /** Frames sent to connections since closed. */
   #framesSentClosed = 0;
+  /** The key its upgrade needs, as the route table declares GET /api/stream's access. */
+  #keyNeeded: KeyNeeded = 'public';
   #sweep: NodeJS.Timeout | undefined;
   #recheck: NodeJS.Timeout | undefined;
 
@@ -101,27 +105,28 @@ export class StreamServer {
       maxTopicsPerShop: ws.maxTopicsPerShop,
       publish: (topic, frame, binary) => this.#app?.publish(topic, frame, binary),
     });
-    this.#context = { pipeline: deps.pipeline, identity: deps.identity, registry: this.#registry, lifecycle: this.#lifecycle, positions: deps.positions, clock: deps.clock, maxInFlight: ws.maxInFlight, limits: deps.limits, engines: deps.engines };
-    deps.applied.onEvents((shopId) => this.#registry.changed(shopId));
-    // A product renamed, repriced, made unavailable or deleted, a customer erased, a rule put or
-    // removed, or the shop's settings (its recency) changes live lists too; a key revoked or a
-    // shop's origins changed may end its connections.
-    deps.applied.onChange((shopId, change) => {
-      if (change.kind === 'products' || change.kind === 'product-removed' || change.kind === 'customer-erased' || change.kind === 'rule' || change.kind === 'rule-removed' || change.kind === 'shop') this.#registry.changed(shopId);
-      if (change.kind === 'shop' || change.kind === 'key-revoked') this.recheckKeys();
+    this.#context = { events: deps.events, identity: deps.identity, registry: this.#registry, lifecycle: this.#lifecycle, positions: deps.positions, clock: deps.clock, maxInFlight: ws.maxInFlight };
+    // Events, a product renamed, repriced, made unavailable or deleted, a customer erased, a rule
+    // put or removed, or the shop's settings change live lists; a key revoked or a shop's origins
+    // changed may end its connections.
+    deps.applied.onAnswersChanged((shopId) => this.#registry.changed(shopId));
+    deps.applied.onKeysChanged((_shopId, revoked) => {
+      if (revoked) this.recheckKeys();
     });
   }
 
   /** startHttpServer's extraRoutes hook: the WebSocket route under /api and BASE_PATH/api. */
-  readonly routes = (app: TemplatedApp, httpLifecycle: Lifecycle): void => {
+  readonly routes = (app: TemplatedApp, httpLifecycle: Lifecycle, access: Access): void => {
+    if (access !== 'public' && access !== 'secret') throw new Error(`GET /api/stream admits by an API key, not access "${access}"`);
+    this.#keyNeeded = access;
     this.#app = app;
     const { basePath } = this.#deps.config;
     for (const prefix of basePath === '' ? [''] : ['', basePath]) {
       app.ws<SocketData>(`${prefix}/api/stream`, this.#behavior());
       // Reached by a request without a WebSocket upgrade.
-      app.any(`${prefix}/api/stream`, route(httpLifecycle, () => {
+      app.any(`${prefix}/api/stream`, route({ access: 'none' }, () => {
         throw new AppError('upgrade_required', 'GET /api/stream is a WebSocket: connect with a WebSocket client', undefined, { upgrade: 'websocket' });
-      }, { observer: this.#upgrades }));
+      }, { lifecycle: httpLifecycle, observer: this.#upgrades }));
     }
     const everyMs = Math.min(1000, Math.max(100, this.#policy.stallMs / 4));
     this.#sweep = setInterval(() => {
@@ -190,13 +195,13 @@ export class StreamServer {
         }
         const limits = this.#deps.limits;
         const client = limits.clientOf(res, request);
-        let conn: Connection;
+        let conn: Subscriber;
         try {
           // The upgrade is a request like any other; the connection's operations are charged later.
-          const principal = limits.admit(client, request, this.#deps.resolveKey, 'events:write');
+          const principal = limits.admit(client, request, this.#deps.resolveKey, this.#keyNeeded);
           const apiKey = presentedKey(request)!; // admitted: there is one
           const limit = client === undefined ? undefined : new SocketLimit(limits, client, apiKey, principal.kind);
-          conn = new Connection(principal, apiKey, this.#policy, limit);
+          conn = new Connection<Topic>(principal, apiKey, this.#policy, limit);
         } catch (error) {
           exchange.problem(toAppError(error));
           return;
@@ -236,13 +241,13 @@ export class StreamServer {
   }
 
   /** An operation over a rate limit gets rate_limited with the wait in ms; a flooder is closed instead. */
-  #refuse(conn: Connection, limit: SocketLimit, ref: Ref | undefined, waitMs: number, binary: boolean): void {
+  #refuse(conn: Subscriber, limit: SocketLimit, ref: Ref | undefined, waitMs: number, binary: boolean): void {
     if (limit.flooding) conn.end(POLICY_VIOLATION, 'rate limit exceeded');
     else conn.reply(errorMessage(ref, limit.refusedBy!.opError, Math.ceil(waitMs)), binary);
   }
 
   /** A socket behind on pushes whose buffer has drained gets the latest of each list it missed. */
-  #catchUp(conn: Connection): void {
+  #catchUp(conn: Subscriber): void {
     if (!conn.behind || !this.#policy.canResume(conn.buffered)) return;
     for (const topic of conn.resume()) if (topic.frame !== undefined) conn.send(topic.frame, topic.binary);
   }

@@ -9,7 +9,7 @@ import { queryKey, type RecommendationQuery } from '../api/recommendation-query.
 import { AppError } from '../errors.js';
 import type { Answer, Answers } from '../app/answers.js';
 import type { Frame } from './codec.js';
-import type { Connection } from './connection.js';
+import type { Connection, Subscribed } from './connection.js';
 import type { Ref } from './protocol.js';
 import { listSignature, recommendationFrame } from './recommendation-frame.js';
 import { TurnQueue } from './turn-queue.js';
@@ -19,14 +19,14 @@ export const PUSH_INTERVAL_MS = 1000;
 /** Recomputes run back to back before the event loop serves what arrived meanwhile. */
 export const REFRESHES_PER_TURN = 4;
 
-export interface Topic {
-  /** The subscription id clients see, and the uWS topic name. */
-  readonly id: string;
+/** A connection as the registry subscribes it to topics. */
+export type Subscriber = Connection<Topic>;
+
+export interface Topic extends Subscribed {
   readonly shopId: string;
   readonly key: string;
   readonly query: RecommendationQuery;
-  readonly binary: boolean;
-  readonly members: Set<Connection>;
+  readonly members: Set<Subscriber>;
   /** listSignature of the list last sent. */
   signature: string;
   /** The last published frame, for members that were behind when it went out; undefined before any. */
@@ -80,7 +80,7 @@ export class SubscriptionRegistry {
 
   /** Joins (or re-joins: idempotent) the query's topic; returns the reply frame with the list right now. */
   /** Subscribes the connection; the first frame to send, and the subscription's id. */
-  subscribe(conn: Connection, query: RecommendationQuery, binary: boolean, ref: Ref | undefined): { frame: Frame; sub: string } {
+  subscribe(conn: Subscriber, query: RecommendationQuery, binary: boolean, ref: Ref | undefined): { frame: Frame; sub: string } {
     // widgetId too: an experiment on one placement must not answer another's subscribers.
     const key = `${conn.shopId}\u0000${binary ? 'b' : 't'}\u0000${query.widgetId ?? ''}\u0000${queryKey(query)}`;
     let topic = this.#topics.get(key);
@@ -100,7 +100,7 @@ export class SubscriptionRegistry {
   }
 
   /** False when the connection has no such subscription. */
-  unsubscribe(conn: Connection, sub: string): boolean {
+  unsubscribe(conn: Subscriber, sub: string): boolean {
     const topic = conn.subs.get(sub);
     if (topic === undefined) return false;
     conn.leave(topic);
@@ -110,7 +110,7 @@ export class SubscriptionRegistry {
   }
 
   /** The connection closed: forget its memberships (its socket is gone, no uWS calls). */
-  drop(conn: Connection): void {
+  drop(conn: Subscriber): void {
     for (const topic of conn.subs.values()) this.#removeMember(topic, conn);
     conn.subs.clear();
     conn.missed.clear();
@@ -158,7 +158,7 @@ export class SubscriptionRegistry {
     return topic;
   }
 
-  #removeMember(topic: Topic, conn: Connection): void {
+  #removeMember(topic: Topic, conn: Subscriber): void {
     topic.members.delete(conn);
     if (topic.members.size > 0) return;
     clearTimeout(topic.timer);

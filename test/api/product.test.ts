@@ -101,6 +101,9 @@ describe('parseCatalog', () => {
     ['a collection gid as id', { id: 'gid://shopify/Collection/1' }, '/products/0/id'],
     ['a product gid as collection', { collections: ['gid://shopify/Product/1'] }, '/products/0/collections/0'],
     ['an empty title', { title: '' }, '/products/0/title'],
+    ['a source time without a zone', { sourceUpdatedAt: '2025-10-02T14:01:47' }, '/products/0/sourceUpdatedAt'],
+    ['a source time that is not a date', { sourceUpdatedAt: 'yesterday' }, '/products/0/sourceUpdatedAt'],
+    ['a negative source time', { sourceUpdatedAt: -1 }, '/products/0/sourceUpdatedAt'],
   ])('When a product has %s, then the upsert is rejected at that field', (_, fields, pointer) => {
     const parsed = parseCatalog({ products: [{ id: '1', title: 'T', ...fields }] }, 'shopify', NOW);
     expect(parsed.ok).toBe(false);
@@ -118,5 +121,10 @@ describe('parseCatalog', () => {
   test('When a title has no slug characters, then the handle falls back to "product"', () => {
     expect(slugify('!!!')).toBe('product');
     expect(slugify('Ünïcode  Shoe')).toBe('unicode-shoe');
+  });
+
+  test('When a product has a source time, then it is kept as epoch ms, whether given as ISO 8601 or ms', () => {
+    const parsed = parseCatalog({ products: [{ id: '1', title: 'T', sourceUpdatedAt: '2025-10-02T14:01:47-04:00' }, { id: '2', title: 'U', sourceUpdatedAt: 5 }, { id: '3', title: 'V' }] }, 'shopify', NOW);
+    expect(parsed.ok && parsed.products.map((p) => p.sourceUpdatedAt)).toEqual([Date.UTC(2025, 9, 2, 18, 1, 47), 5, undefined]);
   });
 });

@@ -38,7 +38,7 @@ describe(`HTTP fuzz (FUZZ_SEED=${FUZZ_SEED})`, () => {
     t = await startTestService({ shop, env: { PAIRWISE_DEMO: '1', BASE_PATH } });
     await putProducts(t, STABLE_PRODUCTS.map((id) => wireProduct(id, { collections: ['c1'] })));
     const demoKeys = t.service.demoKeys!;
-    const [sample] = createDemoStorefront(defaultDemoDir(), demoKeys.publicKey, () => '').shoppers();
+    const [sample] = createDemoStorefront({ demoDir: defaultDemoDir(), publicKey: demoKeys.publicKey, customerToken: () => '', catalog: () => { throw new Error('not read'); } }).shoppers();
     placeholders = {
       values: {
         pk: shop.publicKey,

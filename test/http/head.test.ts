@@ -2,7 +2,8 @@
 // its GET gets, Content-Length included, and no body, so the next answer on the connection is read
 // where it starts.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ROUTES, type Route } from '../../src/http/route-table.js';
+import type { Route } from '../../src/http/route-declaration.js';
+import { ROUTES } from '../../src/http/route-table.js';
 import { header, rawRequest, type RawResponse } from '../support/raw-http.js';
 import { putProducts, startTestService, wireProduct, type TestService } from '../support/service.js';
 

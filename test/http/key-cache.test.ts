@@ -1,7 +1,8 @@
 // The key cache in front of LMDB: known keys for ttlMs, unknown ones as misses for missTtlMs, each
 // table bounded, and a flood of made-up keys never evicting a known one.
 import { describe, expect, test } from 'vitest';
-import { cachedResolver, type Principal } from '../../src/transport/auth.js';
+import type { Principal } from '../../src/app/principal.js';
+import { cachedResolver } from '../../src/app/key-directory.js';
 
 const SHOP: Principal = { shopId: 'shop-a', kind: 'public', allowedOrigins: [], customerKeys: [] };
 

@@ -1,16 +1,13 @@
 // GET /api/openapi.json: a valid OpenAPI 3.1 document, and exactly the routes the server answers:
 // every documented operation is routed (with the access it documents), and every route the server
 // registers is documented.
-import { MAX_RULE_BYTES } from '../../src/api/rule.js';
 import type { OpenApiV3_1 } from '@samchon/openapi';
 import { readFileSync } from 'node:fs';
 import typia from 'typia';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { API_VERSION, openApiDocument } from '../../src/http/openapi/document.js';
-import { MAX_EXPERIMENT_BODY_BYTES } from '../../src/http/routes/experiments.js';
 import { ROUTES } from '../../src/http/route-table.js';
-import { MAX_CURRENCY_BODY_BYTES, MAX_RECENCY_BODY_BYTES, MAX_WIDGETS_BODY_BYTES } from '../../src/http/routes/shop.js';
 import { startTestService, testEnv, newShop, tempDataDir, type TestService } from '../support/service.js';
 import { StreamClient } from '../ws/stream-client.js';
 
@@ -46,7 +43,8 @@ function resolve(doc: unknown, pointer: string): unknown {
 }
 
 describe('the OpenAPI document', () => {
-  const doc = openApiDocument(ROUTES);
+  const config = loadConfig(testEnv(tempDataDir(), newShop()));
+  const doc = openApiDocument(ROUTES, config);
 
   test('When validated, then it is an OpenAPI 3.1 document whose every $ref resolves', () => {
     const validation = typia.validate<OpenApiV3_1.IDocument>(doc);
@@ -90,31 +88,16 @@ describe('the OpenAPI document', () => {
       }
     }
   });
-
-  test('When the request body limits are read, then they are the configured defaults', () => {
-    const config = loadConfig(testEnv(tempDataDir(), newShop()));
-    const limits = Object.fromEntries(ROUTES.filter((r) => r.doc.body).map((r) => [r.path, r.doc.body!.maxBytes]));
-    expect(limits).toEqual({
-      '/api/events': config.maxEventBodyBytes,
-      '/api/events/batch': config.maxBatchBodyBytes,
-      '/api/products': config.maxCatalogBodyBytes,
-      '/api/experiments': MAX_EXPERIMENT_BODY_BYTES,
-      '/api/shop/widgets': MAX_WIDGETS_BODY_BYTES,
-      '/api/shop/recency': MAX_RECENCY_BODY_BYTES,
-      '/api/shop/currency': MAX_CURRENCY_BODY_BYTES,
-      '/api/rules/{id}': MAX_RULE_BYTES,
-      '/dashboard/data/experiments': MAX_EXPERIMENT_BODY_BYTES,
-      '/dashboard/data/rules/{id}': MAX_RULE_BYTES,
-      '/dashboard/data/rules/preview': MAX_RULE_BYTES + 1024,
-    });
+});
   });
 });
 
 describe('GET /api/openapi.json against the server (demo store and BASE_PATH on)', () => {
   let t: TestService;
-  const doc = openApiDocument(ROUTES);
+  let doc: Document;
   beforeAll(async () => {
     t = await startTestService({ env: { PAIRWISE_DEMO: '1', BASE_PATH } });
+    doc = openApiDocument(ROUTES, t.service.config);
   }, 60_000);
   afterAll(() => t?.cleanup());
 
@@ -177,5 +160,61 @@ describe('GET /api/openapi.json against the server (demo store and BASE_PATH on)
     expect([...registered].sort()).toEqual([...documentedSet].sort());
     const documentedPaths = Object.keys(doc.paths ?? {}).sort();
     expect([...anyPaths].sort()).toEqual(documentedPaths);
+  });
+});
+
+describe('body caps under a configuration other than the default', () => {
+  /** Below the defaults (64 KiB, 512 KiB, 8 MiB): what the document says and what is refused must both follow. */
+  const CAPS = { maxEventBodyBytes: 2000, maxBatchBodyBytes: 3000, maxCatalogBodyBytes: 5000 };
+  let t: TestService;
+  let cookie: string;
+  let csrf: string;
+  beforeAll(async () => {
+    t = await startTestService({ config: CAPS, env: { PAIRWISE_DEMO: '1' } });
+    const signIn = await fetch(t.url + '/dashboard/sign-in', {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: t.url },
+      body: new URLSearchParams({ key: t.shop.secretKey }).toString(),
+    });
+    cookie = signIn.headers.get('set-cookie')!.split(';', 1)[0]!;
+    csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(await (await fetch(t.url + '/dashboard', { headers: { cookie } })).text())![1]!;
+  }, 60_000);
+  afterAll(() => t?.cleanup());
+
+  /** A request to the operation with `bytes` of body, as its access requires it to be made. */
+  function send(method: string, path: string, op: OpenApiV3_1.IOperation, bytes: number): Promise<Response> {
+    const target = path.replace(/\{([^}]+)\}/g, (_, name: string) => PARAM_VALUES[name] ?? 'x');
+    const form = 'application/x-www-form-urlencoded' in (('content' in (op.requestBody ?? {}) ? (op.requestBody as { content: object }).content : {}) ?? {});
+    const headers: Record<string, string> = { 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json', origin: t.url, cookie, 'x-csrf-token': csrf };
+    const security = (op.security ?? []).flatMap((requirement) => Object.keys(requirement));
+    if (security.includes('secretKey')) {
+      headers.authorization = `Bearer ${security.includes('publicKey') ? t.shop.publicKey : t.shop.secretKey}`;
+      if (!security.includes('publicKey')) delete headers.origin; // a secret key is refused from a browser
+    }
+    // Spaces: the cap counts bytes, whatever they hold (at the cap the answer is anything but 413).
+    return fetch(t.url + target, { method: method.toUpperCase(), headers, body: ' '.repeat(bytes), redirect: 'manual' });
+  }
+
+  test('When the served document is read, then each configured cap is the one it states', async () => {
+    const doc = (await (await t.fetch('/api/openapi.json', { key: null })).json()) as Document;
+    const cap = (path: string) => (doc.paths?.[path]?.post as Record<string, unknown> | undefined)?.['x-pairwise-max-body-bytes'] ?? (doc.paths?.[path]?.put as Record<string, unknown>)['x-pairwise-max-body-bytes'];
+    expect({ events: cap('/api/events'), batch: cap('/api/events/batch'), catalog: cap('/api/products') }).toEqual({ events: 2000, batch: 3000, catalog: 5000 });
+    expect(doc).toEqual(JSON.parse(JSON.stringify(openApiDocument(ROUTES, t.service.config))));
+  });
+
+  test('When every operation with a body is sent one byte past the cap its document states, then 413; at the cap, the size passes', async () => {
+    const doc = (await (await t.fetch('/api/openapi.json', { key: null })).json()) as Document;
+    // Signing out ends the session the others use: last.
+    const withBodies = documented(doc).filter(({ op }) => 'x-pairwise-max-body-bytes' in op).sort((a, b) => Number(a.path === '/dashboard/sign-out') - Number(b.path === '/dashboard/sign-out'));
+    expect(withBodies.length).toBeGreaterThanOrEqual(13);
+    for (const { method, path, op } of withBodies) {
+      const cap = (op as Record<string, unknown>)['x-pairwise-max-body-bytes'] as number;
+      const where = `${method.toUpperCase()} ${path} (cap ${cap})`;
+      const over = await send(method, path, op, cap + 1);
+      expect(over.status, `${where}: ${await over.text()}`).toBe(413);
+      const at = await send(method, path, op, cap);
+      expect(at.status, `${where} at the cap: ${await at.text()}`).not.toBe(413);
+    }
   });
 });

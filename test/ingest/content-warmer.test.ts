@@ -4,7 +4,7 @@
 import { expect, test } from 'vitest';
 import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
 import { ContentWarmer, QUIET_MS, REFRESH_INTERVAL_MS } from '../../src/ingest/content-warmer.js';
-import { ShopEngines } from '../../src/ingest/shop-engines.js';
+import { ShopEngines } from '../../src/engine/shop-engines.js';
 import { ask, product, T0 } from '../engine/fixtures.js';
 
 const SHOP = 'warm-shop';

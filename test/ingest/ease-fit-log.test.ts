@@ -9,7 +9,7 @@ import { EventPipeline } from '../../src/ingest/event-pipeline.js';
 import { LogApplier } from '../../src/ingest/log-applier.js';
 import { LogListeners } from '../../src/ingest/log-listeners.js';
 import { replay } from '../../src/ingest/replay.js';
-import { ShopEngines } from '../../src/ingest/shop-engines.js';
+import { ShopEngines } from '../../src/engine/shop-engines.js';
 import { CatalogStore } from '../../src/store/catalog-store.js';
 import { LmdbShopLog } from '../../src/store/shop-log.js';
 import { SnapshotStore } from '../../src/store/snapshot-store.js';

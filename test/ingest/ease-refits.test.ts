@@ -3,7 +3,7 @@ import type { EaseRefitConfig } from '../../src/config.js';
 import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
 import { BUSY_LIMIT, EaseRefits, LOADING_EVENTS_PER_SECOND, MAX_DEFER_MS, REST_FACTOR, processRoom, tuningLine, type Room } from '../../src/ingest/ease-refits.js';
 import type { TuningReport } from '../../src/engine/tuning/tuned-settings.js';
-import { ShopEngines } from '../../src/ingest/shop-engines.js';
+import { ShopEngines } from '../../src/engine/shop-engines.js';
 import { DAY, product, T0 } from '../engine/fixtures.js';
 
 function shops(): ShopEngines {
@@ -30,7 +30,7 @@ describe('EASE refit schedule', () => {
   test('When enough events arrived since the last refit, then the shop is refitted, and not again until more arrive', async () => {
     const engines = shops();
     const lines: string[] = [];
-    const refits = new EaseRefits(engines, config(), () => 0, (line) => lines.push(line), roomy);
+    const refits = new EaseRefits(engines, config(), () => 0, (line) => lines.push(line), { room: roomy });
     expect(await refits.refitDue()).toBe(1);
     expect(engines.get('shop').ease.ready).toBe(true);
     expect(lines[0]).toMatch(/EASE refit of shop "shop": 4 products, 5 shoppers/);
@@ -44,7 +44,7 @@ describe('EASE refit schedule', () => {
   test('When the interval passed with new events, then the shop is refitted even below the event count', async () => {
     const engines = shops();
     let now = 0;
-    const refits = new EaseRefits(engines, config({ intervalMs: 60_000, afterEvents: 1000 }), () => now, () => {}, roomy);
+    const refits = new EaseRefits(engines, config({ intervalMs: 60_000, afterEvents: 1000 }), () => now, () => {}, { room: roomy });
     expect(await refits.refitDue()).toBe(1); // never refitted: due at once
     buy(engines, 1, 5);
     now = 30_000;
@@ -56,7 +56,7 @@ describe('EASE refit schedule', () => {
   test('When a refit took a while, then the next waits REST_FACTOR times as long after it, however many events arrive', async () => {
     const engines = shops();
     let now = 0;
-    const refits = new EaseRefits(engines, config(), () => now, () => {}, roomy);
+    const refits = new EaseRefits(engines, config(), () => now, () => {}, { room: roomy });
     const first = refits.refitDue();
     now = 10_000; // the refit ends 10 s after it began
     expect(await first).toBe(1);
@@ -72,7 +72,7 @@ describe('EASE refit schedule', () => {
     const lines: string[] = [];
     let now = 0;
     const announced: boolean[] = [];
-    const refits = new EaseRefits(engines, config(), () => now, (line) => lines.push(line), roomy, undefined, () => true, (running) => announced.push(running));
+    const refits = new EaseRefits(engines, config(), () => now, (line) => lines.push(line), { room: roomy, mayRefit: () => true, announce: (running) => announced.push(running) });
     const load = (LOADING_EVENTS_PER_SECOND * 10) / 2 + 1; // shoppers, two events each: just over the rate for 10 s
     buy(engines, load, 5);
     now = 10_000;
@@ -92,7 +92,7 @@ describe('EASE refit schedule', () => {
   test('When a load begins a few seconds before a look, then the rate sampled over those seconds holds the refit, not the diluted average', async () => {
     const engines = shops();
     let now = 0;
-    const refits = new EaseRefits(engines, config(), () => now, () => {}, roomy);
+    const refits = new EaseRefits(engines, config(), () => now, () => {}, { room: roomy });
     refits.sample();
     now = 7_000;
     refits.sample(); // quiet until now
@@ -112,7 +112,7 @@ describe('EASE refit schedule', () => {
   test('When a shop is loaded without pause, then its refit runs after MAX_DEFER_MS all the same', async () => {
     const engines = shops();
     let now = 0;
-    const refits = new EaseRefits(engines, config(), () => now, () => {}, roomy);
+    const refits = new EaseRefits(engines, config(), () => now, () => {}, { room: roomy });
     let shoppers = 5;
     const perLook = LOADING_EVENTS_PER_SECOND * 60; // events in a minute at twice the rate
     for (now = 60_000; now < MAX_DEFER_MS + 60_000; now += 60_000) {
@@ -125,7 +125,7 @@ describe('EASE refit schedule', () => {
   test('When a shop is created after the last look, then the events it got since count towards its rate', async () => {
     const engines = new ShopEngines(DEFAULT_ENGINE_CONFIG);
     let now = 0;
-    const refits = new EaseRefits(engines, config(), () => now, () => {}, roomy);
+    const refits = new EaseRefits(engines, config(), () => now, () => {}, { room: roomy });
     refits.start(3_600_000);
     try {
       now = 5_000;
@@ -144,7 +144,7 @@ describe('EASE refit schedule', () => {
 
   test('When the schedule stops during a refit, then the refit ends and installs nothing', async () => {
     const engines = shops();
-    const refits = new EaseRefits(engines, config(), () => 0, () => {}, roomy);
+    const refits = new EaseRefits(engines, config(), () => 0, () => {}, { room: roomy });
     const running = refits.refitDue();
     await refits.stop();
     expect(await running).toBe(0);
@@ -156,7 +156,7 @@ describe('EASE refit schedule', () => {
     const lines: string[] = [];
     let room: Room = { busy: BUSY_LIMIT + 0.1, cores: 1 };
     let now = 0;
-    const refits = new EaseRefits(engines, config(), () => now, (line) => lines.push(line), () => room);
+    const refits = new EaseRefits(engines, config(), () => now, (line) => lines.push(line), { room: () => room });
     expect(await refits.refitDue()).toBe(0);
     now = 10_000;
     expect(await refits.refitDue()).toBe(0);
@@ -170,7 +170,7 @@ describe('EASE refit schedule', () => {
   test('When the one core stays busy, then a due refit runs after MAX_DEFER_MS all the same', async () => {
     const engines = shops();
     let now = 0;
-    const refits = new EaseRefits(engines, config(), () => now, () => {}, () => ({ busy: 1, cores: 1 }));
+    const refits = new EaseRefits(engines, config(), () => now, () => {}, { room: () => ({ busy: 1, cores: 1 }) });
     expect(await refits.refitDue()).toBe(0);
     now = MAX_DEFER_MS - 1;
     expect(await refits.refitDue()).toBe(0);
@@ -180,7 +180,7 @@ describe('EASE refit schedule', () => {
 
   test('When the one core is calm, then a due refit runs at once', async () => {
     const engines = shops();
-    const refits = new EaseRefits(engines, config(), () => 0, () => {}, () => ({ busy: BUSY_LIMIT, cores: 1 }));
+    const refits = new EaseRefits(engines, config(), () => 0, () => {}, { room: () => ({ busy: BUSY_LIMIT, cores: 1 }) });
     expect(await refits.refitDue()).toBe(1);
   });
 
@@ -202,7 +202,7 @@ describe('EASE refit schedule', () => {
     const lines: string[] = [];
     let now = 0;
     // 1 ms: the refit's thread cannot even start in that time.
-    const refits = new EaseRefits(engines, config({ timeoutMs: 1 }), () => now, (line) => lines.push(line), roomy);
+    const refits = new EaseRefits(engines, config({ timeoutMs: 1 }), () => now, (line) => lines.push(line), { room: roomy });
     const running = refits.refitDue();
     now = 1000; // when it ends
     expect(await running).toBe(0);

@@ -10,7 +10,7 @@ import type { Product } from '../../src/engine/product.js';
 import { recommend } from '../../src/engine/recommend.js';
 import { LogRetention } from '../../src/ingest/log-retention.js';
 import { replay } from '../../src/ingest/replay.js';
-import type { ShopEngines } from '../../src/ingest/shop-engines.js';
+import type { ShopEngines } from '../../src/engine/shop-engines.js';
 import { SnapshotScheduler } from '../../src/ingest/snapshots.js';
 import { LAST_POSITION, type Databases } from '../../src/store/database.js';
 import { closeProcessViews, openProcessView } from '../support/process-view.js';
@@ -24,7 +24,7 @@ const CUSTOMER = 'cust-erased-4411';
 function open(dir?: string) {
   const view = openProcessView(dir, 10);
   const housekeeping = async () => {
-    await new SnapshotScheduler(view.engines, view.snapshotStore, () => NOW, () => {}, undefined, (shopId) => view.log.start(shopId)).takeAll();
+    await new SnapshotScheduler(view.engines, view.snapshotStore, () => NOW, () => {}, { logStart: (shopId) => view.log.start(shopId) }).takeAll();
     await new LogRetention(view.log, view.snapshotStore, 400 * DAY, () => NOW, () => {}).pruneAll();
   };
   return { ...view, housekeeping };

@@ -6,7 +6,7 @@ import { DEFAULT_ENGINE_CONFIG } from '../../src/config.js';
 import { CatalogUpdates } from '../../src/app/catalog-updates.js';
 import { EventPipeline } from '../../src/ingest/event-pipeline.js';
 import { LogApplier } from '../../src/ingest/log-applier.js';
-import { ShopEngines } from '../../src/ingest/shop-engines.js';
+import { ShopEngines } from '../../src/engine/shop-engines.js';
 import { CatalogStore } from '../../src/store/catalog-store.js';
 import { openDatabases, type Databases } from '../../src/store/database.js';
 import { LmdbShopLog, type ShopLog } from '../../src/store/shop-log.js';
@@ -63,9 +63,12 @@ describe('LogApplier', () => {
     await cli.ingest('shop-a', views(0, 35), NOW); // positions 1-35, not applied by anyone
     const pauses: ReturnType<typeof deferred>[] = [];
     const announced: number[] = [];
-    const applier = new LogApplier(log, engines, counting(announced), 10, () => {
-      pauses.push(deferred());
-      return pauses.at(-1)!.promise;
+    const applier = new LogApplier(log, engines, counting(announced), {
+      slice: 10,
+      pause: () => {
+        pauses.push(deferred());
+        return pauses.at(-1)!.promise;
+      },
     });
     const first = await append(log, 'shop-a', views(35, 5), 'z');
     expect(first).toBe(36);
@@ -94,7 +97,7 @@ describe('LogApplier', () => {
   test('When batches of the server wait behind a catch-up, then each event is applied once, in log order', async () => {
     const { log, engines } = open();
     await new EventPipeline(log, undefined, TTL, 'testlog1').ingest('shop-a', views(0, 25), NOW);
-    const server = new EventPipeline(log, new LogApplier(log, engines, new LogListeners(), 10), TTL, 'testlog1');
+    const server = new EventPipeline(log, new LogApplier(log, engines, new LogListeners(), { slice: 10 }), TTL, 'testlog1');
 
     await Promise.all([server.ingest('shop-a', views(25, 5), NOW), server.ingest('shop-a', views(30, 5), NOW)]);
     await server.ingest('shop-a', views(35, 5), NOW);
@@ -110,9 +113,12 @@ describe('LogApplier', () => {
     const { dbs, log, engines } = open();
     await new EventPipeline(log, undefined, TTL, 'testlog1').ingest('shop-a', views(0, 25), NOW); // another process's events
     const pauses: ReturnType<typeof deferred>[] = [];
-    const applier = new LogApplier(log, engines, new LogListeners(), 10, () => {
-      pauses.push(deferred());
-      return pauses.at(-1)!.promise;
+    const applier = new LogApplier(log, engines, new LogListeners(), {
+      slice: 10,
+      pause: () => {
+        pauses.push(deferred());
+        return pauses.at(-1)!.promise;
+      },
     });
     const catalog = new CatalogUpdates(new CatalogStore(dbs, log), engines, applier);
     const snapshot = engines.hold('shop-a'); // a snapshot copying the models

@@ -76,7 +76,7 @@ describe('log retention', () => {
     expect(b.engines.position(SHOP)).toBe(a.engines.position(SHOP));
     // A goes on (B does not hear of it), snapshots, and prunes everything older than 7 days it covers.
     for (let i = 100; i < 300; i += 50) await a.pipeline.ingest(SHOP, events(i, 50, NOW - 30 * DAY + i * 3_600_000), NOW);
-    await new SnapshotScheduler(a.engines, a.snapshotStore, () => NOW, () => {}, undefined, (shopId) => a.log.start(shopId)).takeAll();
+    await new SnapshotScheduler(a.engines, a.snapshotStore, () => NOW, () => {}, { logStart: (shopId) => a.log.start(shopId) }).takeAll();
     const head = a.log.head(SHOP);
     expect(await new LogRetention(a.log, a.snapshotStore, 7 * DAY, () => NOW, () => {}).pruneAll()).toBe(head);
     expect(a.log.start(SHOP)).toBe(head + 1);
@@ -109,7 +109,7 @@ describe('log retention', () => {
     await pruneLog(a.dbs, SHOP, a.snapshotStore.position(SHOP)!, NOW - DAY);
     // B's models are at 0, behind the log's start (21): its snapshot would go back past what the log dropped.
     expect(b.log.start(SHOP, true)).toBe(21);
-    expect(await new SnapshotScheduler(b.engines, b.snapshotStore, () => NOW, () => {}, undefined, (shopId) => b.log.start(shopId)).takeAll()).toBe(0);
+    expect(await new SnapshotScheduler(b.engines, b.snapshotStore, () => NOW, () => {}, { logStart: (shopId) => b.log.start(shopId) }).takeAll()).toBe(0);
     expect(b.snapshotStore.position(SHOP)).toBe(20);
     // Nor does the writer store one that reaches it (a process that took the housekeeping lease meanwhile).
     const behind = { position: 5, takenAt: NOW, state: b.engines.get(SHOP).snapshot() };
@@ -141,7 +141,7 @@ describe('log retention', () => {
             await a.log.appendEvents(SHOP, batch, NOW, 0);
             spans.push({ first, last: first + batch.length - 1, time: NOW - 30 * DAY + Math.max(...entry.times) * DAY });
           } else {
-            await a.log.append(SHOP, { kind: 'put-products', products: [] }, NOW - 30 * DAY + entry.at * DAY);
+            await a.log.append(SHOP, { kind: 'put-products', products: [product(0)] }, NOW - 30 * DAY + entry.at * DAY);
             spans.push({ first, last: first, time: NOW - 30 * DAY + entry.at * DAY });
           }
         }

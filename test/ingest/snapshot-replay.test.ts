@@ -8,7 +8,7 @@ import { STRATEGIES } from '../../src/engine/strategy.js';
 import { CatalogUpdates } from '../../src/app/catalog-updates.js';
 import { EventPipeline } from '../../src/ingest/event-pipeline.js';
 import { replay } from '../../src/ingest/replay.js';
-import { ShopEngines } from '../../src/ingest/shop-engines.js';
+import { ShopEngines } from '../../src/engine/shop-engines.js';
 import { SnapshotScheduler } from '../../src/ingest/snapshots.js';
 import { SnapshotStore } from '../../src/store/snapshot-store.js';
 import { closeProcessViews, openProcessView } from '../support/process-view.js';
@@ -86,8 +86,8 @@ describe('snapshots', () => {
     // 64-byte slices, and the copy waits after its first slice until the writes below are durable.
     let writesDurable!: () => void;
     const durable = new Promise<void>((resolve) => (writesDurable = resolve));
-    const heldStore = new SnapshotStore(first.dbs, () => durable);
-    const taking = new SnapshotScheduler(first.engines, heldStore, () => NOW, () => {}, 64).takeAll();
+    const heldStore = new SnapshotStore(first.dbs, { pause: () => durable });
+    const taking = new SnapshotScheduler(first.engines, heldStore, () => NOW, () => {}, { sliceBytes: 64 }).takeAll();
     /** Events applied when each batch was acknowledged (at least the batch's own). */
     const acknowledged: number[] = [];
     const writes = [0, 1, 2, 3].map((k) =>

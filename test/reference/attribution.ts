@@ -52,6 +52,9 @@ export class ReferenceAttribution {
   /** Each day's storefront widget names, in the order first seen. */
   readonly dayWidgets = new Map<number, string[]>();
   readonly orders = new Set<string>();
+  /** Per order id, what its purchases added: each cell, field and amount. */
+  readonly ledger = new Map<string, { cells: ReferenceCells; name: string; field: number; amount: number }[]>();
+  readonly cancelled = new Set<string>();
 
   constructor(
     readonly windowMs: number,
@@ -90,6 +93,8 @@ export class ReferenceAttribution {
       this.#remember(event, clickKey, clickPinned);
       return;
     }
+    const orderId = type === 'purchase' ? orderIdOf(event) : undefined;
+    if (orderId !== undefined && this.cancelled.has(orderId)) return;
     let converted = key;
     let convertedPinned = pinned;
     let best: Click | undefined;
@@ -100,7 +105,9 @@ export class ReferenceAttribution {
     if (key) {
       // The card's own button is a click on the card, unless it follows a click under the same key.
       const same = best && best.key.strategy === key.strategy && best.key.widget === key.widget && best.key.experiment === key.experiment && best.key.variant === key.variant;
-      if (!same) {
+      if (!same) best = undefined;
+      // A purchase reported with a secret key and a recId is the recommendation's conversion, not a click on its card.
+      if (!same && !(type === 'purchase' && event.sender === 'secret')) {
         this.#count(day, key, product, 1, 1, pinned);
         best = this.#remember(event, key, pinned);
       }
@@ -110,9 +117,9 @@ export class ReferenceAttribution {
       convertedPinned = best.pinned;
     }
     // Each click goes on to a cart, and to an order, once: counted in the click's own cells.
-    const click = best!;
+    const click = best;
     const flag = type === 'add_to_cart' ? 'carted' : 'converted';
-    if (!click[flag]) {
+    if (click !== undefined && !click[flag]) {
       click[flag] = true;
       const clickDay = Math.floor(click.t / DAY);
       const field = flag === 'carted' ? 6 : 7;
@@ -124,13 +131,32 @@ export class ReferenceAttribution {
       this.#count(day, converted, product, 2, 1, convertedPinned);
       return;
     }
-    const orderId = orderIdOf(event);
-    const entry = `${orderId}|${cellName(day, converted)}`;
-    if (orderId === undefined || !this.orders.has(entry)) this.#count(day, converted, product, 3, 1, convertedPinned);
+    const entry = `${orderId}|${cellName(day, converted!)}`;
+    const firstOfOrder = orderId === undefined || !this.orders.has(entry);
+    if (firstOfOrder) this.#count(day, converted!, product, 3, 1, convertedPinned);
     if (orderId !== undefined) this.orders.add(entry);
     const revenue = revenueOf(event, priceOf);
-    this.#count(day, converted, product, 4, revenue, convertedPinned);
-    if (event.sender !== 'secret') this.#count(day, converted, product, 5, revenue, convertedPinned);
+    this.#count(day, converted!, product, 4, revenue, convertedPinned);
+    if (event.sender !== 'secret') this.#count(day, converted!, product, 5, revenue, convertedPinned);
+    if (orderId === undefined) return;
+    // What this purchase counted, to take back if its order is cancelled.
+    const counted = this.ledger.get(orderId) ?? [];
+    this.ledger.set(orderId, counted);
+    const cells: [ReferenceCells, string][] = [[this.cells, cellName(day, converted!)], [this.products, `${day}|${product}`], ...(convertedPinned ? [[this.pins, cellName(day, converted!)] as [ReferenceCells, string]] : [])];
+    for (const [field, amount] of [[3, firstOfOrder ? 1 : 0], [4, revenue], [5, event.sender !== 'secret' ? revenue : 0]] as const) {
+      if (amount !== 0) for (const [map, name] of cells) counted.push({ cells: map, name, field, amount });
+    }
+  }
+
+  /** The order's orders and revenue come out of the cells they were counted in; its later purchases count nothing. */
+  cancelOrder(orderId: string): void {
+    if (this.cancelled.has(orderId)) return;
+    this.cancelled.add(orderId);
+    for (const { cells, name, field, amount } of this.ledger.get(orderId) ?? []) {
+      const cell = cells.get(name)!;
+      cell[field] = Math.max(0, cell[field]! - amount);
+    }
+    this.ledger.delete(orderId);
   }
 
   #widget(widgetId: string | undefined, day: number): { widget: string; storefrontDay?: number } {

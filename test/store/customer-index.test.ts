@@ -8,6 +8,7 @@ import { CustomerStore } from '../../src/store/customer-store.js';
 import { LmdbShopLog } from '../../src/store/shop-log.js';
 import { ReferenceCustomerLog, type ReferenceRecord } from '../reference/customer-log.js';
 import { tempDatabases } from '../support/temp-databases.js';
+import { product } from '../engine/fixtures.js';
 
 const { dbs, cleanup } = tempDatabases();
 const log = new LmdbShopLog(dbs);
@@ -49,7 +50,7 @@ describe('customer index', () => {
             await log.appendEvents(shopId, events.map((e) => ({ eventId: `evt_${String(ids++).padStart(26, '0')}`, event: e })), 0, 0, 'secret');
             reference.append(events);
           } else if ('change' in s) {
-            await log.append(shopId, { kind: 'put-products', products: [] }, 0);
+            await log.append(shopId, { kind: 'put-products', products: [product('p')] }, 0);
             reference.change('products');
           } else {
             const { events } = await customers.erase(shopId, s.erase, 0);

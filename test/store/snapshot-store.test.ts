@@ -13,7 +13,7 @@ function open(keepBufferBytes = Infinity): { dbs: Databases; store: SnapshotStor
   const dir = tempDataDir();
   mkdirSync(path.join(dir, 'db'), { recursive: true });
   const dbs = openDatabases(path.join(dir, 'db'));
-  const store = new SnapshotStore(dbs, undefined, keepBufferBytes);
+  const store = new SnapshotStore(dbs, { keepBufferBytes });
   opened.push({ dir, dbs, store });
   return { dbs, store };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { serversThatFit } from '../../src/supervisor/supervisor.js';
-import { usableCores } from '../../src/supervisor/usable-cores.js';
+import { usableCores } from '../../src/config/usable-cores.js';
 import { tempDataDir } from '../support/service.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

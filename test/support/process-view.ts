@@ -10,7 +10,7 @@ import { EventPipeline } from '../../src/ingest/event-pipeline.js';
 import { LogApplier } from '../../src/ingest/log-applier.js';
 import { LogListeners } from '../../src/ingest/log-listeners.js';
 import { restoreShop } from '../../src/ingest/replay.js';
-import { ShopEngines } from '../../src/ingest/shop-engines.js';
+import { ShopEngines } from '../../src/engine/shop-engines.js';
 import { CatalogStore } from '../../src/store/catalog-store.js';
 import { CustomerStore } from '../../src/store/customer-store.js';
 import { openDatabases, type Databases } from '../../src/store/database.js';
@@ -32,7 +32,7 @@ export function openProcessView(dir?: string, slice?: number) {
   opened.push({ dir: root, dbs, snapshotStore });
   const engines = new ShopEngines(DEFAULT_ENGINE_CONFIG);
   const listeners = new LogListeners();
-  const applier = new LogApplier(log, engines, listeners, slice, undefined, (shopId) => restoreShop(shopId, catalogStore, snapshotStore, engines).snapshot);
+  const applier = new LogApplier(log, engines, listeners, { slice, restore: (shopId) => restoreShop(shopId, catalogStore, snapshotStore, engines).snapshot });
   const pipeline = new EventPipeline(log, applier, 7 * DAY, 'testlog1');
   const catalog = new CatalogUpdates(catalogStore, engines, applier);
   const customers = new CustomerData(new CustomerStore(dbs, log), engines, applier);

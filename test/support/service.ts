@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config.js';
 import { monotonicMs } from '../../src/limits/monotonic-clock.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { generateSigningSecret, mintCustomerToken } from '../../src/api/customer-token.js';
@@ -58,6 +58,8 @@ export interface StartOptions {
   engine?: Partial<EngineConfig>;
   /** Where the service's log goes (test/support/log-lines.ts keptLog); nowhere by default. */
   log?: Log;
+  /** Other settings no environment variable sets (the request bodies' caps). */
+  config?: Partial<Omit<Config, 'engine'>>;
 }
 
 export function testEnv(dataDir: string, shop: TestShop, env: Record<string, string> = {}): Record<string, string> {
@@ -85,7 +87,7 @@ export async function startTestService(options: StartOptions = {}): Promise<Test
   const dataDir = options.dataDir ?? tempDataDir();
   const shop = options.shop ?? newShop();
   const loaded = loadConfig(testEnv(dataDir, shop, options.env));
-  const config = options.engine === undefined ? loaded : { ...loaded, engine: { ...loaded.engine, ...options.engine } };
+  const config: Config = { ...loaded, ...options.config, engine: { ...loaded.engine, ...options.engine } };
   const fake = options.monotonic;
   const monotonic = fake === undefined ? undefined : () => monotonicMs(fake());
   const service = await startService(config, { clock: options.clock, monotonic, committer: options.committer, log: options.log ?? (() => {}) });

@@ -3,23 +3,10 @@
 // and widget, the top recommended products and the experiments; and, drawn here, why personalized
 // recommends what it does (model-panel.ts). The page's only secret is the
 // session's CSRF token (in a meta tag, for the requests that change state); the key never reaches it.
-import { html, type Html } from '../../demo/pages/html.js';
-import type { ShopModel } from '../../api/responses.js';
+import { html, type Html } from '../../html.js';
+import type { ShopGlance } from '../../app/shop-status.js';
 import { dashboardLayout } from './layout.js';
 import { modelPanel } from './model-panel.js';
-
-export interface ShopGlance {
-  shopId: string;
-  products: number;
-  eventsApplied: number;
-  shoppersTracked: number;
-  /** What the shop's public key stored today (UTC) against its daily budget (0: unbounded). */
-  storefront: { events: number; bytes: number; eventsPerDay: number; bytesPerDay: number };
-  /** What personalized runs with and why. */
-  model: ShopModel;
-  /** The ISO 4217 code of the shop's prices (PUT /api/shop/currency); null: amounts are shown without one. */
-  currency: string | null;
-}
 
 const count = new Intl.NumberFormat('en');
 const megabytes = new Intl.NumberFormat('en', { maximumFractionDigits: 1 });
@@ -32,6 +19,24 @@ function storefrontToday({ events, bytes, eventsPerDay, bytesPerDay }: ShopGlanc
   const spent = (eventsPerDay > 0 && events >= eventsPerDay) || (bytesPerDay > 0 && bytes >= bytesPerDay);
   return html`${eventsText} · ${bytesText}${spent ? html` <strong class="warning">spent: storefront events are refused until 00:00 UTC</strong>` : ''}`;
 }
+/** "Shopify acme.myshopify.com · WooCommerce https://shop.example", or none. */
+function connectedStores({ shopify, woocommerce }: ShopGlance['integrations']): Html {
+  const stores = [shopify === null ? undefined : `Shopify ${shopify}`, woocommerce === null ? undefined : `WooCommerce ${woocommerce}`].filter((s) => s !== undefined);
+  return html`${stores.length === 0 ? 'none (PUT /api/integrations/shopify or /woocommerce)' : stores.join(' · ')}`;
+}
+
+/** The feed's address and interval, and what its last pull did (its error, when it failed). */
+function feedStatus(feed: ShopGlance['integrations']['feed']): Html {
+  if (!feed.configured) return html`none (PUT /api/integrations/feed)`;
+  const schedule = `${feed.url} every ${count.format(feed.everyMinutes!)} min`;
+  const last = feed.last;
+  if (last === undefined) return html`${schedule} · first pull under way`;
+  const when = `last pull ${last.endedAt.slice(0, 16).replace('T', ' ')} UTC`;
+  if (last.error !== undefined) return html`${schedule} · ${when}: <strong class="warning">failed: ${last.error}</strong>`;
+  if (last.notModified) return html`${schedule} · ${when}: unchanged`;
+  return html`${schedule} · ${when}: ${count.format(last.seen)} products, ${count.format(last.changed)} changed, ${count.format(last.refused)} refused, ${count.format(last.unlisted)} no longer listed`;
+}
+
 const RANGES = [7, 30, 90] as const;
 const DEFAULT_RANGE = 30;
 
@@ -93,6 +98,8 @@ export function homePage(glance: ShopGlance, csrf: string): Html {
           <dt>Events applied since start</dt> <dd data-metric="events">${count.format(glance.eventsApplied)}</dd>
           <dt>Shoppers tracked</dt> <dd data-metric="shoppers">${count.format(glance.shoppersTracked)}</dd>
           <dt>Stored from the storefront today</dt> <dd data-metric="storefront-today">${storefrontToday(glance.storefront)}</dd>
+          <dt>Connected stores</dt> <dd data-metric="stores">${connectedStores(glance.integrations)}</dd>
+          <dt>Product feed</dt> <dd data-metric="feed">${feedStatus(glance.integrations.feed)}</dd>
         </dl>
         ${rangePicker()}
         <div class="kpis" id="totals" aria-live="polite"></div>

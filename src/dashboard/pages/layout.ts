@@ -1,7 +1,7 @@
 // The dashboard's page frame: one stylesheet inline (no external requests), readable on a laptop
 // and a phone. Referrer policy same-origin, not no-referrer: under no-referrer Chrome sends
 // `Origin: null` on the page's own form posts, which the same-origin check must refuse.
-import { html, raw, type Html } from '../../demo/pages/html.js';
+import { html, raw, type Html } from '../../html.js';
 
 const STYLES = raw(`
   :root { color-scheme: light; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2330; background: #f5f6f8; }

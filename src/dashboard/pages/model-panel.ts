@@ -1,7 +1,7 @@
 // The dashboard's "Why these recommendations" panel: the settings personalized runs with, and how
 // the shop's latest refit chose them on its own held-out purchases (GET /api/shop/model's answer).
 import type { ModelSettings, ShopModel } from '../../api/responses.js';
-import { html, type Html } from '../../demo/pages/html.js';
+import { html, type Html } from '../../html.js';
 
 const score = (x: number | null) => (x === null ? '–' : x.toFixed(4));
 

@@ -1,6 +1,6 @@
 // The dashboard's sign-in form: the merchant pastes the shop's secret key; the form posts it once
 // (same origin) and the answer is a session cookie. No script on this page touches the key.
-import { html, type Html } from '../../demo/pages/html.js';
+import { html, type Html } from '../../html.js';
 import { dashboardLayout } from './layout.js';
 
 export function signInPage(problem?: string): Html {

@@ -1,6 +1,6 @@
 // GET /demo/collections/:handle — what is popular in the collection (live), then all its products.
 import type { DemoCollection } from '../demo-storefront.js';
-import { html } from './html.js';
+import { html } from '../../html.js';
 import { layout } from './layout.js';
 import { collectionProducts, formatPrice, productPath, type PageContext } from './shop-view.js';
 import { widget } from './widgets.js';

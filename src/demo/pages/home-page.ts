@@ -1,6 +1,6 @@
 // GET /demo: the shop's front page — trending, the collections, and for a signed-in sample shopper a
 // personalized carousel; recently viewed once the shopper has looked at something.
-import { html } from './html.js';
+import { html } from '../../html.js';
 import { layout } from './layout.js';
 import { collectionProducts, type PageContext } from './shop-view.js';
 import { widget } from './widgets.js';

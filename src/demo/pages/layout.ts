@@ -1,6 +1,6 @@
 // The page shell of every demo page: head with the stylesheet and the widget's script tag (the one
 // line a merchant adds), the header with collections and the sample-shopper switch, the footer.
-import { html, raw, type Html } from './html.js';
+import { html, raw, type Html } from '../../html.js';
 import { CURRENCY, LOCALE, type PageContext } from './shop-view.js';
 import { DEMO_CSS } from './styles.js';
 

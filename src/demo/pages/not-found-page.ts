@@ -1,6 +1,6 @@
 // The demo shop's 404: an unknown page or product, in the shop's own look, with ways back in
 // (home, the collections, what is trending) rather than an API error body.
-import { html } from './html.js';
+import { html } from '../../html.js';
 import { layout } from './layout.js';
 import type { PageContext } from './shop-view.js';
 import { widget } from './widgets.js';

@@ -1,7 +1,7 @@
 // GET /demo/products/:handle — the product, its theme add-to-cart button (wired to Pairwise with
 // data-pairwise-add-to-cart), a view event (data-pairwise-view), and three carousels.
 import type { Product } from '../../engine/product.js';
-import { html } from './html.js';
+import { html } from '../../html.js';
 import { layout } from './layout.js';
 import { formatPrice, type PageContext } from './shop-view.js';
 import { widget } from './widgets.js';

@@ -1,5 +1,5 @@
 // The widget placeholders the demo pages use: exactly what a merchant's theme would render.
-import { html, type Html } from './html.js';
+import { html, type Html } from '../../html.js';
 
 export interface WidgetSpec {
   strategy: string;

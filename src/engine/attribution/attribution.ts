@@ -28,6 +28,7 @@ import { orderIdOf, type EngineEvent } from '../event.js';
 import { CUSTOMER_SPACE, SESSION_SPACE } from '../shopper-keys.js';
 import { parseRecId } from './rec-id.js';
 import { ADD_TO_CARTS, CARTED_CLICKS, CLICKS, CONVERTED_CLICKS, DAY_MS, DayCells, IMPRESSIONS, ORDERS, keyWidget, packKey, REVENUE, STOREFRONT_REVENUE, withWidget, type DayCellsSnapshot } from './day-cells.js';
+import { OrderLedger, type OrderLedgerSnapshot } from './order-ledger.js';
 import { ProductCells, type ProductCellsSnapshot } from './product-cells.js';
 import { CARTED, CONVERTED, productHash, ShopperMemory, type ShopperMemorySnapshot } from './shopper-memory.js';
 import { WidgetNames, type WidgetNamesSnapshot } from './widget-names.js';
@@ -46,6 +47,8 @@ export const MAX_CUSTOMERS = 25_000;
 export const MAX_SESSIONS = 25_000;
 /** (orderId, key) pairs remembered to count each order once per key, the oldest dropped first. */
 export const MAX_ORDERS_REMEMBERED = 8192;
+/** Orders whose counts a cancellation can take back, and cancelled orders remembered (the oldest dropped first). */
+export const MAX_ORDERS_IN_LEDGER = 8192;
 /** Largest metadata.price taken as a unit price (larger: the catalog price). */
 export const MAX_EVENT_REVENUE = 1e9;
 
@@ -58,6 +61,9 @@ export interface AttributionSnapshot extends WidgetNamesSnapshot {
   products?: ProductCellsSnapshot;
   /** Absent in snapshots from before pinned items were told apart: those start empty. */
   pins?: DayCellsSnapshot;
+  /** Absent in snapshots from before cancellations: those start empty. */
+  ledger?: OrderLedgerSnapshot;
+  cancelled?: string[];
 }
 
 /** Whether the event is about an item a rule pinned in the answer it came from (metadata.ruleId). */
@@ -77,6 +83,10 @@ export class Attribution {
   readonly shoppers: ShopperMemory;
   readonly widgets = new WidgetNames();
   readonly #orders = new Set<string>();
+  /** What each recent order's purchases counted, to take back on its cancellation. */
+  readonly #ledger = new OrderLedger(MAX_ORDERS_IN_LEDGER);
+  /** Orders cancelled, the oldest forgotten first past MAX_ORDERS_IN_LEDGER. */
+  readonly #cancelled = new Set<string>();
 
   constructor(
     /** How long after a click an add_to_cart or purchase still counts for it, in ms. */
@@ -120,12 +130,17 @@ export class Attribution {
       this.#remember(event, product, clickKey, clickPinned, t);
       return;
     }
+    const orderId = type === 'purchase' ? orderIdOf(event) : undefined;
+    if (orderId !== undefined && this.#cancelled.has(orderId)) return;
     let convertedKey = key;
     let convertedPinned = pinned;
     let click = this.#lastClick(event, product, t);
     if (key >= 0) {
-      // The card's own button: a click on the card unless it continues the shopper's click under this key.
-      if (click < 0 || !this.#sameKey(click, key, day)) {
+      if (click >= 0 && !this.#sameKey(click, key, day)) click = -1;
+      // The card's own button: a click on the card unless it continues the shopper's click under this
+      // key. A purchase the merchant's server or a platform reports with a recId (a Shopify order's
+      // cart attributes) says which recommendation the product came from: a conversion, not a click.
+      if (click < 0 && !(type === 'purchase' && event.sender === 'secret')) {
         this.#count(day, key, pinned, event.productId, CLICKS, 1);
         click = this.#remember(event, product, key, pinned, t);
       }
@@ -134,16 +149,38 @@ export class Attribution {
       convertedKey = this.#onDay(memory.clickKey(click), Math.floor(memory.clickTime(click) / DAY_MS), day);
       convertedPinned = memory.clickPinned(click);
     }
-    this.#wentOn(click, event.productId, type === 'add_to_cart' ? CARTED : CONVERTED);
+    if (click >= 0) this.#wentOn(click, event.productId, type === 'add_to_cart' ? CARTED : CONVERTED);
     if (type === 'add_to_cart') {
       this.#count(day, convertedKey, convertedPinned, event.productId, ADD_TO_CARTS, 1);
       return;
     }
-    const orderId = orderIdOf(event);
-    if (orderId === undefined || this.#firstOfOrder(orderId + '\u0000' + day + ':' + convertedKey)) this.#count(day, convertedKey, convertedPinned, event.productId, ORDERS, 1);
+    const firstOfOrder = orderId === undefined || this.#firstOfOrder(orderId + '\u0000' + day + ':' + convertedKey);
+    if (firstOfOrder) this.#count(day, convertedKey, convertedPinned, event.productId, ORDERS, 1);
     const revenue = revenueOf(event, priceOf);
     this.#count(day, convertedKey, convertedPinned, event.productId, REVENUE, revenue);
-    if (event.sender !== 'secret') this.#count(day, convertedKey, convertedPinned, event.productId, STOREFRONT_REVENUE, revenue);
+    const storefront = event.sender !== 'secret';
+    if (storefront) this.#count(day, convertedKey, convertedPinned, event.productId, STOREFRONT_REVENUE, revenue);
+    if (orderId !== undefined) this.#ledger.note(orderId, { day, key: convertedKey, pinned: convertedPinned, productId: event.productId, order: firstOfOrder ? 1 : 0, revenue, storefront: storefront ? revenue : 0 });
+  }
+
+  /**
+   * The order was cancelled: what its purchases added to orders, revenue and storefront revenue is
+   * taken back from the cells they were counted in (while the order is among the last
+   * MAX_ORDERS_IN_LEDGER counted), and purchases of it that come later count nothing. Clicks, carts and
+   * the click's conversion stay counted: the shopper did take the recommendation.
+   */
+  cancelOrder(orderId: string): void {
+    if (this.#cancelled.has(orderId)) return;
+    this.#cancelled.add(orderId);
+    if (this.#cancelled.size > MAX_ORDERS_IN_LEDGER) this.#cancelled.delete(this.#cancelled.values().next().value!);
+    for (const line of this.#ledger.take(orderId)) {
+      for (const [field, amount] of [[ORDERS, line.order], [REVENUE, line.revenue], [STOREFRONT_REVENUE, line.storefront]] as const) {
+        if (amount === 0) continue;
+        this.cells.takeBack(line.day, line.key, field, amount);
+        if (line.pinned) this.pins.takeBack(line.day, line.key, field, amount);
+        this.products.takeBack(line.day, line.productId, field, amount);
+      }
+    }
   }
 
   /** Forgets the shoppers' remembered showings and clicks (an erasure); the day cells keep their counts. */
@@ -160,6 +197,8 @@ export class Attribution {
       orders: [...this.#orders],
       products: this.products.snapshot(),
       pins: this.pins.snapshot(),
+      ledger: this.#ledger.snapshot(),
+      cancelled: [...this.#cancelled],
     };
   }
 
@@ -170,6 +209,8 @@ export class Attribution {
     for (const order of snapshot.orders) this.#orders.add(order);
     if (snapshot.products !== undefined) this.products.restore(snapshot.products);
     if (snapshot.pins !== undefined) this.pins.restore(snapshot.pins);
+    if (snapshot.ledger !== undefined) this.#ledger.restore(snapshot.ledger);
+    for (const order of snapshot.cancelled ?? []) this.#cancelled.add(order);
   }
 
   /** Adds to one counter of the key's day cell (and its pinned cell) and of the product's (clicks and conversions). */

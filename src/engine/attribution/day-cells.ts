@@ -149,6 +149,18 @@ export class DayCells {
     if (this.#rows[at + field]! < this.#rows[at + CLICKS]!) this.#rows[at + field]! += 1;
   }
 
+  /**
+   * Takes `amount` back from one counter of the cell (day, key), where it was added: that cell where
+   * it is kept, else the day's overflow cell (where a full table counted it). Never creates a cell
+   * (a dropped day's counts are gone) and never goes below 0.
+   */
+  takeBack(day: number, key: number, field: number, amount: number): void {
+    const row = this.#rowOf.get(day * KEY_SPACE + key) ?? this.#rowOf.get(day * KEY_SPACE + this.bounds.overflowKey);
+    if (row === undefined) return;
+    const at = row * FIELDS + field;
+    this.#rows[at] = Math.max(0, this.#rows[at]! - amount);
+  }
+
   /** The counters (live view: read them before the next write). */
   get rows(): Float64Array {
     return this.#rows;

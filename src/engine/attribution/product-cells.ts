@@ -71,6 +71,11 @@ export class ProductCells {
     this.cells.addClickOutcome(day, this.#indexOf.get(productId) ?? OTHER_PRODUCT, field);
   }
 
+  /** Takes back what `add` counted for the product on `day` (DayCells.takeBack). */
+  takeBack(day: number, productId: string, field: number, amount: number): void {
+    this.cells.takeBack(day, this.#indexOf.get(productId) ?? OTHER_PRODUCT, field, amount);
+  }
+
   snapshot(): ProductCellsSnapshot {
     return { products: this.#names.slice(1), cells: this.cells.snapshot() };
   }

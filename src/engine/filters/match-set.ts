@@ -1,8 +1,8 @@
 // A set of dense product ids as a bitmap (one bit per dense id, 32 to a word): what a compiled filter
 // selects. AND / OR / AND NOT of two sets cost a pass over ⌈size / 32⌉ words, whatever the catalog holds.
-import type { Selection } from './selection.js';
 
-export class MatchSet implements Selection {
+/** A Selection (selection.ts) of its own: it tests a product and is its set. */
+export class MatchSet {
   readonly words: Uint32Array;
 
   /** An empty set able to hold dense ids 0 … size − 1. */

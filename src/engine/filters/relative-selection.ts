@@ -10,7 +10,6 @@
 import type { Product } from '../product.js';
 import type { AttributeIndex } from './attribute-index.js';
 import type { CandidateTest } from './candidate-test.js';
-import type { CompiledFilter } from './compiled-filter.js';
 import type { MatchSet } from './match-set.js';
 import type { Selection } from './selection.js';
 
@@ -20,6 +19,15 @@ import type { Selection } from './selection.js';
  * bit test per candidate) costs less than testing each.
  */
 export const TESTS_BEFORE_SET = 256;
+
+/** What a relative selection asks of its filter (a CompiledFilter, compiled-filter.ts). */
+export interface RelativeFilter {
+  readonly text: string;
+  /** Tests candidates one at a time against `context`. */
+  test(index: AttributeIndex, context: Product | undefined): CandidateTest;
+  /** Every product selected for `context`. */
+  evaluate(index: AttributeIndex, context: Product | undefined): MatchSet;
+}
 
 export class RelativeSelection implements Selection {
   #set: MatchSet | undefined;
@@ -31,7 +39,7 @@ export class RelativeSelection implements Selection {
 
   /** Valid until the index changes. */
   constructor(
-    readonly filter: CompiledFilter,
+    readonly filter: RelativeFilter,
     readonly index: AttributeIndex,
     readonly context: Product | undefined,
   ) {

@@ -2,7 +2,7 @@
 // carried with the EASE fit they were chosen with (one log entry), so every server process and
 // cluster node installs the same ones at the same log position. The engine reads them in one
 // place: EaseModel.blend, set when the fit is installed.
-import type { EaseBlend } from '../ease/ease-model.js';
+import type { EaseBlend } from '../ease/ease-blend.js';
 
 /** What personalized reads (the blend) plus the λ its EASE fit was solved with. */
 export interface TunedSettings extends EaseBlend {

@@ -3,7 +3,9 @@
 // Types from @samchon/openapi, the OpenAPI model typia itself is typed with (type-only: no runtime use).
 import type { OpenApiV3_1 } from '@samchon/openapi';
 import { ERROR_CODES, type ErrorCode } from '../../errors.js';
-import type { Access, Route, Tag } from '../route-table.js';
+import type { Config } from '../../config.js';
+import type { Access } from '../../transport/route.js';
+import { maxBytesOf, type Route, type Tag } from '../route-declaration.js';
 import { SCHEMAS } from './schemas.js';
 
 type Document = OpenApiV3_1.IDocument;
@@ -22,6 +24,7 @@ const TAGS: Readonly<Record<Tag, string>> = {
   rules: "The merchant's rules on answers: filter, hide, boost, bury, diversify and pin, by strategy, placement, collection and context product, within a validity window (secret key).",
   analytics: 'What recommendations earn, and A/B experiments on placements (secret key).',
   stream: 'The WebSocket channel (public key).',
+  integrations: "The shop's Shopify or WooCommerce store and its scheduled product feed (secret key), and the platforms' signed webhook deliveries.",
   operations: 'Health, metrics, the widget script and this document.',
   dashboard: "The merchant's dashboard pages (a session cookie from sign-in, never the key in the page).",
   demo: 'The demo storefront, served when the demo store is on (PAIRWISE_DEMO).',
@@ -54,20 +57,42 @@ const SECURITY_SCHEMES: Record<string, OpenApiV3_1.ISecurityScheme> = {
   },
 };
 
-const SECURITY: Readonly<Record<Access, Record<string, string[]>[]>> = {
-  none: [],
-  public: [{ publicKey: [] }, { publicKeyQuery: [] }, { secretKey: [] }],
-  secret: [{ secretKey: [] }],
-  session: [{ dashboardSession: [] }],
-};
+/** Who may call, as OpenAPI says it; a signed route's requirement names its signature header (signatureScheme). */
+function security(route: Route): Record<string, string[]>[] {
+  switch (route.access) {
+    case 'none':
+    case 'maybe-session':
+      return [];
+    case 'public':
+      return [{ publicKey: [] }, { publicKeyQuery: [] }, { secretKey: [] }];
+    case 'secret':
+      return [{ secretKey: [] }];
+    case 'session':
+      return [{ dashboardSession: [] }];
+    case 'signed':
+      return [{ [signatureScheme(route)]: [] }];
+  }
+}
+
+/** The security scheme of a signed route's platform signature: a header per platform. */
+function signatureScheme(route: Route): string {
+  if (route.signatureHeader === undefined) throw new Error(`openapi: ${route.method.toUpperCase()} ${route.path} is signed but names no signatureHeader`);
+  return `signature:${route.signatureHeader}`;
+}
 
 const ACCESS_ERRORS: Readonly<Record<Access, readonly ErrorCode[]>> = {
   none: [],
+  'maybe-session': [],
   public: ['unauthorized', 'forbidden', 'rate_limited'],
   secret: ['unauthorized', 'forbidden', 'rate_limited'],
   session: ['unauthorized', 'rate_limited'],
+  signed: ['unauthorized'],
 };
 const BODY_ERRORS: readonly ErrorCode[] = ['invalid_json', 'payload_too_large', 'unsupported_media_type'];
+const FORM_BODY_ERRORS: readonly ErrorCode[] = ['payload_too_large', 'unsupported_media_type'];
+/** A raw body is not parsed by the pipeline, nor its media type checked: only its size. */
+const RAW_BODY_ERRORS: readonly ErrorCode[] = ['payload_too_large'];
+const BODY_KIND_ERRORS = { json: BODY_ERRORS, form: FORM_BODY_ERRORS, raw: RAW_BODY_ERRORS } as const;
 /** Every route: refused while the service shuts down, and writes the storage cannot commit. */
 const COMMON_ERRORS: readonly ErrorCode[] = ['unavailable'];
 
@@ -141,31 +166,35 @@ function pathParameters(route: Route): OpenApiV3_1.IOperation.IParameter[] {
   });
 }
 
-function operation(route: Route): Operation {
+function operation(route: Route, config: Config): Operation {
   const { doc } = route;
   const ok: Response = { description: doc.ok.description };
   if (doc.ok.schema !== undefined) ok.content = { [doc.ok.contentType ?? 'application/json']: { schema: ref(doc.ok.schema) } };
   else if (doc.ok.contentType !== undefined) ok.content = { [doc.ok.contentType]: {} };
-  const errors = [...(doc.errors ?? []), ...ACCESS_ERRORS[route.access], ...(doc.body ? BODY_ERRORS : []), ...COMMON_ERRORS];
+  const body = route.body;
+  const errors = [...(doc.errors ?? []), ...ACCESS_ERRORS[route.access], ...(body === undefined ? [] : BODY_KIND_ERRORS[body.kind]), ...COMMON_ERRORS];
   const parameters = [...pathParameters(route), ...(doc.query ? queryParameters(doc.query) : [])];
   const op: Operation = {
     operationId: operationId(route),
     summary: doc.summary,
     ...(doc.description ? { description: doc.description } : {}),
     tags: [doc.tag],
-    security: SECURITY[route.access],
+    security: security(route),
     ...(parameters.length > 0 ? { parameters } : {}),
     responses: { [String(doc.ok.status)]: ok, ...problemResponses(errors, route.access === 'public' || route.access === 'secret') },
   };
-  if (doc.body) {
-    const content: Record<string, OpenApiV3_1.IOperation.IMediaType> = { 'application/json': { schema: ref(doc.body.schema) } };
-    if (doc.body.textPlain) content['text/plain'] = { schema: ref(doc.body.schema) };
-    op.requestBody = {
-      required: true,
-      description: `JSON, at most ${doc.body.maxBytes / 1024} KiB${doc.body.textPlain ? ' (also as text/plain: sendBeacon sends no preflight)' : ''}.`,
-      content,
-    };
-    op['x-pairwise-max-body-bytes'] = doc.body.maxBytes;
+  if (body !== undefined) {
+    const maxBytes = maxBytesOf(body.maxBytes, config);
+    if (body.kind === 'json') {
+      const content: Record<string, OpenApiV3_1.IOperation.IMediaType> = { 'application/json': { schema: ref(body.schema) } };
+      if (body.textPlain) content['text/plain'] = { schema: ref(body.schema) };
+      op.requestBody = { required: true, description: `JSON, at most ${maxBytes / 1024} KiB${body.textPlain ? ' (also as text/plain: sendBeacon sends no preflight)' : ''}.`, content };
+    } else if (body.kind === 'form') {
+      op.requestBody = { required: true, description: `A form, at most ${maxBytes / 1024} KiB.`, content: { 'application/x-www-form-urlencoded': {} } };
+    } else {
+      op.requestBody = { required: true, description: `At most ${maxBytes / 1024} KiB, signed as received: its bytes are checked before anything reads them.`, content: { [body.contentType]: {} } };
+    }
+    op['x-pairwise-max-body-bytes'] = maxBytes;
   }
   if (route.demo) op['x-pairwise-demo-only'] = true;
   if (route.handler === undefined) {
@@ -202,12 +231,17 @@ function preflight(tag: Tag): Operation {
   };
 }
 
-export function openApiDocument(routes: readonly Route[]): Document {
+/** The document of `routes` as a server with `config` enforces them (its body caps). */
+export function openApiDocument(routes: readonly Route[], config: Config): Document {
   const paths: Record<string, OpenApiV3_1.IPath> = {};
+  const signatureSchemes: Record<string, OpenApiV3_1.ISecurityScheme> = {};
   for (const route of routes) {
     const path = (paths[route.path] ??= {});
     if (path[route.method] !== undefined) throw new Error(`openapi: ${route.method.toUpperCase()} ${route.path} is in the route table twice`);
-    path[route.method] = operation(route);
+    path[route.method] = operation(route, config);
+    if (route.access === 'signed') {
+      signatureSchemes[signatureScheme(route)] = { type: 'apiKey', in: 'header', name: route.signatureHeader!, description: "The platform's signature (HMAC) of the raw body with the shop's webhook secret." };
+    }
     if (route.storefront) path.options = preflight(route.doc.tag);
   }
   return {
@@ -225,7 +259,7 @@ export function openApiDocument(routes: readonly Route[]): Document {
     paths,
     components: {
       schemas: SCHEMAS.components.schemas as Record<string, Schema>,
-      securitySchemes: SECURITY_SCHEMES,
+      securitySchemes: { ...SECURITY_SCHEMES, ...signatureSchemes },
     },
   };
 }

@@ -10,6 +10,7 @@ import type { RuleDeleted, RuleList, RulePreview, RulePreviewRequest, RuleStored
 import type { RegisteredWidgets, WireWidgets } from '../../api/widgets.js';
 import type { ShopRecency, WireRecency } from '../../api/recency.js';
 import type { ShopCurrency, WireCurrency } from '../../api/currency.js';
+import type { ConnectionView, DeliveryAnswer, FeedView, WireFeed, WireShopifyConnection, WireWooConnection } from '../../api/integrations.js';
 import type {
   CatalogPage,
   CatalogPageParams,
@@ -57,6 +58,12 @@ export const SCHEMAS = typia.json.schemas<
     ShopRecency,
     WireCurrency,
     ShopCurrency,
+    WireShopifyConnection,
+    WireWooConnection,
+    ConnectionView,
+    WireFeed,
+    FeedView,
+    DeliveryAnswer,
     StatsParams,
     StatsAnswer,
     WireExperiment,

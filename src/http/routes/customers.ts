@@ -2,8 +2,8 @@
 import { parseCustomerEventsQuery, parseCustomerId } from '../../api/customer-query.js';
 import type { CustomerErased } from '../../api/responses.js';
 import { AppError } from '../../errors.js';
+import type { Principal } from '../../app/principal.js';
 import type { HttpDeps } from '../deps.js';
-import { admit } from '../../transport/rate-limits.js';
 import type { Handler } from '../../transport/route.js';
 
 /** A customer's data is never kept by a cache between Pairwise and the merchant's server. */
@@ -15,21 +15,19 @@ function customerIdParam(raw: string): string {
   return id;
 }
 
-export function getCustomer(deps: HttpDeps): Handler {
-  return (exchange, [raw]) => {
-    const { shopId } = admit(exchange, deps, 'admin');
-    const customerId = customerIdParam(raw!);
-    const parsed = parseCustomerEventsQuery(exchange.request.query);
+export function getCustomer(deps: HttpDeps): Handler<Principal> {
+  return (call) => {
+    const customerId = customerIdParam(call.params[0]!);
+    const parsed = parseCustomerEventsQuery(call.request.query);
     if (!parsed.ok) throw parsed.error;
-    exchange.json(JSON.stringify(deps.customers.export(shopId, customerId, parsed.query.after, parsed.query.limit)), 200, PRIVATE);
+    call.json(JSON.stringify(deps.customers.export(call.principal.shopId, customerId, parsed.query.after, parsed.query.limit)), 200, PRIVATE);
   };
 }
 
-export function deleteCustomer(deps: HttpDeps): Handler {
-  return async (exchange, [raw]) => {
-    const { shopId } = admit(exchange, deps, 'admin');
-    const customerId = customerIdParam(raw!);
-    const { position, events } = await deps.customers.erase(shopId, customerId, deps.clock());
-    exchange.json(JSON.stringify({ success: true, erased: customerId, events, position: deps.pipeline.positionToken(position) } satisfies CustomerErased));
+export function deleteCustomer(deps: HttpDeps): Handler<Principal> {
+  return async (call) => {
+    const customerId = customerIdParam(call.params[0]!);
+    const { position, events } = await deps.customers.erase(call.principal.shopId, customerId, deps.clock());
+    call.json(JSON.stringify({ success: true, erased: customerId, events, position: deps.positionToken(position) } satisfies CustomerErased));
   };
 }

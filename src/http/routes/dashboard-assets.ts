@@ -9,8 +9,6 @@ import type { Handler } from '../../transport/route.js';
 const HEADERS = { 'cache-control': 'public, max-age=300', vary: 'Accept-Encoding', 'x-content-type-options': 'nosniff' };
 const GZIP_HEADERS = { ...HEADERS, 'content-encoding': 'gzip' };
 
-export const DASHBOARD_ASSET_OPTIONS = { headers: ['accept-encoding'] } as const;
-
 function asset(file: string, contentType: string): Handler {
   let bundle: Bundle | undefined;
   return (exchange) => {

@@ -35,10 +35,10 @@ export function productSvg(id: string, title: string): string {
 }
 
 export function getDemoImage(deps: HttpDeps): Handler {
-  return (exchange, [file]) => {
-    const id = /^([A-Za-z0-9._-]{1,64})\.svg$/.exec(file ?? '')?.[1];
-    const product = id === undefined ? undefined : deps.engines.get(DEMO_SHOP).catalog.get(id);
+  return (call) => {
+    const id = /^([A-Za-z0-9._-]{1,64})\.svg$/.exec(call.params[0] ?? '')?.[1];
+    const product = id === undefined ? undefined : deps.catalog.get(DEMO_SHOP, id);
     if (product === undefined) throw new AppError('not_found', 'no such image');
-    exchange.send(200, 'image/svg+xml', productSvg(product.id, product.title), { 'cache-control': 'public, max-age=86400' });
+    call.send(200, 'image/svg+xml', productSvg(product.id, product.title), { 'cache-control': 'public, max-age=86400' });
   };
 }

@@ -1,6 +1,5 @@
 // The demo storefront's pages under /demo (server-rendered HTML from the demo shop's catalog, with
 // the widget on them) and the sample-shopper switch, remembered in a cookie scoped to /demo.
-import { DEMO_SHOP } from '../../demo/seed-demo-store.js';
 import type { DemoStorefront } from '../../demo/demo-storefront.js';
 import { collectionPage } from '../../demo/pages/collection-page.js';
 import { homePage } from '../../demo/pages/home-page.js';
@@ -8,7 +7,6 @@ import { notFoundPage } from '../../demo/pages/not-found-page.js';
 import { productPage } from '../../demo/pages/product-page.js';
 import { productByHandle, type PageContext } from '../../demo/pages/shop-view.js';
 import { AppError } from '../../errors.js';
-import type { HttpDeps } from '../deps.js';
 import type { Exchange } from '../../transport/exchange.js';
 import type { Handler } from '../../transport/route.js';
 
@@ -34,20 +32,20 @@ function percentDecoded(raw: string): string | undefined {
   }
 }
 
-function context(deps: HttpDeps, storefront: DemoStorefront, exchange: Exchange): PageContext {
+function context(storefront: DemoStorefront, exchange: Exchange): PageContext {
   const signedIn = cookieValue(exchange.request.headers?.cookie ?? '', COOKIE);
   return {
     storefront,
-    catalog: deps.engines.get(DEMO_SHOP).catalog,
+    catalog: storefront.catalog(),
     shopper: signedIn === undefined ? undefined : storefront.shopper(signedIn),
     path: exchange.request.url,
   };
 }
 
-export const DEMO_PAGE_OPTIONS = { headers: ['cookie'] } as const;
+export const DEMO_PAGE_HEADERS = ['cookie'] as const;
 
-export function getDemoHome(deps: HttpDeps, storefront: DemoStorefront): Handler {
-  return (exchange) => exchange.send(200, HTML, homePage(context(deps, storefront, exchange)), PAGE_HEADERS);
+export function getDemoHome(storefront: DemoStorefront): Handler {
+  return (exchange) => exchange.send(200, HTML, homePage(context(storefront, exchange)), PAGE_HEADERS);
 }
 
 /** A shopper who follows a stale link gets a page of the shop (404), not the API's problem+json. */
@@ -55,27 +53,27 @@ function notFound(exchange: Exchange, ctx: PageContext, what: string): void {
   exchange.send(404, HTML, notFoundPage(ctx, what), PAGE_HEADERS);
 }
 
-export function getDemoCollection(deps: HttpDeps, storefront: DemoStorefront): Handler {
-  return (exchange, [handle]) => {
-    const ctx = context(deps, storefront, exchange);
-    const collection = storefront.collection(handle ?? '');
+export function getDemoCollection(storefront: DemoStorefront): Handler {
+  return (exchange) => {
+    const ctx = context(storefront, exchange);
+    const collection = storefront.collection(exchange.params[0] ?? '');
     if (collection === undefined) return notFound(exchange, ctx, 'This collection does not exist (any more).');
     exchange.send(200, HTML, collectionPage(ctx, collection), PAGE_HEADERS);
   };
 }
 
-export function getDemoProduct(deps: HttpDeps, storefront: DemoStorefront): Handler {
-  return (exchange, [handle]) => {
-    const ctx = context(deps, storefront, exchange);
-    const product = productByHandle(ctx.catalog, handle ?? '');
+export function getDemoProduct(storefront: DemoStorefront): Handler {
+  return (exchange) => {
+    const ctx = context(storefront, exchange);
+    const product = productByHandle(ctx.catalog, exchange.params[0] ?? '');
     if (product === undefined) return notFound(exchange, ctx, 'This product is not in the shop (any more).');
     exchange.send(200, HTML, productPage(ctx, product), PAGE_HEADERS);
   };
 }
 
 /** Any other path under /demo. */
-export function getDemoNotFound(deps: HttpDeps, storefront: DemoStorefront): Handler {
-  return (exchange) => notFound(exchange, context(deps, storefront, exchange), 'There is no such page in this shop.');
+export function getDemoNotFound(storefront: DemoStorefront): Handler {
+  return (exchange) => notFound(exchange, context(storefront, exchange), 'There is no such page in this shop.');
 }
 
 /** GET /demo/sign-in?shopper=<customerId>|''&back=/demo/… — sets (or clears) the cookie, then back. */

@@ -1,58 +1,41 @@
-// The experiment routes (secret key): POST and GET /api/experiments, GET /api/experiments/:id (with
-// its results so far), POST /api/experiments/:id/start, /stop and /conclude. The dashboard's data
-// routes share the work below (readAndCreate, withResults) and differ only in who may call.
-import { experimentView, type ExperimentRecord } from '../../api/experiment.js';
-import type { ExperimentWithResults } from '../../api/responses.js';
-import { experimentResults } from '../../analytics/statistics.js';
-import type { Experiments } from '../../app/experiments.js';
-import { checkJsonContentType, parseJson, readBody } from '../body.js';
-import type { HttpDeps } from '../deps.js';
-import type { Exchange } from '../../transport/exchange.js';
-import { admit } from '../../transport/rate-limits.js';
+// The experiment routes: POST and GET /api/experiments, GET /api/experiments/:id (with its results
+// so far), POST /api/experiments/:id/start, /stop and /conclude (secret key), and the same from the
+// signed-in dashboard under /dashboard/data/experiments (its answers never cached).
+import { experimentView, type NewExperiment } from '../../api/experiment.js';
+import type { DashboardExperiments } from '../../api/responses.js';
+import type { Headers } from '../../transport/exchange.js';
 import type { Handler } from '../../transport/route.js';
+import type { HttpDeps } from '../deps.js';
+import type { ShopCaller } from '../route-declaration.js';
 
 /** Experiment bodies are small: a name, a widget and at most 15 variants. */
 export const MAX_EXPERIMENT_BODY_BYTES = 16 * 1024;
 
-/** Reads the JSON body and creates the experiment (a draft); the experiment's view as JSON. */
-export async function readAndCreate(deps: HttpDeps, experiments: Experiments, shopId: string, exchange: Exchange): Promise<string> {
-  checkJsonContentType(exchange.request.contentType);
-  const input = parseJson(await readBody(exchange, MAX_EXPERIMENT_BODY_BYTES));
-  return JSON.stringify(experimentView(await experiments.create(shopId, input, deps.clock())));
-}
+export type ExperimentAction = 'start' | 'stop' | 'conclude';
 
-export function postExperiment(deps: HttpDeps, experiments: Experiments): Handler {
-  return async (exchange) => {
-    const { shopId } = admit(exchange, deps, 'admin');
-    exchange.json(await readAndCreate(deps, experiments, shopId, exchange), 201);
-  };
-}
-
-export function listExperiments(deps: HttpDeps, experiments: Experiments): Handler {
-  return (exchange) => {
-    const { shopId } = admit(exchange, deps, 'admin');
-    exchange.json(JSON.stringify({ experiments: experiments.list(shopId).map(experimentView) }));
-  };
-}
-
-/** The experiment with its variants' numbers over every kept day and each compared with A. */
-export function withResults(deps: HttpDeps, shopId: string, record: ExperimentRecord): ExperimentWithResults {
-  const attribution = deps.engines.get(shopId).attribution;
-  const { variants, comparisons } = experimentResults(attribution, { fromDay: -Infinity, toDay: Infinity }, record.number, record.variants.length);
-  return { ...experimentView(record), results: { variants, comparisons } };
-}
-
-export function getExperiment(deps: HttpDeps, experiments: Experiments): Handler {
-  return (exchange, [id]) => {
-    const { shopId } = admit(exchange, deps, 'admin');
-    exchange.json(JSON.stringify(withResults(deps, shopId, experiments.get(shopId, id!))));
-  };
-}
-
-export function postExperimentAction(deps: HttpDeps, experiments: Experiments, action: 'start' | 'stop' | 'conclude'): Handler {
-  return async (exchange, [id]) => {
-    const { shopId } = admit(exchange, deps, 'admin');
-    const record = await experiments[action](shopId, id!, deps.clock());
-    exchange.json(JSON.stringify(withResults(deps, shopId, record)));
+/** The experiment routes of a caller: `headers` go on every answer (the dashboard's: no-store). */
+export function experimentRoutes(headers?: Headers) {
+  return {
+    create: (deps: HttpDeps): Handler<ShopCaller, NewExperiment> => async (call) => {
+      call.json(JSON.stringify(experimentView(await deps.experiments.create(call.principal.shopId, call.body, deps.clock()))), 201, headers);
+    },
+    list: (deps: HttpDeps): Handler<ShopCaller> => (call) => {
+      call.json(JSON.stringify({ experiments: deps.experiments.list(call.principal.shopId).map(experimentView) }), 200, headers);
+    },
+    /** Every experiment with its results so far, newest first (the dashboard's list). */
+    listWithResults: (deps: HttpDeps): Handler<ShopCaller> => (call) => {
+      const { shopId } = call.principal;
+      const list: DashboardExperiments = { experiments: deps.experiments.list(shopId).reverse().map((record) => deps.experiments.withResults(shopId, record)) };
+      call.json(JSON.stringify(list), 200, headers);
+    },
+    get: (deps: HttpDeps): Handler<ShopCaller> => (call) => {
+      const { shopId } = call.principal;
+      call.json(JSON.stringify(deps.experiments.withResults(shopId, deps.experiments.get(shopId, call.params[0]!))), 200, headers);
+    },
+    act: (action: ExperimentAction) => (deps: HttpDeps): Handler<ShopCaller> => async (call) => {
+      const { shopId } = call.principal;
+      const record = await deps.experiments[action](shopId, call.params[0]!, deps.clock());
+      call.json(JSON.stringify(deps.experiments.withResults(shopId, record)), 200, headers);
+    },
   };
 }

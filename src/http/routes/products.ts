@@ -1,13 +1,12 @@
 // The catalog routes (secret key): GET (one page of the catalog) and PUT /api/products, GET and
-// DELETE /api/products/:id.
+// DELETE /api/products/:id. PUT's body comes validated (api/product.ts, catalogProducts).
 import { encodeCursor, parseCatalogPageQuery } from '../../api/catalog-page-query.js';
 import { normalizeProductId } from '../../api/product-id.js';
-import { parseCatalog } from '../../api/product.js';
 import type { ProductDeleted, ProductsUpserted } from '../../api/responses.js';
+import type { Principal } from '../../app/principal.js';
+import type { Product } from '../../engine/product.js';
 import { AppError } from '../../errors.js';
-import { checkJsonContentType, parseJson, readBody } from '../body.js';
 import type { HttpDeps } from '../deps.js';
-import { admit } from '../../transport/rate-limits.js';
 import { productJson } from '../../app/render.js';
 import type { Handler } from '../../transport/route.js';
 
@@ -18,47 +17,40 @@ function productIdParam(raw: string): string {
 }
 
 /** GET /api/products?cursor=&limit= — `{products:[…], nextCursor}`, nextCursor null on the last page. */
-export function listProducts(deps: HttpDeps): Handler {
-  return (exchange) => {
-    const principal = admit(exchange, deps, 'catalog:write');
-    const parsed = parseCatalogPageQuery(exchange.request.query);
+export function listProducts(deps: HttpDeps): Handler<Principal> {
+  return (call) => {
+    const parsed = parseCatalogPageQuery(call.request.query);
     if (!parsed.ok) throw parsed.error;
-    const page = deps.catalog.page(principal.shopId, parsed.query.after, parsed.query.limit);
+    const page = deps.catalog.page(call.principal.shopId, parsed.query.after, parsed.query.limit);
     const last = page.products.at(-1);
     const next = page.more && last !== undefined ? `"${encodeCursor(last.id)}"` : 'null';
-    exchange.json(`{"products":[${page.products.map(productJson).join(',')}],"nextCursor":${next}}`);
+    call.json(`{"products":[${page.products.map(productJson).join(',')}],"nextCursor":${next}}`);
   };
 }
 
-export function putProducts(deps: HttpDeps): Handler {
-  return async (exchange) => {
-    const principal = admit(exchange, deps, 'catalog:write');
-    checkJsonContentType(exchange.request.contentType);
-    const input = parseJson(await readBody(exchange, deps.config.maxCatalogBodyBytes));
-    const parsed = parseCatalog(input, deps.config.engine.gidPlatform, deps.clock());
-    if (!parsed.ok) {
-      const first = parsed.errors[0]!;
-      throw new AppError('invalid_product', `${first.pointer} ${first.detail}`, parsed.errors);
-    }
-    const position = await deps.catalog.upsert(principal.shopId, parsed.products, deps.clock());
-    exchange.json(JSON.stringify({ success: true, upserted: parsed.products.length, position: deps.pipeline.positionToken(position) } satisfies ProductsUpserted));
+export function putProducts(deps: HttpDeps): Handler<Principal, Product[]> {
+  return async (call) => {
+    const put = await deps.catalog.upsert(call.principal.shopId, call.body, deps.clock());
+    const older = call.body.length - put.upserted;
+    const answer: ProductsUpserted = { success: true, upserted: put.upserted, position: deps.positionToken(put.position) };
+    if (older > 0) answer.olderIgnored = older;
+    call.json(JSON.stringify(answer));
   };
 }
 
-export function getProduct(deps: HttpDeps): Handler {
-  return (exchange, [raw]) => {
-    const principal = admit(exchange, deps, 'catalog:write');
-    const product = deps.catalog.get(principal.shopId, productIdParam(raw!));
+export function getProduct(deps: HttpDeps): Handler<Principal> {
+  return (call) => {
+    const product = deps.catalog.get(call.principal.shopId, productIdParam(call.params[0]!));
     if (product === undefined) throw new AppError('not_found', 'no such product');
-    exchange.json(productJson(product));
+    call.json(productJson(product));
   };
 }
 
-export function deleteProduct(deps: HttpDeps): Handler {
-  return async (exchange, [raw]) => {
-    const principal = admit(exchange, deps, 'catalog:write');
-    const position = await deps.catalog.remove(principal.shopId, productIdParam(raw!), deps.clock());
+export function deleteProduct(deps: HttpDeps): Handler<Principal> {
+  return async (call) => {
+    const [raw] = call.params;
+    const position = await deps.catalog.remove(call.principal.shopId, productIdParam(raw!), deps.clock());
     if (position === undefined) throw new AppError('not_found', 'no such product');
-    exchange.json(JSON.stringify({ success: true, deleted: raw!, position: deps.pipeline.positionToken(position) } satisfies ProductDeleted));
+    call.json(JSON.stringify({ success: true, deleted: raw!, position: deps.positionToken(position) } satisfies ProductDeleted));
   };
 }

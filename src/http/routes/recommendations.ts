@@ -1,10 +1,9 @@
 // GET /api/recommendations: validate the query, answer it (from the answer cache when still exact).
 // With `after=` (or Pairwise-After:) naming a write's position, the answer waits until this server
 // process has applied it (bounded), so a shopper reads their own writes from any process.
-import { allowOrigin } from '../cors.js';
+import type { Principal } from '../../app/principal.js';
 import type { HttpDeps } from '../deps.js';
 import type { Exchange } from '../../transport/exchange.js';
-import { admit } from '../../transport/rate-limits.js';
 import type { Handler } from '../../transport/route.js';
 
 /** The raw `after` position of the request: the query's first, else the header; '' when none. */
@@ -26,21 +25,19 @@ function namesShopper(query: string): boolean {
   return query.includes('customerId=') || query.includes('sessionId=') || query.includes('customerToken=');
 }
 
-export function getRecommendations(deps: HttpDeps): Handler {
-  return (exchange) => {
-    allowOrigin(exchange);
-    const principal = admit(exchange, deps, 'recommendations:read');
-    const answers = deps.answers;
-    const query = exchange.request.query;
-    const after = afterParam(exchange);
+export function getRecommendations(deps: HttpDeps): Handler<Principal> {
+  const answers = deps.answers;
+  return (call) => {
+    const principal = call.principal;
+    const query = call.request.query;
+    const after = afterParam(call);
     const waiting = after === '' ? undefined : deps.positions.pending(principal.shopId, after);
     if (waiting !== undefined) {
-      exchange.watchAbort();
       return waiting.then((applied) => {
-        if (exchange.aborted) return;
-        exchange.json(answers.body(answers.forQueryString(principal, query, deps.clock()), !applied), 200, namesShopper(query) ? FOR_ONE_SHOPPER : undefined);
+        if (call.aborted) return;
+        call.json(answers.body(answers.forQueryString(principal, query, deps.clock()), !applied), 200, namesShopper(query) ? FOR_ONE_SHOPPER : undefined);
       });
     }
-    exchange.json(answers.body(answers.forQueryString(principal, query, deps.clock())), 200, namesShopper(query) ? FOR_ONE_SHOPPER : undefined);
+    call.json(answers.body(answers.forQueryString(principal, query, deps.clock())), 200, namesShopper(query) ? FOR_ONE_SHOPPER : undefined);
   };
 }

@@ -10,8 +10,8 @@
 import type { Consumer, ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import type { ObjectStore } from '@nats-io/obj';
 import type { Databases } from '../database.js';
-import { commitDurably } from '../durable-commit.js';
-import type { Alongside, EventsAppended, LmdbShopLog } from '../shop-log.js';
+import { commitDurably, type Alongside } from '../durable-commit.js';
+import type { EventsAppended, LmdbShopLog } from '../shop-log.js';
 import type { EaseArtifact } from '../log-entry.js';
 import { subjectShop } from './log-stream.js';
 import { decodeArtifact, decodeMessage, type LogMessage, type WriteOutcome } from './log-message.js';

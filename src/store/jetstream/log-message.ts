@@ -4,6 +4,9 @@ import { Packr } from 'msgpackr';
 import type { EaseArtifact } from '../log-entry.js';
 import type { ShopCommand } from '../shop-command.js';
 import type { NewEvent, Sender } from '../shop-log.js';
+import type { WriteOutcome } from '../records.js';
+
+export type { WriteOutcome };
 
 export type LogMessage =
   /** An append of events: de-duplicated by messageId when materialized, against `dedupSince` (so on every node alike). */
@@ -12,16 +15,6 @@ export type LogMessage =
   /** An EASE fit, its artifact in the fits object store under `object` (too large for a message). */
   | { kind: 'ease-fit'; object: string; fittedThrough: number; at: number }
   | { kind: 'erase-shop' };
-
-/**
- * What materializing a message stored, kept for the writer (by the message id it published with):
- * an append's first position and its repeats (or the storefront budget's refusal), a change's position (0: the command changed nothing),
- * the rows an erasure removed. `at`: when it was materialized (epoch ms), for pruning.
- */
-export type WriteOutcome =
-  | { seq: number; at: number; first: number; duplicateOf: (string | null)[]; refusedUntil?: number }
-  | { seq: number; at: number; position: number }
-  | { seq: number; at: number; removed: number };
 
 // Plain maps: messages cross processes and versions, and are read once.
 const packr = new Packr({ useRecords: false, moreTypes: false });

@@ -19,7 +19,7 @@ import { clusterSize, connectToLog, whenAnswered } from './connection.js';
 import { JetStreamShopLog } from './jetstream-shop-log.js';
 import { LogFollower, materializedThrough } from './log-follower.js';
 import { ensureLogStream, isStreamNotFound, shopSubject, streamReplicas, streamTakesPublishes, type LogStreamSettings } from './log-stream.js';
-import type { NatsConfig } from './nats-config.js';
+import type { NatsConfig } from '../../config/nats.js';
 import { isEmptyDataDir, publishBackup, restoreBackup, type BackupInfo } from './node-backups.js';
 
 /** How often a heartbeat is written (for /healthz), and how long it has to be acknowledged. */

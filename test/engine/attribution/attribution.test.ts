@@ -99,6 +99,36 @@ describe('Attribution against the reference', () => {
     );
   });
 
+  test('When orders are cancelled amid any stream, from the merchant and from storefronts, then every cell counts exactly what the reference counts, across a snapshot too', () => {
+    const step = fc.oneof({ arbitrary: eventArb.map((e) => ({ ...e, sender: e.dt % 2 === 0 ? ('secret' as const) : undefined })), weight: 10 }, { arbitrary: fc.record({ cancel: fc.constantFrom('o1', 'o2', '7', 'o9') }), weight: 1 });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 120 }), fc.nat(120), (steps, cut) => {
+        const model = new Attribution(WINDOW, 6);
+        const reference = new ReferenceAttribution(WINDOW, 6, STOREFRONT_WIDGETS_PER_DAY);
+        const events = timed(steps.flatMap((s) => ('event' in s ? [{ dt: s.dt, event: { ...s.event, ...(s.sender === undefined ? { sender: undefined } : {}) } }] : [])));
+        let restored: Attribution | undefined;
+        let next = 0;
+        steps.forEach((s, i) => {
+          if (i === cut) {
+            restored = new Attribution(WINDOW, 6);
+            restored.restore(structuredClone(model.snapshot()));
+          }
+          for (const m of restored === undefined ? [model] : [model, restored]) {
+            if ('cancel' in s) m.cancelOrder(s.cancel);
+            else m.apply(events[next]!, priceOf);
+          }
+          if ('cancel' in s) reference.cancelOrder(s.cancel);
+          else reference.apply(events[next++]!, priceOf);
+        });
+        expect(sorted(cellsOf(model))).toEqual(sorted(reference.cells));
+        expect(sorted(productCellsOf(model))).toEqual(sorted(reference.products));
+        expect(sorted(cellsOf(model, 'pins'))).toEqual(sorted(reference.pins));
+        if (restored !== undefined) expect(sorted(cellsOf(restored))).toEqual(sorted(cellsOf(model)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   test('When a model is restored from its snapshot mid-stream, then it counts the rest exactly as the model that went on', () => {
     fc.assert(
       fc.property(fc.array(eventArb, { maxLength: 80 }), fc.nat(80), (stream, cut) => {
@@ -205,6 +235,36 @@ describe('Attribution: what a click went on to', () => {
     expect(cellsOf(model).get(`${day + 1}|3|(none)|0|0`)).toEqual([0, 0, 0, 1, 10, 10, 0, 0]);
     // Another recommendation's card: a click of its own.
     expect(cellsOf(model).get(`${day + 1}|1|(none)|0|0`)).toEqual([0, 1, 1, 0, 0, 0, 1, 0]);
+  });
+
+  test("When a platform's order names the recommendation a product came from, then it is that recommendation's order and revenue, not a click; the shopper's click under it is converted", () => {
+    const model = new Attribution(WINDOW);
+    // The storefront's click, under the session; the order comes signed, in a session of its own.
+    model.apply({ type: 'click', productId: '1', sessionId: 'browser', customerId: 'c', recId: 'rec_t_0_0_1', widgetId: 'pdp', timestamp: at(0) }, priceOf);
+    const order = { type: 'purchase', sessionId: 'shopify-order-9', customerId: 'c', sender: 'secret', widgetId: 'pdp', metadata: { orderId: '9', price: 8, quantity: 2 } } as const;
+    model.apply({ ...order, productId: '1', recId: 'rec_t_0_0_1', timestamp: at(0) + 5 }, priceOf);
+    // A product taken from another recommendation the order's customer never clicked as this customer.
+    model.apply({ ...order, productId: '2', recId: 'rec_b_0_0_2', timestamp: at(0) + 5 }, priceOf);
+    expect(cellsOf(model).get(`${day}|3|pdp|0|0`)).toEqual([0, 1, 0, 1, 16, 0, 0, 1]);
+    expect(cellsOf(model).get(`${day}|1|pdp|0|0`)).toEqual([0, 0, 0, 1, 16, 0, 0, 0]);
+  });
+
+  test('When an order is cancelled, then its orders and revenue leave every cell they were counted in, and a purchase of it delivered later counts nothing', () => {
+    const model = new Attribution(WINDOW);
+    const purchase = { type: 'purchase', sessionId: 's', sender: 'secret', recId: 'rec_t_0_0_1', metadata: { orderId: '9', price: 5 } } as const;
+    model.apply({ ...purchase, productId: '1', timestamp: at(0) }, priceOf);
+    model.apply({ ...purchase, productId: '2', metadata: { orderId: '10', price: 7 }, timestamp: at(0) + 1 }, priceOf);
+    expect(cellsOf(model).get(`${day}|3|(none)|0|0`)).toEqual([0, 0, 0, 2, 12, 0, 0, 0]);
+    model.cancelOrder('9');
+    model.cancelOrder('9');
+    expect(cellsOf(model).get(`${day}|3|(none)|0|0`)).toEqual([0, 0, 0, 1, 7, 0, 0, 0]);
+    expect(productCellsOf(model).get(`${day}|1`)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    model.apply({ ...purchase, productId: '3', timestamp: at(0) + 2 }, priceOf);
+    expect(cellsOf(model).get(`${day}|3|(none)|0|0`)).toEqual([0, 0, 0, 1, 7, 0, 0, 0]);
+    // Cancelled before it was delivered (webhooks come in any order): its purchases never count.
+    model.cancelOrder('11');
+    model.apply({ ...purchase, productId: '1', metadata: { orderId: '11', price: 3 }, timestamp: at(0) + 3 }, priceOf);
+    expect(cellsOf(model).get(`${day}|3|(none)|0|0`)).toEqual([0, 0, 0, 1, 7, 0, 0, 0]);
   });
 
   test("When a customer's click converts in another session, then the click's entry in its own session is converted too", () => {
