@@ -1,18 +1,15 @@
 // The statistics behind the rates: Wilson score intervals for a proportion, Newcombe's hybrid score
 // interval for a difference of two (Newcombe 1998, method 10: built from the two Wilson intervals),
 // and the sample size per group a two-sided test needs to detect a difference with given power.
+import type { Interval } from '../api/stats-answer.js';
+
+export type { Interval };
 
 /** z of a two-sided 95 % interval (and of α = 0.05). */
 export const Z_95 = 1.959963984540054;
 /** z of 80 % power. */
 export const Z_POWER_80 = 0.8416212335729143;
 
-export interface Interval {
-  /** successes / trials; null when there were no trials. */
-  rate: number | null;
-  low: number | null;
-  high: number | null;
-}
 
 /**
  * The Wilson score interval of `successes` out of `trials`. A count can exceed its base where events

@@ -2,6 +2,9 @@
 import { Packr } from 'msgpackr';
 import typia, { type tags } from 'typia';
 import type { EventType } from '../engine/event.js';
+import type { WireEvent } from './wire-event.js';
+
+export type { WireEvent };
 import { AppError, type FieldError } from '../errors.js';
 import { ISO_8601_WITH_ZONE } from './date-time.js';
 import { typiaPathToPointer } from './json-pointer.js';
@@ -9,28 +12,7 @@ import { normalizeProductId } from './product-id.js';
 
 export const EVENT_TYPES: readonly EventType[] = ['impression', 'click', 'add_to_cart', 'purchase', 'dismiss', 'save', 'view'];
 
-type Id = string & tags.MinLength<1> & tags.MaxLength<128>;
 
-export interface WireEvent {
-  type: EventType;
-  productId: string & tags.MinLength<1> & tags.MaxLength<200>;
-  sessionId: Id;
-  customerId?: Id | null;
-  widgetId?: Id | null;
-  /** Any JSON object of at most 1 KiB, both as JSON and as stored (MessagePack: 9 bytes per number with a fraction), and 8 levels deep; `orderId` groups an order. */
-  metadata?: Record<string, unknown> | null;
-  /** Client idempotency key: a repeat within the dedup window changes nothing. */
-  messageId?: (string & tags.MinLength<1> & tags.MaxLength<64>) | null;
-  /** ISO 8601 or epoch milliseconds; defaults to the server's clock. */
-  timestamp?: (string & tags.MaxLength<40>) | number | null;
-  /**
-   * The meta.recId of the recommendation answer the event came from (engine/attribution/rec-id.ts). Stored as
-   * sent; one that does not parse leaves the event unattributed (it is never refused for it).
-   */
-  recId?: (string & tags.MaxLength<64>) | null;
-  /** Proof of customerId for a public key (see customer-token.ts); never stored. */
-  customerToken?: (string & tags.MaxLength<400>) | null;
-}
 
 /** An accepted event, normalized: bare product id, epoch-ms timestamp, no nulls. */
 export interface TrackedEvent {

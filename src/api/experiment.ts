@@ -1,11 +1,12 @@
 // The experiment wire type (POST /api/experiments), its typia validator, and the stored record.
 import typia, { type tags } from 'typia';
 import { MAX_VARIANTS } from '../engine/attribution/rec-id.js';
-import type { Strategy } from '../engine/strategy.js';
+import type { ExperimentStatus, VariantStrategy } from './experiment-view.js';
+
+export type { ExperimentStatus, VariantStrategy };
 import { invalidFields, type FieldError } from '../errors.js';
 import { typiaPathToPointer } from './json-pointer.js';
 
-export type VariantStrategy = Strategy | 'auto';
 
 export interface WireExperiment {
   /** The placement (the widgetId its recommendation requests carry). */
@@ -22,7 +23,6 @@ export interface WireVariant {
   share: number & tags.Minimum<0> & tags.Maximum<100>;
 }
 
-export type ExperimentStatus = 'draft' | 'running' | 'stopped' | 'concluded';
 
 export interface ExperimentRecord {
   /** 1, 2, 3… per shop: `exp_<number>` on the wire, and in recIds. */

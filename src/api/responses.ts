@@ -1,56 +1,12 @@
 // The JSON bodies the REST routes answer with, as types: the OpenAPI document's response schemas
-// are generated from them (http/openapi/), and tests check real answers against them.
+// are generated from them (http/openapi/), and tests check real answers against them. Those the
+// browser bundles read too live in files of their own that import no code (recommendation-response.ts,
+// stats-answer.ts, experiment-view.ts, rule-view.ts), re-exported here.
 import type { tags } from 'typia';
-import type { Comparison, GroupBy, Metrics } from '../analytics/statistics.js';
-import type { ExperimentStatus, VariantStrategy } from './experiment.js';
-import type { ModelLevel, Strategy } from '../engine/strategy.js';
-
-/** A product's global id, the form every output id takes: gid://<platform>/Product/<id>. */
-export type ProductGid = string & tags.Pattern<'^gid://[A-Za-z0-9][A-Za-z0-9-]{0,31}/Product/[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'>;
-
-/** The spec's "recommended product" fields a storefront needs to draw a card. */
-export interface ProductCard {
-  id: ProductGid;
-  title: string;
-  handle: string;
-  image: string | null;
-  /** A decimal amount such as "19.99", in the shop's currency. */
-  price: string | null;
-  compareAtPrice: string | null;
-  vendor: string | null;
-}
-
-export interface RecommendedProduct extends ProductCard {
-  /** The producing strategy's score, rounded to 6 significant digits; comparable only within one strategy. */
-  score: number;
-  /** The strategy that produced this item: the primary one, or one of its backfill chain (a pinned item: the primary one). */
-  strategy: Strategy;
-  /** Present on an item a merchant's rule pinned at its position (PUT /api/rules/{id}): that rule's id. */
-  ruleId?: string;
-}
-
-export interface RecommendationMeta {
-  /** The primary strategy: the one asked for, or the one chosen from the context. */
-  strategy: Strategy;
-  /** 0 no behavioural signal, 1 aggregate popularity, 2 item-to-item model, 3 this shopper's own history. */
-  modelLevel: ModelLevel;
-  count: number & tags.Type<'uint32'>;
-  /** True when some items came from the backfill chain rather than the primary strategy. */
-  fallback: boolean;
-  /** This answer's id: sent back as the `recId` of the events it causes, it attributes them (docs/analytics.md). */
-  recId: string & tags.Pattern<'^rec_'> & tags.MaxLength<64>;
-  /** Inside an A/B experiment on the request's widgetId: the experiment (exp_<n>) and this shopper's variant (A, B, …). */
-  experiment?: string;
-  variant?: string;
-  /** The request named a write's position (`after`) that this server had not applied within its wait: the answer may not reflect that write yet. */
-  stale?: true;
-}
-
-/** GET /api/recommendations (and a WebSocket subscription's pushes, beside op and sub). */
-export interface RecommendationResponse {
-  products: RecommendedProduct[];
-  meta: RecommendationMeta;
-}
+export type * from './recommendation-response.js';
+export type * from './experiment-view.js';
+import type { GroupBy } from './stats-answer.js';
+import type { ProductCard, ProductGid } from './recommendation-response.js';
 
 /** GET /api/products/{id}: every stored field of a catalog product. */
 export interface CatalogProduct extends ProductCard {
@@ -206,34 +162,6 @@ export interface StatsParams {
   /** Last UTC day, inclusive (default: today); at most 400 days after `from`. */
   to?: string & tags.Format<'date'>;
   groupBy?: GroupBy & tags.Default<'strategy'>;
-}
-
-/** An A/B experiment on a placement, as the experiment routes show it. */
-export interface ExperimentView {
-  id: string & tags.Pattern<'^exp_[0-9]+$'>;
-  name: string;
-  widgetId: string;
-  status: ExperimentStatus;
-  variants: { variant: string; strategy: VariantStrategy; share: number }[];
-  createdAt: string & tags.Format<'date-time'>;
-  startedAt?: string & tags.Format<'date-time'>;
-  stoppedAt?: string & tags.Format<'date-time'>;
-  concludedAt?: string & tags.Format<'date-time'>;
-}
-
-/** GET /api/experiments. */
-export interface ExperimentList {
-  experiments: ExperimentView[];
-}
-
-/** GET /api/experiments/{id}: the experiment with each variant's numbers so far, compared with A. */
-export interface ExperimentWithResults extends ExperimentView {
-  results: { variants: (Metrics & { variant: string })[]; comparisons: Comparison[] };
-}
-
-/** GET /dashboard/data/experiments: every experiment with its results so far, newest first. */
-export interface DashboardExperiments {
-  experiments: ExperimentWithResults[];
 }
 
 /** One stored event of a customer, as GET /api/customers/{id} exports it. */

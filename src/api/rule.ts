@@ -6,7 +6,9 @@ import { parseFilter } from '../engine/filters/filter-syntax.js';
 import { MAX_RULES_PER_SHOP, type Rule, type RuleThen, type RuleWhen } from '../engine/rules/rule.js';
 import type { Strategy } from '../engine/strategy.js';
 import { AppError, type FieldError } from '../errors.js';
-import type { RecommendationResponse } from './responses.js';
+import type { RuleView } from './rule-view.js';
+
+export type * from './rule-view.js';
 import { typiaPathToPointer } from './json-pointer.js';
 import { normalizeCollectionId, normalizeProductId, productGid } from './product-id.js';
 
@@ -148,32 +150,6 @@ export function ruleFilters(rule: Pick<Rule, 'when' | 'then'>): { pointer: strin
   return filters;
 }
 
-export interface RuleView {
-  id: string;
-  enabled: boolean;
-  from?: string;
-  until?: string;
-  when: { strategies?: Strategy[]; widgetIds?: string[]; collectionIds?: string[]; context?: string };
-  then: {
-    pin?: { productId: string; position: number }[];
-    hide?: string;
-    filter?: string;
-    boost?: { filter: string; factor: number }[];
-    diversity?: { by: string; max: number };
-  };
-  updatedAt: string;
-}
-
-export interface RuleList {
-  rules: RuleView[];
-}
-
-/** PUT /api/rules/{id}: the rule as stored and the write's position (for `after=`). */
-export interface RuleStored {
-  rule: RuleView;
-  position: string;
-}
-
 /** POST /dashboard/data/rules/preview. */
 export interface RulePreviewRequest {
   id: string;
@@ -189,18 +165,6 @@ export function rulePreviewBody(input: unknown): { id: string; rule: unknown; qu
     throw new AppError('invalid_rule', 'a preview is {"id": string, "rule": {…}, "query": "strategy=…&limit=…"}', [{ pointer: '', detail: 'must be {id, rule, query}' }]);
   }
   return { id: body.id, rule: body.rule ?? {}, query: body.query.replace(/^\?/, '') };
-}
-
-export interface RulePreview {
-  before: RecommendationResponse;
-  after: RecommendationResponse;
-}
-
-/** DELETE /api/rules/{id}. */
-export interface RuleDeleted {
-  success: true;
-  deleted: string;
-  position: string;
 }
 
 /** The rule as the API shows it (pinned product ids in gid form on `platform`). */
@@ -222,5 +186,4 @@ export function ruleView(rule: Rule, platform: string): RuleView {
     updatedAt: new Date(rule.updatedAt).toISOString(),
   };
 }
-
 

@@ -1,41 +1,16 @@
-// The wire shapes the widget reads and writes (README "API", "WebSocket channel"): a subset, kept
-// here so the browser bundle imports nothing from the server.
+// The wire shapes the widget reads and writes (docs/api.md "API", "WebSocket channel"): the server's
+// own definitions, imported as types only (esbuild bundles no server code), and a helper.
+import type { RecommendationResponse } from '../api/recommendation-response.js';
+import type { WireEvent as ServerWireEvent } from '../api/wire-event.js';
 
-export type EventType = 'impression' | 'click' | 'add_to_cart' | 'purchase' | 'dismiss' | 'save' | 'view';
+export type { RecommendedProduct } from '../api/recommendation-response.js';
+export type { EventType } from '../api/wire-event.js';
 
-export interface WireEvent {
-  type: EventType;
-  productId: string;
-  sessionId: string;
-  customerId?: string;
-  /** The merchant-signed proof of customerId: without it the service counts only the session. */
-  customerToken?: string;
-  widgetId?: string;
-  /** meta.recId of the recommendation the event came from. */
-  recId?: string;
-  metadata?: Record<string, unknown>;
-  /** Idempotency key: every retry of this event carries the same one, so it counts once. */
-  messageId: string;
-}
+/** What the widget sends: every event carries its idempotency key, so each retry counts once. */
+export type WireEvent = ServerWireEvent & { messageId: string };
 
-export interface RecommendedProduct {
-  id: string;
-  title: string;
-  handle: string;
-  image: string | null;
-  price: string | null;
-  compareAtPrice: string | null;
-  vendor: string | null;
-  score: number;
-  strategy: string;
-  /** The merchant's rule that pinned this item (absent: ranked by the strategy). */
-  ruleId?: string;
-}
-
-export interface RecommendationList {
-  products: RecommendedProduct[];
-  meta: { strategy: string; modelLevel: number; count: number; fallback?: boolean; recId?: string; experiment?: string; variant?: string };
-}
+/** GET /api/recommendations's answer (and a subscription's pushes). */
+export type RecommendationList = RecommendationResponse;
 
 /** GET /api/recommendations parameters as an object (also the `query` of a subscribe op). */
 export type RecommendationQuery = Record<string, string | number>;

@@ -1,91 +1,18 @@
-// The JSON the dashboard page reads, as the server's response types define it (src/api/responses.ts,
-// src/analytics/statistics.ts); only the fields the page shows. Kept apart from the server's modules
-// so this browser bundle never pulls in Node code.
+// The JSON the dashboard page reads: the server's own definitions (api/), imported as types only so
+// this browser bundle pulls in no server code, and the few shapes only the page has.
+import type { RecommendedProduct } from '../../api/recommendation-response.js';
+import type { ExperimentWithResults, VariantStrategy } from '../../api/experiment-view.js';
 
-export interface Interval {
-  rate: number | null;
-  low: number | null;
-  high: number | null;
-}
+export type { GroupBy, Interval, Metrics, StatsAnswer } from '../../api/stats-answer.js';
+export type { RulePreview, RuleView as Rule } from '../../api/rule-view.js';
 
-export interface Metrics {
-  impressions: number;
-  clicks: number;
-  addToCarts: number;
-  orders: number;
-  revenue: number;
-  /** The part of revenue a public key reported (bounded by catalog prices). */
-  storefrontRevenue: number;
-  /** Clicks followed by an add-to-cart, and by an order, of the product (each click once). */
-  cartedClicks: number;
-  convertedClicks: number;
-  ctr: Interval;
-  addToCartRate: Interval;
-  conversionRate: Interval;
-}
+/** An experiment with its results so far, as GET /dashboard/data/experiments lists them. */
+export type Experiment = ExperimentWithResults;
 
-export type GroupBy = 'strategy' | 'widget' | 'variant' | 'day' | 'product';
+/** An item of a rule preview's lists. */
+export type PreviewItem = RecommendedProduct;
 
-export interface StatsAnswer {
-  from: string;
-  to: string;
-  groupBy: GroupBy;
-  totals: Metrics;
-  /** registered: with groupBy=widget, whether the merchant registered the name (else a storefront sent it). */
-  /** pinned / organic: with groupBy=strategy, the part items pinned by rules earned and the rest. */
-  groups: (Metrics & { key: string; title?: string; registered?: boolean; pinned?: Metrics; organic?: Metrics })[];
-  productsFrom?: string;
-}
-
-export interface Comparison {
-  variant: string;
-  against: string;
-  difference: number | null;
-  low: number | null;
-  high: number | null;
-  verdict: string;
-  impressionsNeededPerVariant: number | null;
-  moreImpressionsNeeded: number | null;
-}
-
-export type ExperimentStatus = 'draft' | 'running' | 'stopped' | 'concluded';
-
-export interface Experiment {
-  id: string;
-  name: string;
-  widgetId: string;
-  status: ExperimentStatus;
-  variants: { variant: string; strategy: string; share: number }[];
-  createdAt: string;
-  startedAt?: string;
-  stoppedAt?: string;
-  concludedAt?: string;
-  results: { variants: (Metrics & { variant: string })[]; comparisons: Comparison[] };
-}
-
-/** A rule as GET /dashboard/data/rules gives it (the body PUT takes, plus its id and updatedAt). */
-export interface Rule {
-  id: string;
-  enabled: boolean;
-  from?: string;
-  until?: string;
-  when: Record<string, unknown>;
-  then: Record<string, unknown>;
-  updatedAt: string;
-}
-
-export interface PreviewItem {
-  id: string;
-  title: string;
-  strategy: string;
-  ruleId?: string;
-}
-
-export interface RulePreview {
-  before: { products: PreviewItem[] };
-  after: { products: PreviewItem[] };
-}
-
+/** A problem+json answer, as the page reads it (src/errors.ts writes it). */
 export interface Problem {
   status: number;
   code: string;
@@ -93,4 +20,5 @@ export interface Problem {
   errors?: { pointer: string; detail: string; position?: number; expected?: string }[];
 }
 
-export const VARIANT_STRATEGIES = ['auto', 'trending', 'bought-together', 'similar', 'personalized', 'collection-popular', 'recently-viewed'] as const;
+/** The strategies an experiment's variant may run, in the order the form offers them. */
+export const VARIANT_STRATEGIES = ['auto', 'trending', 'bought-together', 'similar', 'personalized', 'collection-popular', 'recently-viewed'] as const satisfies readonly VariantStrategy[];
