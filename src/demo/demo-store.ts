@@ -37,7 +37,7 @@ export async function openDemoStore(options: DemoStoreOptions): Promise<OpenDemo
     demoDir,
     publicKey: keys.publicKey,
     customerToken: (customerId) => mintCustomerToken(signingSecret, shopId, customerId, Math.floor(clock() / 1000) + TOKEN_SECONDS),
-    catalog: () => engines.get(shopId).catalog,
+    catalog: () => engines.face(shopId).catalogReader,
   });
   return { keys, ...(seeded === undefined ? {} : { seeded }), storefront };
 }

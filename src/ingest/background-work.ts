@@ -4,7 +4,6 @@
 // prune, the snapshot an erasure calls for, the sweep after a shop is erased. Past one machine, one
 // process of the whole cluster refits (its fits reach every node through the log).
 import type { Config } from '../config.js';
-import { toPortable } from '../engine/ease/portable-fit.js';
 import type { EaseFit } from '../engine/ease/ease-model.js';
 import type { ShopEngines } from '../engine/shop-engines.js';
 import type { Databases } from '../store/database.js';
@@ -59,7 +58,7 @@ export class BackgroundWork {
     this.#refitFlag = new LeaseFlag(dbs, this.#lease, 'ease-refit-running');
     // A fit goes into the log: every process installs it at the same position.
     const publish = async (shopId: string, fit: EaseFit, fittedThrough: number) => {
-      const position = await shopLog.publishEaseFit(shopId, toPortable(engines.get(shopId).catalog, fit), fittedThrough, clock());
+      const position = await shopLog.publishEaseFit(shopId, engines.face(shopId).portableFit(fit), fittedThrough, clock());
       await applier.applyThrough(shopId, position);
     };
     this.#refits = new EaseRefits(engines, config.easeRefit, clock, log, {
