@@ -22,7 +22,7 @@
 // neighbours (≤ 50) on the score board, then a top-k heap over the candidates touched.
 import { groupLevel, levelGroups, pairSignificance } from '../co-occurrence.js';
 import { DEFAULT_ENGINE_CONFIG } from '../engine-config.js';
-import { SETTINGS_PART } from '../shop-engine.js';
+import { SETTINGS_PART, type ShopEngine } from '../shop-engine.js';
 import { addContentNeighbors, rankBoard } from './board-candidates.js';
 import type { Producer } from './context.js';
 
@@ -82,7 +82,10 @@ function discountsOf(exponent: number): Float64Array {
   return discounts;
 }
 
-export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
+/** What the strategy reads of the shop's models. */
+export type BoughtTogetherInputs = Pick<ShopEngine, 'baskets' | 'compareIds' | 'config' | 'content' | 'scratch' | 'storeStamps' | 'timePriors'>;
+
+export const boughtTogether: Producer<BoughtTogetherInputs> = ({ engine, product, now }, pick) => {
   if (product === undefined) return;
   const baskets = engine.baskets;
   const pairs = baskets.pairs;

@@ -4,6 +4,7 @@
 // and covers brand-new products with no events at all.
 // Work per answer: the product's co-view row (≤ 2K) and its kept content neighbours (≤ 50) on a score board.
 import { addContentNeighbors, rankBoard } from './board-candidates.js';
+import type { ShopEngine } from '../shop-engine.js';
 import type { Producer } from './context.js';
 
 /** Weight of content similarity next to co-view similarity. */
@@ -11,7 +12,10 @@ const CONTENT_WEIGHT = 0.2;
 /** Score-board flag of candidates with a behavioural signal. */
 const BEHAVIOURAL = 2;
 
-export const similar: Producer = ({ engine, product }, pick) => {
+/** What the strategy reads of the shop's models. */
+export type SimilarInputs = Pick<ShopEngine, 'coViews' | 'scratch' | 'content' | 'compareIds'>;
+
+export const similar: Producer<SimilarInputs> = ({ engine, product }, pick) => {
   if (product === undefined) return;
   const { board, top } = engine.scratch;
   const coViews = engine.coViews;
