@@ -61,8 +61,11 @@ describe('ContentIndex', () => {
           for (const dense of catalog.keys()) neighborsOf(index, dense); // all computed
           for (const [dense, next] of changes) {
             const before = catalog.get(dense);
+            // Indexed again with the same features: nothing changed, and every kept list stands as it was.
+            const unchanged = before !== undefined && next !== undefined && sameFeatures(before, next);
             if (next === undefined) (index.remove(dense), catalog.delete(dense));
             else (index.index(dense, { ...next, id: String(dense) }), catalog.set(dense, { ...next, id: String(dense) }));
+            if (unchanged) continue;
             const touched = new Set([...(before ? referenceFeatures(before) : []), ...(next ? referenceFeatures(next) : [])]);
             for (const [other, p] of catalog) {
               if (other !== dense && !referenceFeatures(p).some((f) => touched.has(f))) continue;
@@ -135,4 +138,9 @@ describe('ContentIndex', () => {
 
 function referenceFeatures(p: Product): string[] {
   return contentFeatures(p);
+}
+
+function sameFeatures(a: Product, b: Product): boolean {
+  const [x, y] = [referenceFeatures(a).sort(), referenceFeatures(b).sort()];
+  return x.length === y.length && x.every((f, k) => f === y[k]);
 }
