@@ -8,7 +8,7 @@ import { shapeFor } from '../engine/answer-shaping.js';
 import { checkDiversity } from '../engine/filters/diversity.js';
 import { compileFilter } from '../engine/filters/compiled-filter.js';
 import { parseFilter } from '../engine/filters/filter-syntax.js';
-import { recommend, type Recommendation } from '../engine/recommend.js';
+import { recommend, requestContext, type Recommendation } from '../engine/recommend.js';
 import type { Rule } from '../engine/rules/rule.js';
 import { AppError, type FieldError } from '../errors.js';
 import type { ShopEngines } from '../engine/shop-engines.js';
@@ -87,7 +87,7 @@ export class Rules {
     const engine = this.engines.get(shopId);
     // A shape holds what its answer picked (a diversity cap): one per answer.
     const shape = () => {
-      const shaped = shapeFor(engine, query, query.productId === undefined ? undefined : engine.catalog.get(query.productId));
+      const shaped = shapeFor(engine, query, requestContext(engine, query));
       if (!shaped.ok) throw filterError(shaped.parameter, shaped.error);
       return shaped.shape;
     };

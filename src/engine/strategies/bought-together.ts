@@ -22,12 +22,13 @@
 // neighbours (≤ 50) on the score board, then a top-k heap over the candidates touched.
 import { groupLevel, levelGroups, pairSignificance } from '../co-occurrence.js';
 import { DEFAULT_ENGINE_CONFIG } from '../engine-config.js';
-import { SETTINGS_PART } from '../shop-engine.js';
+import type { ScoreBoard } from '../score-board.js';
+import { SETTINGS_PART, type ShopEngine } from '../shop-engine.js';
 import { addContentNeighbors, rankBoard } from './board-candidates.js';
 import type { Producer } from './context.js';
 
 /** Score-board flag of candidates with a basket pair. */
-const PAIRED = 2;
+export const PAIRED = 2;
 
 /**
  * A pair's score: its decayed count `decayed` and undecayed count `total`, the candidate in
@@ -82,17 +83,33 @@ function discountsOf(exponent: number): Float64Array {
   return discounts;
 }
 
-export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
-  if (product === undefined) return;
+/** A product's basket row as pair scores relative to its best (scoreRow): valid until the next call on the same scratch. */
+export interface RowScores {
+  /** Entries of the row: ids at `ids[start + k]`, their relative scores at `scores[k]`. */
+  size: number;
+  start: number;
+  /** What each score is multiplied by to be relative to the row's best (0: the row has no positive score). */
+  factor: number;
+}
+
+/**
+ * Scores `product`'s basket row into engine.scratch.rowScores (each pair score once, before the
+ * row's factor is known) and records what the scores read: the row, and the level of its best
+ * pair (every score is relative to it, returned or not: an excluded product still sets the scale;
+ * when the confident score stands in for the best, the best's level still decides which of the
+ * two is larger). Callers multiply `rowScores[k]` by `factor`.
+ */
+export function scoreRow(engine: ShopEngine, product: number, now: number, out: RowScores): RowScores {
   const baskets = engine.baskets;
   const pairs = baskets.pairs;
   const size = pairs.size(product);
-  const reads = engine.scratch.reads;
-  reads.read(baskets.stamps, product);
-  if (size === 0) return;
-  reads.read(engine.storeStamps, SETTINGS_PART);
-  const { board, top } = engine.scratch;
-  const start = pairs.start(product);
+  engine.scratch.reads.read(baskets.stamps, product);
+  out.size = size;
+  out.start = pairs.start(product);
+  out.factor = 0;
+  if (size === 0) return out;
+  engine.scratch.reads.read(engine.storeStamps, SETTINGS_PART);
+  const scores = engine.scratch.rowScores(size);
   const totalStart = pairs.totalStart(product);
   // With the shop's recency off, a pair's decayed count is its undecayed one.
   const timePriors = engine.timePriors;
@@ -100,28 +117,46 @@ export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
   const ids = pairs.ids;
   const weights = pairs.weights;
   const scale = timePriors ? baskets.scaleAt(now) : 1;
-  const { pairFloor: floor, pairConfidenceBaskets, pairContentWeight } = engine.config;
+  const { pairFloor: floor, pairConfidenceBaskets } = engine.config;
   const discounts = discountsOf(engine.config.pairPopularityExponent);
-  // The board is empty here (every producer clears it): the row's scores go on it as they are,
-  // then all of them are taken relative to the best at once (each score computed once).
   let best = 0;
   let bestId = -1;
   for (let k = 0; k < size; k++) {
-    const id = ids[start + k]!;
+    const id = ids[out.start + k]!;
     const score = undiscountedPairScore(weights[weightStart + k]! * scale, weights[totalStart + k]!, floor) / discounts[baskets.levelOf(id)]!;
-    board.add(id, score, PAIRED);
+    scores[k] = score;
     if (score > best) {
       best = score;
       bestId = id;
     }
   }
-  board.scale(best > 0 ? 1 / Math.max(best, confidentPairScore(pairConfidenceBaskets, floor)) : 0);
-  // Every score is relative to the best pair's, returned or not (an excluded product still sets
-  // the scale), so its level is read as the returned products' are (when the confident score
-  // stands in for the best, the best's level still decides which of the two is larger).
-  if (bestId >= 0) reads.read(baskets.levelStamps, bestId);
-  addContentNeighbors(engine, product, board, pairContentWeight);
+  out.factor = best > 0 ? 1 / Math.max(best, confidentPairScore(pairConfidenceBaskets, floor)) : 0;
+  if (bestId >= 0) engine.scratch.reads.read(baskets.levelStamps, bestId);
+  return out;
+}
+
+/** Adds `weight` × the product's relative pair scores to `board`, flagged `flag`; returns whether the row had any. */
+export function addPairRow(engine: ShopEngine, product: number, board: ScoreBoard, now: number, weight: number, flag: number, row: RowScores): boolean {
+  scoreRow(engine, product, now, row);
+  if (row.size === 0) return false;
+  const ids = engine.baskets.pairs.ids;
+  const scores = engine.scratch.rowScores(row.size);
+  const factor = row.factor * weight;
+  for (let k = 0; k < row.size; k++) board.add(ids[row.start + k]!, scores[k]! * factor, flag);
+  return true;
+}
+
+/** The scratch a single answer's row is scored into (answers are computed one at a time). */
+const ROW: RowScores = { size: 0, start: 0, factor: 0 };
+
+export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
+  if (product === undefined) return;
+  const { board, top } = engine.scratch;
+  if (!addPairRow(engine, product, board, now, 1, PAIRED, ROW)) return;
+  addContentNeighbors(engine, product, board, engine.config.pairContentWeight);
   const count = rankBoard(board, pick, top);
+  const reads = engine.scratch.reads;
+  const baskets = engine.baskets;
   for (let r = 0; r < count; r++) {
     const id = top.idAt(r);
     reads.read(baskets.levelStamps, id); // its discount (its pair with the product is in the row read above)

@@ -2,7 +2,8 @@
 // products like it by content (vendor, type, collections, tags, title words, price band).
 // score = coViewJaccard + 0.2 · contentCosine: behaviour leads where it exists, content fills in
 // and covers brand-new products with no events at all.
-// Work per answer: the product's co-view row (≤ 2K) and its kept content neighbours (≤ 50) on a score board.
+// A cart's products (two or more) have their rows summed on one board.
+// Work per answer: per context product its co-view row (≤ 2K) and its kept content neighbours (≤ 50) on a score board.
 import { addContentNeighbors, rankBoard } from './board-candidates.js';
 import type { Producer } from './context.js';
 
@@ -11,21 +12,24 @@ const CONTENT_WEIGHT = 0.2;
 /** Score-board flag of candidates with a behavioural signal. */
 const BEHAVIOURAL = 2;
 
-export const similar: Producer = ({ engine, product }, pick) => {
-  if (product === undefined) return;
+export const similar: Producer = ({ engine, product, cart }, pick) => {
+  if (product === undefined && cart === undefined) return;
   const { board, top } = engine.scratch;
   const coViews = engine.coViews;
-  const pairs = coViews.pairs;
-  const start = pairs.start(product);
-  const weightStart = pairs.weightStart(product);
-  for (let k = 0; k < pairs.size(product); k++) {
-    const id = pairs.ids[start + k]!;
-    board.add(id, coViews.jaccard(product, pairs.weights[weightStart + k]!, id), BEHAVIOURAL);
-  }
-  addContentNeighbors(engine, product, board, CONTENT_WEIGHT);
-  const count = rankBoard(board, pick, top);
   const reads = engine.scratch.reads;
-  reads.read(coViews.stamps, product);
+  // A cart's rows are summed: a product like several of the cart's products adds up.
+  for (const context of cart ?? [product!]) {
+    const pairs = coViews.pairs;
+    const start = pairs.start(context);
+    const weightStart = pairs.weightStart(context);
+    for (let k = 0; k < pairs.size(context); k++) {
+      const id = pairs.ids[start + k]!;
+      board.add(id, coViews.jaccard(context, pairs.weights[weightStart + k]!, id), BEHAVIOURAL);
+    }
+    addContentNeighbors(engine, context, board, CONTENT_WEIGHT);
+    reads.read(coViews.stamps, context);
+  }
+  const count = rankBoard(board, pick, top);
   // Content alone is catalog knowledge, not behaviour: such items answer at model level 0.
   for (let r = 0; r < count; r++) {
     const id = top.idAt(r);

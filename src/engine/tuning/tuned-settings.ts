@@ -2,11 +2,13 @@
 // carried with the EASE fit they were chosen with (one log entry), so every server process and
 // cluster node installs the same ones at the same log position. The engine reads them in one
 // place: EaseModel.blend, set when the fit is installed.
-import type { EaseBlend } from '../ease/ease-blend.js';
+import type { CartBlend, EaseBlend } from '../ease/ease-blend.js';
 
-/** What personalized reads (the blend) plus the λ its EASE fit was solved with. */
+/** What personalized reads (the blend) plus the λ its EASE fit was solved with, and what a cart's answers read. */
 export interface TunedSettings extends EaseBlend {
   lambda: number;
+  /** Bought-together's cart blend; absent in fits tuned before carts (the default then). */
+  cart?: CartBlend;
 }
 
 /**

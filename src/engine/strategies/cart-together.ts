@@ -1,0 +1,84 @@
+// bought-together for a cart (two products or more): the products that go with the cart as a whole,
+// not a union of per-product lists. Three parts, each summed over the cart's products and taken
+// relative to its best candidate (CartBlend, ease-blend.ts): EASE's x·B with x the cart (the batch
+// model, where a product that goes with several of the cart's products adds up), the basket pair
+// rows each relative to its own best pair as the single-product answer scores them (the real-time
+// model: an acknowledged purchase changes the next answer; with the shop's recency off, undecayed),
+// and content cosine. The shop's tuner weighs the parts on its own orders (tuning/cart-scores.ts);
+// before a fit, or for products outside it, the pairs and content answer alone.
+// A candidate with no basket pair and no EASE weight comes by content alone and is labelled
+// `similar` at model level 0, as the single-product answer labels it.
+// Work per answer: per cart product (≤ 24) its basket row (≤ 2K entries), its EASE row (≤ K) and
+// its content neighbours (≤ 50) on three score boards, then one pass over the candidates touched
+// and a top-k heap.
+import type { ScoreBoard } from '../score-board.js';
+import { EASE_PART, SETTINGS_PART } from '../shop-engine.js';
+import { addPairRow, PAIRED, type RowScores } from './bought-together.js';
+import { addContentNeighbors } from './board-candidates.js';
+import type { Producer } from './context.js';
+
+const ROW: RowScores = { size: 0, start: 0, factor: 0 };
+
+/** The best score on `board` among ids outside the cart, and which id holds it (-1: none positive). */
+function bestOutside(board: ScoreBoard, cart: readonly number[]): { best: number; id: number } {
+  let best = 0;
+  let id = -1;
+  for (let i = 0; i < board.touchedCount; i++) {
+    const candidate = board.touchedAt(i);
+    const score = board.score(candidate);
+    if (score > best && !cart.includes(candidate)) {
+      best = score;
+      id = candidate;
+    }
+  }
+  return { best, id };
+}
+
+export const cartTogether: Producer = ({ engine, cart, now }, pick) => {
+  if (cart === undefined) return;
+  const { board, easeBoard, contentBoard, top, reads } = engine.scratch;
+  reads.read(engine.storeStamps, SETTINGS_PART);
+  reads.read(engine.storeStamps, EASE_PART);
+  const { easeWeight, pairWeight, contentWeight } = engine.ease.cartBlend;
+  for (const product of cart) {
+    addPairRow(engine, product, board, now, 1, PAIRED, ROW);
+    if (easeWeight > 0) engine.ease.spread(easeBoard, product, 1);
+    if (contentWeight > 0) addContentNeighbors(engine, product, contentBoard, 1);
+  }
+  const pairs = bestOutside(board, cart);
+  // The pair part is relative to its best candidate, whose discount (its level) sets that scale.
+  if (pairs.id >= 0) reads.read(engine.baskets.levelStamps, pairs.id);
+  const pairScale = pairs.best > 0 ? pairWeight / pairs.best : 0;
+  const easeBest = bestOutside(easeBoard, cart).best;
+  const easeScale = easeBest > 0 ? easeWeight / easeBest : 0;
+  const contentBest = bestOutside(contentBoard, cart).best;
+  const contentScale = contentBest > 0 ? contentWeight / contentBest : 0;
+
+  top.reset(pick.remaining);
+  const offer = (id: number) => {
+    const score = board.score(id) * pairScale + easeBoard.score(id) * easeScale + contentBoard.score(id) * contentScale;
+    // EASE's negative weights can leave a candidate at or below 0: the backfill does better than those.
+    if (score > 0 && pick.accepts(id)) top.offer(id, score);
+  };
+  // Each candidate once: those with a pair, then EASE's others, then content's others.
+  for (let i = 0; i < board.touchedCount; i++) offer(board.touchedAt(i));
+  for (let i = 0; i < easeBoard.touchedCount; i++) {
+    const id = easeBoard.touchedAt(i);
+    if (board.flags(id) === 0) offer(id);
+  }
+  for (let i = 0; i < contentBoard.touchedCount; i++) {
+    const id = contentBoard.touchedAt(i);
+    if (board.flags(id) === 0 && easeBoard.flags(id) === 0) offer(id);
+  }
+  const count = top.sort();
+  for (let r = 0; r < count; r++) {
+    const id = top.idAt(r);
+    reads.read(engine.baskets.levelStamps, id); // its discount (its pairs are in the rows read above)
+    const behavioural = (board.flags(id) & PAIRED) !== 0 || (easeBoard.score(id) > 0 && easeScale > 0);
+    if (behavioural) pick.offer(id, top.scoreAt(r), 'bought-together');
+    else pick.offer(id, top.scoreAt(r), 'similar', 0);
+  }
+  board.clear();
+  easeBoard.clear();
+  contentBoard.clear();
+};
