@@ -16,7 +16,7 @@ import { cartTogether } from './strategies/cart-together.js';
 import { collectionPopular } from './strategies/collection-popular.js';
 import { personalized } from './strategies/personalized.js';
 import { recentlyViewed } from './strategies/recently-viewed.js';
-import { similar } from './strategies/similar.js';
+import { coViewed, similar } from './strategies/similar.js';
 import { trending } from './strategies/trending.js';
 import { STRATEGIES, type ModelLevel, type Strategy } from './strategy.js';
 
@@ -170,7 +170,10 @@ export function recommend(engine: ShopEngine, request: RecommendationRequest, no
   const pick = new PickList(plan?.window ?? request.limit, engine.catalog, blocked, plan?.constraints ?? shape.constraints);
   for (const step of CHAINS[strategy]) {
     if (pick.full) break;
-    PRODUCERS[step]?.(context, pick);
+    // A cart's bought-together offered its products' content neighbours (its content part): the
+    // similar that backfills it adds the co-viewed products, not those neighbours again.
+    if (step === 'similar' && strategy === 'bought-together' && cart !== undefined && engine.ease.cartBlend.contentWeight > 0) coViewed(context, pick);
+    else PRODUCERS[step]?.(context, pick);
   }
 
   const finished = { ids: pick.ids, scores: pick.scores, strategies: pick.strategies, ruleIds: [] as (string | undefined)[] };
@@ -191,9 +194,16 @@ export function recommend(engine: ShopEngine, request: RecommendationRequest, no
 export function contextIds(request: Pick<RecommendationRequest, 'productId' | 'productIds'>): readonly string[] {
   const { productId, productIds } = request;
   if (productIds === undefined || productIds.length === 0) return productId === undefined ? [] : [productId];
+  // As the parser gives it (sorted, distinct, no productId beside it): as it is, no copy.
+  if (productId === undefined && sortedDistinct(productIds)) return productIds;
   const ids = new Set(productIds);
   if (productId !== undefined) ids.add(productId);
   return [...ids].sort();
+}
+
+function sortedDistinct(ids: readonly string[]): boolean {
+  for (let i = 1; i < ids.length; i++) if (!(ids[i - 1]! < ids[i]!)) return false;
+  return true;
 }
 
 /** The request's context products in the catalog (its product, its cart's): what its relative filter terms are relative to (shapeFor). */

@@ -19,20 +19,23 @@ import type { Producer } from './context.js';
 
 const ROW: RowScores = { size: 0, start: 0, factor: 0 };
 
-/** The best score on `board` among ids outside the cart, and which id holds it (-1: none positive). */
-function bestOutside(board: ScoreBoard, cart: readonly number[]): { best: number; id: number } {
+/** The best score on `board` among ids outside the cart (0: none positive); its id in BEST_ID. */
+function bestOutside(board: ScoreBoard, cart: readonly number[]): number {
   let best = 0;
-  let id = -1;
+  BEST_ID = -1;
   for (let i = 0; i < board.touchedCount; i++) {
     const candidate = board.touchedAt(i);
     const score = board.score(candidate);
     if (score > best && !cart.includes(candidate)) {
       best = score;
-      id = candidate;
+      BEST_ID = candidate;
     }
   }
-  return { best, id };
+  return best;
 }
+
+/** The id bestOutside found last (answers are computed one at a time). */
+let BEST_ID = -1;
 
 export const cartTogether: Producer = ({ engine, cart, now }, pick) => {
   if (cart === undefined) return;
@@ -45,30 +48,35 @@ export const cartTogether: Producer = ({ engine, cart, now }, pick) => {
     if (easeWeight > 0) engine.ease.spread(easeBoard, product, 1);
     if (contentWeight > 0) addContentNeighbors(engine, product, contentBoard, 1);
   }
-  const pairs = bestOutside(board, cart);
+  const pairBest = bestOutside(board, cart);
   // The pair part is relative to its best candidate, whose discount (its level) sets that scale.
-  if (pairs.id >= 0) reads.read(engine.baskets.levelStamps, pairs.id);
-  const pairScale = pairs.best > 0 ? pairWeight / pairs.best : 0;
-  const easeBest = bestOutside(easeBoard, cart).best;
+  if (BEST_ID >= 0) reads.read(engine.baskets.levelStamps, BEST_ID);
+  const pairScale = pairBest > 0 ? pairWeight / pairBest : 0;
+  const easeBest = bestOutside(easeBoard, cart);
   const easeScale = easeBest > 0 ? easeWeight / easeBest : 0;
-  const contentBest = bestOutside(contentBoard, cart).best;
+  const contentBest = bestOutside(contentBoard, cart);
   const contentScale = contentBest > 0 ? contentWeight / contentBest : 0;
 
   top.reset(pick.remaining);
-  const offer = (id: number) => {
+  // Each candidate once: those with a pair, then EASE's others, then content's others. The heap's
+  // cheap test goes before the pick list's lookups: most of a cart's candidates cannot enter.
+  for (let i = 0; i < board.touchedCount; i++) {
+    const id = board.touchedAt(i);
     const score = board.score(id) * pairScale + easeBoard.score(id) * easeScale + contentBoard.score(id) * contentScale;
     // EASE's negative weights can leave a candidate at or below 0: the backfill does better than those.
-    if (score > 0 && pick.accepts(id)) top.offer(id, score);
-  };
-  // Each candidate once: those with a pair, then EASE's others, then content's others.
-  for (let i = 0; i < board.touchedCount; i++) offer(board.touchedAt(i));
+    if (score > 0 && top.admits(id, score) && pick.accepts(id)) top.offer(id, score);
+  }
   for (let i = 0; i < easeBoard.touchedCount; i++) {
     const id = easeBoard.touchedAt(i);
-    if (board.flags(id) === 0) offer(id);
+    if (board.flags(id) !== 0) continue;
+    const score = easeBoard.score(id) * easeScale + contentBoard.score(id) * contentScale;
+    if (score > 0 && top.admits(id, score) && pick.accepts(id)) top.offer(id, score);
   }
   for (let i = 0; i < contentBoard.touchedCount; i++) {
     const id = contentBoard.touchedAt(i);
-    if (board.flags(id) === 0 && easeBoard.flags(id) === 0) offer(id);
+    if (board.flags(id) !== 0 || easeBoard.flags(id) !== 0) continue;
+    const score = contentBoard.score(id) * contentScale;
+    if (score > 0 && top.admits(id, score) && pick.accepts(id)) top.offer(id, score);
   }
   const count = top.sort();
   for (let r = 0; r < count; r++) {

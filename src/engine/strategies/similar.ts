@@ -5,14 +5,23 @@
 // A cart's products (two or more) have their rows summed on one board.
 // Work per answer: per context product its co-view row (≤ 2K) and its kept content neighbours (≤ 50) on a score board.
 import { addContentNeighbors, rankBoard } from './board-candidates.js';
-import type { Producer } from './context.js';
+import type { PickList } from '../pick-list.js';
+import type { Producer, StrategyContext } from './context.js';
 
 /** Weight of content similarity next to co-view similarity. */
 const CONTENT_WEIGHT = 0.2;
 /** Score-board flag of candidates with a behavioural signal. */
 const BEHAVIOURAL = 2;
 
-export const similar: Producer = ({ engine, product, cart }, pick) => {
+export const similar: Producer = (context, pick) => similarWith(context, pick, CONTENT_WEIGHT);
+
+/**
+ * similar by co-views alone: a cart's bought-together backfill, after cart-together offered every
+ * content neighbour of the cart's products already (its content part), adds the co-viewed ones.
+ */
+export const coViewed: Producer = (context, pick) => similarWith(context, pick, 0);
+
+function similarWith({ engine, product, cart }: StrategyContext, pick: PickList, contentWeight: number): void {
   if (product === undefined && cart === undefined) return;
   const { board, top } = engine.scratch;
   const coViews = engine.coViews;
@@ -26,7 +35,7 @@ export const similar: Producer = ({ engine, product, cart }, pick) => {
       const id = pairs.ids[start + k]!;
       board.add(id, coViews.jaccard(context, pairs.weights[weightStart + k]!, id), BEHAVIOURAL);
     }
-    addContentNeighbors(engine, context, board, CONTENT_WEIGHT);
+    if (contentWeight > 0) addContentNeighbors(engine, context, board, contentWeight);
     reads.read(coViews.stamps, context);
   }
   const count = rankBoard(board, pick, top);
@@ -37,4 +46,4 @@ export const similar: Producer = ({ engine, product, cart }, pick) => {
     pick.offer(id, top.scoreAt(r), 'similar', (board.flags(id) & BEHAVIOURAL) !== 0 ? 2 : 0);
   }
   board.clear();
-};
+}

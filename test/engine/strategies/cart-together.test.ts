@@ -102,6 +102,24 @@ describe('bought-together over a cart', () => {
     expect(cache.get(engine, 'cart', T0)).toBeUndefined();
   });
 
+  test('When a cart\'s products have no basket partner, then its content neighbours come from bought-together and its co-viewed products from the similar backfill, each once', () => {
+    const engine = engineWith([
+      product('a', { title: 'red lunch bag' }),
+      product('b', { title: 'blue lunch bag' }),
+      product('like', { title: 'green lunch bag' }),
+      product('viewed', { title: 'garden hose' }),
+    ]);
+    for (let i = 0; i < 3; i++) {
+      engine.apply({ type: 'view', productId: 'a', sessionId: `v${i}`, timestamp: T0 - HOUR });
+      engine.apply({ type: 'view', productId: 'viewed', sessionId: `v${i}`, timestamp: T0 - HOUR });
+    }
+    const result = ask(engine, { strategy: 'bought-together', productIds: ['a', 'b'], limit: 8 }, T0);
+    expect(idsOf(result).slice(0, 2)).toEqual(['like', 'viewed']);
+    expect(result.items.slice(0, 2).map((i) => [i.strategy, i.product.id])).toEqual([['similar', 'like'], ['similar', 'viewed']]);
+    expect(result.modelLevel).toBe(0);
+    expect(new Set(idsOf(result)).size).toBe(idsOf(result).length);
+  });
+
   test('When similar is asked for a cart, then each product\'s row is summed: a product like both comes first', () => {
     const engine = engineWith([
       product('a', { title: 'red lunch bag' }),
