@@ -1,11 +1,10 @@
 // A cart placement (data-context="cart"): on a Shopify storefront the widget reads the cart from a
 // stand-in of Shopify's cart API (/cart.js) and follows the theme's changes to it (/cart/add.js,
 // /cart/change.js through fetch); elsewhere it follows the element's data-product-ids.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
+import { startCartStandIn } from '../support/shopify-cart-stand-in.js';
 import { postEvents, recommendations, startTestService, ids, type TestService } from '../support/service.js';
 import { seedShop } from './fixtures.js';
 
@@ -17,10 +16,8 @@ async function seedOrders(t: TestService): Promise<void> {
   await postEvents(t, events);
 }
 
-/** A storefront with a cart: Shopify's globals and cart API (cart.js, add.js, change.js) or a page that keeps the cart in data-product-ids. */
-async function cartStorefront(service: () => TestService) {
-  let cart: number[] = [];
-  const reads: string[] = [];
+/** A storefront with a cart: Shopify's globals and cart API, or a page that keeps the cart in data-product-ids. */
+function cartStorefront(service: () => TestService) {
   const head = (shopify: boolean) => {
     const t = service();
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cart fixture</title><link rel="icon" href="data:,">
@@ -31,35 +28,7 @@ ${shopify ? `<script>window.Shopify = { shop: 'acme.myshopify.com', routes: { ro
     '/cart': () => `${head(true)}<body><div data-pairwise="bought-together" data-context="cart" data-limit="4" data-widget-id="cart-drawer"></div></body></html>`,
     '/plain-cart': () => `${head(false)}<body><div id="drawer" data-pairwise="auto" data-context="cart" data-product-ids="1" data-limit="4"></div></body></html>`,
   };
-  const json = (res: ServerResponse, body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const { pathname } = new URL(req.url ?? '/', 'http://x');
-    const cartBody = () => ({ token: 'c1', items: cart.map((id) => ({ id: id * 100, product_id: id, quantity: 1 })) });
-    if (req.method === 'GET' && pathname === '/cart.js') {
-      reads.push(cart.join(','));
-      return json(res, cartBody());
-    }
-    if (req.method === 'POST' && (pathname === '/cart/add.js' || pathname === '/cart/change.js')) {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      req.on('end', () => {
-        const change = JSON.parse(body) as { product: number; quantity: number };
-        cart = change.quantity > 0 ? [...cart.filter((id) => id !== change.product), change.product] : cart.filter((id) => id !== change.product);
-        json(res, cartBody());
-      });
-      return;
-    }
-    const html = pages[pathname]?.();
-    if (html === undefined) res.writeHead(404).end();
-    else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    reads,
-    setCart: (ids: number[]) => (cart = ids),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return startCartStandIn((pathname) => pages[pathname]?.());
 }
 
 const shown = (page: Page) => page.$$eval('.pw-card', (cards) => cards.map((c) => c.getAttribute('data-product-id')));
