@@ -1,6 +1,6 @@
 // Basket completion in process: the Online Retail dataset replayed through the engine, a cart of up
 // to five products from each later order sent as productIds, the rest of the order relevant
-// (nDCG@10), as the black-box harness's `cart` task asks it. The cart blend (EASE, basket pairs,
+// (nDCG@10), as the API-level basket-completion evaluation asks it. The cart blend (EASE, basket pairs,
 // content: ease-blend.ts) is chosen on validation carved from the training orders only, split by
 // time (the three VALIDATION_CUTS) and at random (a quarter of the training orders), then scored
 // on the held-out test period beside references computed in the same run (summed raw counts,
@@ -91,7 +91,7 @@ function randomSplit(name: string, lines: readonly OrderLine[], seed: number): C
   return { name, train: first, cases: cartCases(second), now: first[first.length - 1]!.time };
 }
 
-/** The catalog as the black-box harness loads it: title, its last word as type, its words as tags, a collection per stock-code prefix. */
+/** The catalog as the API-level evaluation loads it: title, its last word as type, its words as tags, a collection per stock-code prefix. */
 function catalog(data: RetailData): ReturnType<typeof retailProduct>[] {
   const prices = new Map<string, number[]>();
   for (const line of data.lines) {
