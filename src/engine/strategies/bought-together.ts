@@ -83,33 +83,23 @@ function discountsOf(exponent: number): Float64Array {
   return discounts;
 }
 
-/** A product's basket row as pair scores relative to its best (scoreRow): valid until the next call on the same scratch. */
-export interface RowScores {
-  /** Entries of the row: ids at `ids[start + k]`, their relative scores at `scores[k]`. */
-  size: number;
-  start: number;
-  /** What each score is multiplied by to be relative to the row's best (0: the row has no positive score). */
-  factor: number;
-}
-
 /**
  * Scores `product`'s basket row into engine.scratch.rowScores (each pair score once, before the
- * row's factor is known) and records what the scores read: the row, and the level of its best
- * pair (every score is relative to it, returned or not: an excluded product still sets the scale;
- * when the confident score stands in for the best, the best's level still decides which of the
- * two is larger). Callers multiply `rowScores[k]` by `factor`.
+ * row's best is known: the row's entries in order, valid until the next call) and records what the
+ * scores read: the row, and the level of its best pair (every score is relative to it, returned or
+ * not: an excluded product still sets the scale; when the confident score stands in for the best,
+ * the best's level still decides which of the two is larger). Returns what each score is
+ * multiplied by to be relative to the row's best (0: an empty row).
  */
-export function scoreRow(engine: ShopEngine, product: number, now: number, out: RowScores): RowScores {
+export function scoreRow(engine: ShopEngine, product: number, now: number): number {
   const baskets = engine.baskets;
   const pairs = baskets.pairs;
   const size = pairs.size(product);
   engine.scratch.reads.read(baskets.stamps, product);
-  out.size = size;
-  out.start = pairs.start(product);
-  out.factor = 0;
-  if (size === 0) return out;
+  if (size === 0) return 0;
   engine.scratch.reads.read(engine.storeStamps, SETTINGS_PART);
   const scores = engine.scratch.rowScores(size);
+  const start = pairs.start(product);
   const totalStart = pairs.totalStart(product);
   // With the shop's recency off, a pair's decayed count is its undecayed one.
   const timePriors = engine.timePriors;
@@ -122,7 +112,7 @@ export function scoreRow(engine: ShopEngine, product: number, now: number, out: 
   let best = 0;
   let bestId = -1;
   for (let k = 0; k < size; k++) {
-    const id = ids[out.start + k]!;
+    const id = ids[start + k]!;
     const score = undiscountedPairScore(weights[weightStart + k]! * scale, weights[totalStart + k]!, floor) / discounts[baskets.levelOf(id)]!;
     scores[k] = score;
     if (score > best) {
@@ -130,29 +120,26 @@ export function scoreRow(engine: ShopEngine, product: number, now: number, out: 
       bestId = id;
     }
   }
-  out.factor = best > 0 ? 1 / Math.max(best, confidentPairScore(pairConfidenceBaskets, floor)) : 0;
   if (bestId >= 0) engine.scratch.reads.read(baskets.levelStamps, bestId);
-  return out;
+  return best > 0 ? 1 / Math.max(best, confidentPairScore(pairConfidenceBaskets, floor)) : 0;
 }
 
 /** Adds `weight` × the product's relative pair scores to `board`, flagged `flag`; returns whether the row had any. */
-export function addPairRow(engine: ShopEngine, product: number, board: ScoreBoard, now: number, weight: number, flag: number, row: RowScores): boolean {
-  scoreRow(engine, product, now, row);
-  if (row.size === 0) return false;
-  const ids = engine.baskets.pairs.ids;
-  const scores = engine.scratch.rowScores(row.size);
-  const factor = row.factor * weight;
-  for (let k = 0; k < row.size; k++) board.add(ids[row.start + k]!, scores[k]! * factor, flag);
+export function addPairRow(engine: ShopEngine, product: number, board: ScoreBoard, now: number, weight: number, flag: number): boolean {
+  const factor = scoreRow(engine, product, now) * weight;
+  const pairs = engine.baskets.pairs;
+  const size = pairs.size(product);
+  if (size === 0) return false;
+  const start = pairs.start(product);
+  const scores = engine.scratch.rowScores(size);
+  for (let k = 0; k < size; k++) board.add(pairs.ids[start + k]!, scores[k]! * factor, flag);
   return true;
 }
-
-/** The scratch a single answer's row is scored into (answers are computed one at a time). */
-const ROW: RowScores = { size: 0, start: 0, factor: 0 };
 
 export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
   if (product === undefined) return;
   const { board, top } = engine.scratch;
-  if (!addPairRow(engine, product, board, now, 1, PAIRED, ROW)) return;
+  if (!addPairRow(engine, product, board, now, 1, PAIRED)) return;
   addContentNeighbors(engine, product, board, engine.config.pairContentWeight);
   const count = rankBoard(board, pick, top);
   const reads = engine.scratch.reads;

@@ -13,29 +13,29 @@
 // and a top-k heap.
 import type { ScoreBoard } from '../score-board.js';
 import { EASE_PART, SETTINGS_PART } from '../shop-engine.js';
-import { addPairRow, PAIRED, type RowScores } from './bought-together.js';
+import { addPairRow, PAIRED } from './bought-together.js';
 import { addContentNeighbors } from './board-candidates.js';
 import type { Producer } from './context.js';
 
-const ROW: RowScores = { size: 0, start: 0, factor: 0 };
-
-/** The best score on `board` among ids outside the cart (0: none positive); its id in BEST_ID. */
+/** The id with the best score on `board` among ids outside the cart; -1 when none is positive. */
 function bestOutside(board: ScoreBoard, cart: readonly number[]): number {
   let best = 0;
-  BEST_ID = -1;
+  let bestId = -1;
   for (let i = 0; i < board.touchedCount; i++) {
     const candidate = board.touchedAt(i);
     const score = board.score(candidate);
     if (score > best && !cart.includes(candidate)) {
       best = score;
-      BEST_ID = candidate;
+      bestId = candidate;
     }
   }
-  return best;
+  return bestId;
 }
 
-/** The id bestOutside found last (answers are computed one at a time). */
-let BEST_ID = -1;
+/** What multiplies a part's scores: `weight` over its best candidate's score (0 with none). */
+function partScale(board: ScoreBoard, best: number, weight: number): number {
+  return best < 0 ? 0 : weight / board.score(best);
+}
 
 export const cartTogether: Producer = ({ engine, cart, now }, pick) => {
   if (cart === undefined) return;
@@ -44,18 +44,16 @@ export const cartTogether: Producer = ({ engine, cart, now }, pick) => {
   reads.read(engine.storeStamps, EASE_PART);
   const { easeWeight, pairWeight, contentWeight } = engine.ease.cartBlend;
   for (const product of cart) {
-    addPairRow(engine, product, board, now, 1, PAIRED, ROW);
+    addPairRow(engine, product, board, now, 1, PAIRED);
     if (easeWeight > 0) engine.ease.spread(easeBoard, product, 1);
     if (contentWeight > 0) addContentNeighbors(engine, product, contentBoard, 1);
   }
   const pairBest = bestOutside(board, cart);
   // The pair part is relative to its best candidate, whose discount (its level) sets that scale.
-  if (BEST_ID >= 0) reads.read(engine.baskets.levelStamps, BEST_ID);
-  const pairScale = pairBest > 0 ? pairWeight / pairBest : 0;
-  const easeBest = bestOutside(easeBoard, cart);
-  const easeScale = easeBest > 0 ? easeWeight / easeBest : 0;
-  const contentBest = bestOutside(contentBoard, cart);
-  const contentScale = contentBest > 0 ? contentWeight / contentBest : 0;
+  if (pairBest >= 0) reads.read(engine.baskets.levelStamps, pairBest);
+  const pairScale = partScale(board, pairBest, pairWeight);
+  const easeScale = partScale(easeBoard, bestOutside(easeBoard, cart), easeWeight);
+  const contentScale = partScale(contentBoard, bestOutside(contentBoard, cart), contentWeight);
 
   top.reset(pick.remaining);
   // Each candidate once: those with a pair, then EASE's others, then content's others. The heap's
