@@ -235,11 +235,16 @@ async function compose(config: Config, options: ServiceOptions & { log: Log }, d
       logProblems: () => replicated?.problems() ?? [],
       deliveries: () => integrations.writes.counts.values(),
     },
-    config.serverIndex !== undefined,
+    { supervised: config.serverIndex !== undefined },
   );
   await background.takeLease();
   const http = await startHttpServer(
-    { config, resolveKey, resolveKeyHash: keys.resolveHash, identity, limits, answers, events, positionToken: (position) => pipeline.positionToken(position), catalog, customers, shopErasure, positions, shops: shopStatus, node, clock, demo: demo?.storefront, experiments, rules, settings, stats: new Stats(engines), dashboardSessions, integrations, metrics, telemetry, proxies: config.trustedProxies.length === 0 ? undefined : new TrustedProxies(config.trustedProxies) },
+    {
+      config, clock, resolveKey, resolveKeyHash: keys.resolveHash, identity, limits, dashboardSessions,
+      answers, events, positionToken: (position) => pipeline.positionToken(position), positions,
+      catalog, customers, shopErasure, shops: shopStatus, settings, experiments, rules, stats: new Stats(engines), integrations, demo: demo?.storefront,
+      node, metrics, telemetry, proxies: config.trustedProxies.length === 0 ? undefined : new TrustedProxies(config.trustedProxies),
+    },
     stream.routes,
   ).catch(async (error: unknown) => {
     await stream.close(0); // its timers started with its routes

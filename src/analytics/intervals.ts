@@ -10,7 +10,6 @@ export const Z_95 = 1.959963984540054;
 /** z of 80 % power. */
 export const Z_POWER_80 = 0.8416212335729143;
 
-
 /**
  * The Wilson score interval of `successes` out of `trials`. A count can exceed its base where events
  * arrive without what should come first (clicks sent without their impressions), so the interval is

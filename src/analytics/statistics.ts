@@ -3,7 +3,7 @@
 // experiment's variants compared with the first (A) on click-through rate; and the top recommended
 // products from the per-product cells.
 import { CODED_STRATEGIES } from '../engine/attribution/rec-id.js';
-import type { Attribution } from '../engine/attribution/attribution.js';
+import type { AttributionResults } from '../engine/shop-face.js';
 import { ADD_TO_CARTS, CARTED_CLICKS, CLICKS, CONVERTED_CLICKS, DAY_MS, FIELDS, IMPRESSIONS, keyExperiment, keyStrategy, keyVariant, keyWidget, ORDERS, REVENUE, STOREFRONT_REVENUE } from '../engine/attribution/day-cells.js';
 import type { WidgetNames } from '../engine/attribution/widget-names.js';
 import type { Comparison, ExperimentResults, GroupBy, Metrics, StatsAnswer, StatsGroup } from '../api/stats-answer.js';
@@ -114,7 +114,7 @@ function groupName(groupBy: GroupBy, group: number, widgets: WidgetGroups): stri
  * Sums the range's cells into `groups` by number (numbers, not names, per cell: a 400-day range of
  * a busy shop is ~200k cells) and returns the total of all of them.
  */
-function sumCells(attribution: Attribution, range: StatsRange, groupBy: GroupBy, groups: Map<number, Counts>, widgets = new WidgetGroups(attribution.widgets), cells = attribution.cells): Counts {
+function sumCells(attribution: AttributionResults, range: StatsRange, groupBy: GroupBy, groups: Map<number, Counts>, widgets = new WidgetGroups(attribution.widgets), cells = attribution.cells): Counts {
   const total: Counts = zeros();
   const rows = cells.rows;
   cells.forEach(range.fromDay, range.toDay, (day, key, row) => {
@@ -129,7 +129,7 @@ function sumCells(attribution: Attribution, range: StatsRange, groupBy: GroupBy,
   return total;
 }
 
-export function statistics(attribution: Attribution, range: StatsRange, groupBy: GroupBy, titleOf?: TitleOf): StatsAnswer {
+export function statistics(attribution: AttributionResults, range: StatsRange, groupBy: GroupBy, titleOf?: TitleOf): StatsAnswer {
   if (groupBy === 'product') return topProducts(attribution, range, titleOf);
   const groups = new Map<number, Counts>();
   if (groupBy === 'day') for (let d = range.fromDay; d <= range.toDay; d++) groups.set(d, zeros());
@@ -174,7 +174,7 @@ export function statistics(attribution: Attribution, range: StatsRange, groupBy:
  * The totals (from the key cells, as every grouping) and the MAX_PRODUCT_GROUPS products that
  * earned most over the range: by revenue, then clicks, then add-to-carts, then id.
  */
-function topProducts(attribution: Attribution, range: StatsRange, titleOf: TitleOf | undefined): StatsAnswer {
+function topProducts(attribution: AttributionResults, range: StatsRange, titleOf: TitleOf | undefined): StatsAnswer {
   const total = sumCells(attribution, range, 'strategy', new Map());
   const byProduct = new Map<number, Counts>();
   const cells = attribution.products.cells;
@@ -207,7 +207,7 @@ function topProducts(attribution: Attribution, range: StatsRange, titleOf: Title
 }
 
 /** One experiment's variants over the range (at least `variantCount` of them, zeros where unseen) and each compared with A. */
-export function experimentResults(attribution: Attribution, range: StatsRange, experiment: number, variantCount: number): ExperimentResults {
+export function experimentResults(attribution: AttributionResults, range: StatsRange, experiment: number, variantCount: number): ExperimentResults {
   const variants = new Map<number, Counts>();
   const rows = attribution.cells.rows;
   attribution.cells.forEach(range.fromDay, range.toDay, (_day, key, row) => {

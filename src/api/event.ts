@@ -2,17 +2,15 @@
 import { Packr } from 'msgpackr';
 import typia, { type tags } from 'typia';
 import type { EventType } from '../engine/event.js';
-import type { WireEvent } from './wire-event.js';
-
-export type { WireEvent };
 import { AppError, type FieldError } from '../errors.js';
 import { ISO_8601_WITH_ZONE } from './date-time.js';
 import { typiaPathToPointer } from './json-pointer.js';
 import { normalizeProductId } from './product-id.js';
+import type { WireEvent } from './wire-event.js';
+
+export type { WireEvent };
 
 export const EVENT_TYPES: readonly EventType[] = ['impression', 'click', 'add_to_cart', 'purchase', 'dismiss', 'save', 'view'];
-
-
 
 /** An accepted event, normalized: bare product id, epoch-ms timestamp, no nulls. */
 export interface TrackedEvent {

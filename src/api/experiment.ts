@@ -1,12 +1,11 @@
 // The experiment wire type (POST /api/experiments), its typia validator, and the stored record.
 import typia, { type tags } from 'typia';
 import { MAX_VARIANTS } from '../engine/attribution/rec-id.js';
-import type { ExperimentStatus, VariantStrategy } from './experiment-view.js';
-
-export type { ExperimentStatus, VariantStrategy };
 import { invalidFields, type FieldError } from '../errors.js';
+import type { ExperimentStatus, VariantStrategy } from './experiment-view.js';
 import { typiaPathToPointer } from './json-pointer.js';
 
+export type { ExperimentStatus, VariantStrategy };
 
 export interface WireExperiment {
   /** The placement (the widgetId its recommendation requests carry). */
@@ -22,7 +21,6 @@ export interface WireVariant {
   /** Its share of the placement's shoppers: weights, normalized to sum to 100 (at least one above 0). */
   share: number & tags.Minimum<0> & tags.Maximum<100>;
 }
-
 
 export interface ExperimentRecord {
   /** 1, 2, 3… per shop: `exp_<number>` on the wire, and in recIds. */

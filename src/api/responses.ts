@@ -3,10 +3,11 @@
 // browser bundles read too live in files of their own that import no code (recommendation-response.ts,
 // stats-answer.ts, experiment-view.ts, rule-view.ts), re-exported here.
 import type { tags } from 'typia';
+import type { ProductCard, ProductGid } from './recommendation-response.js';
+import type { GroupBy } from './stats-answer.js';
+
 export type * from './recommendation-response.js';
 export type * from './experiment-view.js';
-import type { GroupBy } from './stats-answer.js';
-import type { ProductCard, ProductGid } from './recommendation-response.js';
 
 /** GET /api/products/{id}: every stored field of a catalog product. */
 export interface CatalogProduct extends ProductCard {

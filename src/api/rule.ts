@@ -6,11 +6,11 @@ import { parseFilter } from '../engine/filters/filter-syntax.js';
 import { MAX_RULES_PER_SHOP, type Rule, type RuleThen, type RuleWhen } from '../engine/rules/rule.js';
 import type { Strategy } from '../engine/strategy.js';
 import { AppError, type FieldError } from '../errors.js';
+import { typiaPathToPointer } from './json-pointer.js';
+import { normalizeCollectionId, normalizeProductId, productGid } from './product-id.js';
 import type { RuleView } from './rule-view.js';
 
 export type * from './rule-view.js';
-import { typiaPathToPointer } from './json-pointer.js';
-import { normalizeCollectionId, normalizeProductId, productGid } from './product-id.js';
 
 export { MAX_RULES_PER_SHOP };
 /** A rule's JSON body, in bytes. */
@@ -186,4 +186,3 @@ export function ruleView(rule: Rule, platform: string): RuleView {
     updatedAt: new Date(rule.updatedAt).toISOString(),
   };
 }
-

@@ -13,7 +13,7 @@ import { experimentId, variantName } from '../analytics/statistics.js';
 import { recommend, requestContext, type Recommendation } from '../engine/recommend.js';
 import type { Arm, Experiments } from './experiments.js';
 import type { ShopEngines } from '../engine/shop-engines.js';
-import type { ShopEngine } from '../engine/shop-engine.js';
+import type { ShopFace } from '../engine/shop-face.js';
 import type { Principal } from './principal.js';
 import { queryAs, type CustomerIdentity } from './customer-identity.js';
 import { recommendationJson } from './render.js';
@@ -136,10 +136,10 @@ export class Answers {
    * window ends. The time a fresh answer is computed at is at most maxAgeMs behind the clock, and
    * never before the latest edge of a rule's validity window (so a rule starts and ends on time).
    */
-  #answerTime(now: number, engine: ShopEngine): number {
+  #answerTime(now: number, engine: ShopFace): number {
     const window = this.cache.maxAgeMs;
     // Not before the last edge of a rule's window: an answer holds what is in force at `now`.
-    return Math.max(window > 0 ? now - (now % window) : now, engine.rules.lastEdge(now));
+    return Math.max(window > 0 ? now - (now % window) : now, engine.lastRuleEdge(now));
   }
 
   #answer(shopId: string, query: RecommendationQuery, key: string, now: number): Answer {
@@ -154,7 +154,7 @@ export class Answers {
     const clock = now;
     now = this.#answerTime(clock, engine);
     // Rules may match on the placement: then its answers are cached apart.
-    if (query.widgetId !== undefined && engine.rules.byWidget) key += '\u0000w' + query.widgetId;
+    if (query.widgetId !== undefined && engine.rulesMatchPlacements) key += '\u0000w' + query.widgetId;
     const cached = this.cache.get(engine, key, now);
     if (cached !== undefined) return cached;
     const shaped = shapeFor(engine, query, requestContext(engine, query));
@@ -163,7 +163,7 @@ export class Answers {
     const answer = render(result, arm);
     // One computed after a rule's edge holds only to its window's end, as one computed at the window's start.
     const window = this.cache.maxAgeMs;
-    const reads = engine.scratch.reads;
+    const reads = engine.lastAnswerReads();
     if (window > 0) reads.expiresAt = Math.min(reads.expiresAt, clock - (clock % window) + window);
     this.cache.set(engine, key, now, answer, reads);
     return answer;

@@ -33,12 +33,12 @@ export class CatalogUpdates {
   }
 
   get(shopId: string, productId: string): Product | undefined {
-    return this.engines.get(shopId).catalog.get(productId);
+    return this.engines.face(shopId).product(productId);
   }
 
   /** Up to `limit` products after the id `after`, in product-id order (see engine/catalog-page.ts). */
   page(shopId: string, after: string | undefined, limit: number): CatalogPage {
-    return catalogPage(this.engines.get(shopId).catalog, after, limit);
+    return catalogPage(this.engines.face(shopId).catalogReader, after, limit);
   }
 }
 

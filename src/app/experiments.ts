@@ -62,7 +62,7 @@ export class Experiments {
 
   /** The experiment with its variants' numbers over every kept day, each compared with A. */
   withResults(shopId: string, record: ExperimentRecord): ExperimentWithResults {
-    const attribution = this.engines.get(shopId).attribution;
+    const attribution = this.engines.face(shopId).results;
     const { variants, comparisons } = experimentResults(attribution, EVERY_DAY, record.number, record.variants.length);
     return { ...experimentView(record), results: { variants, comparisons } };
   }

@@ -14,6 +14,7 @@ import type { FeedPullReport, FeedSettings } from '../store/feed-settings.js';
 import type { ShopRecord } from '../store/records.js';
 import type { ShopStore } from '../store/shop-store.js';
 import type { CatalogUpdates } from './catalog-updates.js';
+import type { Log } from '../observability/log.js';
 
 const CHUNK = 1000;
 /** Refusals kept in a pull's report (the count says how many there were). */
@@ -25,7 +26,7 @@ export interface FeedPullsDeps {
   gidPlatform: string;
   download: (url: string, version: FeedVersion) => Promise<Download>;
   clock: () => number;
-  log: (line: string) => void;
+  log: Log;
   /** Whether this process pulls feeds (it holds the housekeeping lease, and past one machine the cluster's). */
   puller: () => boolean;
 }
@@ -93,7 +94,7 @@ export class FeedPulls {
   shopChanged(shopId: string, record: ShopRecord): void {
     if (record.feed === undefined || record.feed.last !== undefined || this.#running.has(shopId) || !this.deps.puller()) return;
     // After the change is applied everywhere in this process: the pull reads the record it set.
-    setImmediate(() => void this.pull(shopId).catch((error: unknown) => this.deps.log(`feed of shop "${shopId}" failed: ${String(error)}`)));
+    setImmediate(() => void this.pull(shopId).catch((error: unknown) => this.deps.log(`feed of shop "${shopId}" failed: ${String(error)}`, { event: 'feed-pull-failed', level: 'error', shop: shopId, error: String(error) })));
   }
 
   /** Pulls every shop's feed that is due at `now` (one at a time); resolves with how many were pulled. */
@@ -132,7 +133,18 @@ export class FeedPulls {
       this.#running.delete(shopId);
     }
     report.endedAt = this.deps.clock();
-    this.deps.log(`feed of shop "${shopId}": ${report.error ?? (report.notModified ? 'not modified' : `${report.seen} products seen, ${report.changed} changed, ${report.refused} refused, ${report.unlisted} no longer listed`)}`);
+    this.deps.log(`feed of shop "${shopId}": ${report.error ?? (report.notModified ? 'not modified' : `${report.seen} products seen, ${report.changed} changed, ${report.refused} refused, ${report.unlisted} no longer listed`)}`, {
+      event: report.error === undefined ? 'feed-pull' : 'feed-pull-failed',
+      level: report.error === undefined ? 'info' : 'warn',
+      shop: shopId,
+      ...(report.error === undefined ? {} : { error: report.error }),
+      notModified: report.notModified === true,
+      seen: report.seen,
+      changed: report.changed,
+      refused: report.refused,
+      unlisted: report.unlisted,
+      seconds: (report.endedAt - report.startedAt) / 1000,
+    });
     await this.deps.shops.changeFeed(shopId, { action: 'pulled', url: feed.url, report, ...(version.etag ? { etag: version.etag } : {}), ...(version.lastModified ? { lastModified: version.lastModified } : {}) });
     return report;
   }

@@ -14,6 +14,7 @@ import { PlatformWrites } from './platform-writes.js';
 import type { ShopErasure } from './shop-erasure.js';
 import { ShopifyWebhooks } from './shopify-webhooks.js';
 import { WooWebhooks } from './woocommerce-webhooks.js';
+import type { Log } from '../observability/log.js';
 
 /** How often due feeds are looked for. */
 const FEED_CHECK_MS = 60_000;
@@ -31,7 +32,7 @@ export interface IntegrationsDeps {
   /** Whether this process pulls feeds (one process of the node, and of the cluster). */
   puller: () => boolean;
   clock: () => number;
-  logLine: (line: string) => void;
+  logLine: Log;
 }
 
 export class Integrations {
@@ -41,7 +42,7 @@ export class Integrations {
   /** Deliveries by platform, topic and outcome (for /metrics). */
   readonly writes: PlatformWrites;
   readonly #clock: () => number;
-  readonly #logLine: (line: string) => void;
+  readonly #logLine: Log;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(deps: IntegrationsDeps) {
@@ -66,7 +67,7 @@ export class Integrations {
 
   /** Starts looking for due feeds every minute. */
   start(): void {
-    this.#timer = setInterval(() => void this.feeds.pullDue(this.#clock()).catch((error: unknown) => this.#logLine(`feed pulls failed: ${String(error)}`)), FEED_CHECK_MS);
+    this.#timer = setInterval(() => void this.feeds.pullDue(this.#clock()).catch((error: unknown) => this.#logLine(`feed pulls failed: ${String(error)}`, { event: 'feed-pull-failed', level: 'error', error: String(error) })), FEED_CHECK_MS);
     this.#timer.unref();
   }
 

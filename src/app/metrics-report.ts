@@ -73,16 +73,17 @@ const SETTINGS = [
 
 /** The shop's models as this process holds them: every process applies the same log, so the node shows the furthest one's ('max'). */
 function modelFamilies(sources: MetricsSources, shopId: string): MetricFamily[] {
-  const engine = sources.engines.get(shopId);
+  const engine = sources.engines.face(shopId);
+  const counts = engine.counts();
   const shop = { shop: shopId };
   const { settings, tuning } = shopModel(shopId, engine, sources.easeLambda);
   const score = (x: number | null | undefined) => (x === null || x === undefined ? NaN : x);
   const families = [
-    counter('pairwise_events_applied_total', "Events applied to the shop's models since the shop began (restored from a snapshot, then the log after it; those held for products not in the catalog too).", [[shop, engine.eventCount]], 'max'),
-    gauge('pairwise_products', "Products in the shop's catalog.", [[shop, engine.catalog.productCount]], 'max'),
-    gauge('pairwise_shoppers_tracked', 'Shoppers (customers and sessions) with state in memory.', [[shop, engine.erasedShoppers.held()]], 'max'),
-    gauge('pairwise_pending_events', 'Events held for product ids the catalog does not have (yet), counted when the product is added (bounded by PAIRWISE_PENDING_EVENTS).', [[shop, engine.pending.size]], 'max'),
-    gauge('pairwise_ease_fit_products', "Products in the shop's installed EASE fit (a refit's matrix is 4 × this² bytes; 0: none yet).", [[shop, engine.ease.size]], 'max'),
+    counter('pairwise_events_applied_total', "Events applied to the shop's models since the shop began (restored from a snapshot, then the log after it; those held for products not in the catalog too).", [[shop, counts.events]], 'max'),
+    gauge('pairwise_products', "Products in the shop's catalog.", [[shop, counts.products]], 'max'),
+    gauge('pairwise_shoppers_tracked', 'Shoppers (customers and sessions) with state in memory.', [[shop, counts.shoppers]], 'max'),
+    gauge('pairwise_pending_events', 'Events held for product ids the catalog does not have (yet), counted when the product is added (bounded by PAIRWISE_PENDING_EVENTS).', [[shop, counts.pendingEvents]], 'max'),
+    gauge('pairwise_ease_fit_products', "Products in the shop's installed EASE fit (a refit's matrix is 4 × this² bytes; 0: none yet).", [[shop, counts.easeProducts]], 'max'),
     gauge('pairwise_model_setting', "A setting personalized runs with in the shop: tuned on the shop's held-out purchases at its latest refit, or the default.", SETTINGS.map(([setting, field]) => [{ ...shop, setting }, settings[field]] as const), 'max'),
     gauge('pairwise_model_tuned', 'Whether the installed settings beat the default on validation by more than its noise margin (1), or are the defaults (0).', [[shop, tuning?.decision === 'tuned' ? 1 : 0]], 'max'),
   ];

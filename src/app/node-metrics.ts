@@ -24,7 +24,7 @@ export class NodeMetrics {
    */
   constructor(
     readonly sources: MetricsSources,
-    supervised = false,
+    { supervised = false }: { supervised?: boolean } = {},
   ) {
     let linked!: (gather: NodeGather) => void;
     const link = new Promise<NodeGather>((resolve) => (linked = resolve));

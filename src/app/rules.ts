@@ -5,8 +5,6 @@
 import { parseRecommendationQuery, filterError } from '../api/recommendation-query.js';
 import { parseRule, ruleFilters, MAX_RULES_PER_SHOP } from '../api/rule.js';
 import { shapeFor } from '../engine/answer-shaping.js';
-import { checkDiversity } from '../engine/filters/diversity.js';
-import { compileFilter } from '../engine/filters/compiled-filter.js';
 import { parseFilter } from '../engine/filters/filter-syntax.js';
 import { recommend, requestContext, type Recommendation } from '../engine/recommend.js';
 import type { Rule } from '../engine/rules/rule.js';
@@ -35,17 +33,17 @@ export class Rules {
   validate(shopId: string, id: string, input: unknown, now: number): Rule {
     const parsed = parseRule(id, input);
     if (!parsed.ok) throw invalid(parsed.errors);
-    const engine = this.engines.get(shopId);
+    const engine = this.engines.face(shopId);
     const errors: FieldError[] = [];
     for (const { pointer, text } of ruleFilters(parsed.rule)) {
       const expression = parseFilter(text);
       if (!expression.ok) continue; // parseRule reported it
-      const compiled = compileFilter(expression.expression, engine.attributes);
-      if (!compiled.ok) errors.push({ pointer, detail: compiled.error.detail, position: compiled.error.position, expected: compiled.error.expected });
+      const error = engine.checkFilter(expression.expression);
+      if (error !== undefined) errors.push({ pointer, detail: error.detail, position: error.position, expected: error.expected });
     }
     const diversity = parsed.rule.then.diversity;
     if (diversity !== undefined) {
-      const error = checkDiversity({ attribute: diversity.by, max: diversity.max }, engine.attributes);
+      const error = engine.checkDiversity({ attribute: diversity.by, max: diversity.max });
       if (error !== undefined) errors.push({ pointer: '/then/diversity/by', detail: error.detail, expected: error.expected });
     }
     if (errors.length > 0) throw invalid(errors);
@@ -91,7 +89,7 @@ export class Rules {
       if (!shaped.ok) throw filterError(shaped.parameter, shaped.error);
       return shaped.shape;
     };
-    const book = engine.rules.copy();
+    const book = engine.ruleBookCopy();
     book.put(draft);
     const before = recommend(engine, query, now, shape());
     const after = recommend(engine, query, now, shape(), book);

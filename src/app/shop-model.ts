@@ -3,7 +3,7 @@
 import type { CartModelTuning, CartSettings, ModelSettings, ModelTuning, ShopModel } from '../api/responses.js';
 import type { CartBlend } from '../engine/ease/ease-blend.js';
 import { DEFAULT_CART_BLEND, DEFAULT_EASE_BLEND, TIMELESS_EASE_BLEND } from '../engine/ease/ease-model.js';
-import type { ShopEngine } from '../engine/shop-engine.js';
+import type { ShopFace } from '../engine/shop-face.js';
 import type { CartTuningReport, TunedSettings } from '../engine/tuning/tuned-settings.js';
 
 function settingsOf(s: TunedSettings): ModelSettings {
@@ -15,8 +15,9 @@ function cartSettingsOf(b: CartBlend): CartSettings {
 }
 
 /** `lambda`: the configured λ (PAIRWISE_EASE_LAMBDA), the default's. */
-export function shopModel(shopId: string, engine: ShopEngine, lambda: number): ShopModel {
-  const report = engine.ease.tuning;
+export function shopModel(shopId: string, engine: ShopFace, lambda: number): ShopModel {
+  const panel = engine.modelPanel();
+  const report = panel.tuning;
   const defaults: ModelSettings = settingsOf({ ...(engine.timePriors ? DEFAULT_EASE_BLEND : TIMELESS_EASE_BLEND), lambda });
   const tuning: ModelTuning | null =
     report === undefined
@@ -35,12 +36,12 @@ export function shopModel(shopId: string, engine: ShopEngine, lambda: number): S
         };
   return {
     shopId,
-    fitProducts: engine.ease.size,
+    fitProducts: panel.fitProducts,
     // What answers apply: with the shop's recency off, nothing time-based and EASE alone, at the fit's λ.
-    settings: settingsOf({ ...engine.ease.blendFor(engine.timePriors), lambda: report?.settings.lambda ?? lambda }),
+    settings: settingsOf({ ...panel.blend, lambda: report?.settings.lambda ?? lambda }),
     defaults: report === undefined ? defaults : settingsOf(report.defaults),
     tuning,
-    cart: { settings: cartSettingsOf(engine.ease.cartBlend), defaults: cartSettingsOf(DEFAULT_CART_BLEND), tuning: cartTuning(report?.cart) },
+    cart: { settings: cartSettingsOf(panel.cartBlend), defaults: cartSettingsOf(DEFAULT_CART_BLEND), tuning: cartTuning(report?.cart) },
   };
 }
 

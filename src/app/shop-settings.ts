@@ -30,7 +30,7 @@ export class ShopSettings {
 
   /** The shop's recency setting and what its answers apply (the engine decides: ShopEngine.timePriors). */
   recency(shopId: string): ShopRecency {
-    const engine = this.engines.get(shopId);
+    const engine = this.engines.face(shopId);
     return { recency: engine.recency, effective: engine.timePriors ? 'auto' : 'off' };
   }
 

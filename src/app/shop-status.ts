@@ -5,7 +5,6 @@ import type { FeedView } from '../api/integrations.js';
 import type { ShopInfo, ShopModel } from '../api/responses.js';
 import type { EngineConfig } from '../engine/engine-config.js';
 import type { ShopEngines } from '../engine/shop-engines.js';
-import { CUSTOMER_SPACE, SESSION_SPACE } from '../engine/shopper-keys.js';
 import { AppError } from '../errors.js';
 import type { ShopStore } from '../store/shop-store.js';
 import type { WebhookConnection } from '../store/webhook-connection.js';
@@ -36,17 +35,9 @@ export interface ShopRecordView {
 }
 
 /** What this process's models of a shop hold. */
-export interface ShopCounts {
-  products: number;
-  /** Events applied since start (replay included; those held for products not in the catalog too). */
-  events: number;
-  /** Customers and sessions with state in memory (erased ones gone, though their slots wait for reuse). */
-  shoppers: number;
-  /** Events held for product ids the catalog does not have (yet). */
-  pendingEvents: number;
-  /** Products in the installed EASE fit (0: none yet). */
-  easeProducts: number;
-}
+import type { ShopCounts } from '../engine/shop-face.js';
+
+export type { ShopCounts };
 
 /** What the shop's public key stored today (UTC, every server process together) against its daily budget (0: unbounded). */
 export interface StorefrontToday {
@@ -114,19 +105,12 @@ export class ShopStatus {
   }
 
   counts(shopId: string): ShopCounts {
-    const engine = this.engines.get(shopId);
-    return {
-      products: engine.catalog.productCount,
-      events: engine.eventCount,
-      shoppers: engine.erasedShoppers.held(),
-      pendingEvents: engine.pending.size,
-      easeProducts: engine.ease.size,
-    };
+    return this.engines.face(shopId).counts();
   }
 
   /** What personalized runs with in the shop and why. */
   model(shopId: string): ShopModel {
-    return shopModel(shopId, this.engines.get(shopId), this.#options.lambda);
+    return shopModel(shopId, this.engines.face(shopId), this.#options.lambda);
   }
 
   storefront(shopId: string): StorefrontToday {
@@ -157,24 +141,24 @@ export class ShopStatus {
   info(shopId: string): ShopInfo {
     const record = this.record(shopId);
     if (record === undefined) throw new AppError('not_found', `shop "${shopId}" has no record`);
-    const engine = this.engines.get(shopId);
-    const { catalog } = engine;
+    const engine = this.engines.face(shopId);
+    const counts = engine.counts();
     let collections = 0;
-    for (const _ of catalog.collectionIds()) collections++;
+    for (const _ of engine.catalogReader.collectionIds()) collections++;
     const models = this.#options.engineConfig;
     return {
       shopId,
       createdAt: new Date(record.createdAt).toISOString(),
       demo: record.demo,
       counts: {
-        products: catalog.productCount,
+        products: counts.products,
         collections,
-        events: engine.eventCount,
+        events: counts.events,
         // Erased customers and sessions are gone, though their slots wait for reuse.
-        shoppers: engine.erasedShoppers.held(),
-        customers: engine.erasedShoppers.held(CUSTOMER_SPACE),
-        sessions: engine.erasedShoppers.held(SESSION_SPACE),
-        pendingEvents: engine.pending.size,
+        shoppers: counts.shoppers,
+        customers: counts.customers,
+        sessions: counts.sessions,
+        pendingEvents: counts.pendingEvents,
         keys: record.keys,
       },
       settings: {

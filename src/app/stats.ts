@@ -13,7 +13,7 @@ export class Stats {
     const parsed = parseStatsQuery(query, now);
     if (!parsed.ok) throw parsed.error;
     const { groupBy, ...range } = parsed.query;
-    const engine = this.engines.get(shopId);
-    return statistics(engine.attribution, range, groupBy, (id) => engine.catalog.get(id)?.title);
+    const engine = this.engines.face(shopId);
+    return statistics(engine.results, range, groupBy, (id) => engine.product(id)?.title);
   }
 }

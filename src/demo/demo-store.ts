@@ -6,6 +6,7 @@ import { mintCustomerToken } from '../api/customer-token.js';
 import type { ShopEngines } from '../engine/shop-engines.js';
 import { createDemoStorefront, type DemoStorefront } from './demo-storefront.js';
 import { seedDemoStore, type DemoKeys, type DemoSeeded, type SeedDeps } from './seed-demo-store.js';
+import type { Log } from '../observability/log.js';
 
 export interface DemoStoreOptions extends SeedDeps {
   engines: ShopEngines;
@@ -15,7 +16,7 @@ export interface DemoStoreOptions extends SeedDeps {
   dataDir: string;
   /** Epoch ms. */
   clock: () => number;
-  log: (line: string) => void;
+  log: Log;
 }
 
 export interface OpenDemoStore {
@@ -37,7 +38,7 @@ export async function openDemoStore(options: DemoStoreOptions): Promise<OpenDemo
     demoDir,
     publicKey: keys.publicKey,
     customerToken: (customerId) => mintCustomerToken(signingSecret, shopId, customerId, Math.floor(clock() / 1000) + TOKEN_SECONDS),
-    catalog: () => engines.get(shopId).catalog,
+    catalog: () => engines.face(shopId).catalogReader,
   });
   return { keys, ...(seeded === undefined ? {} : { seeded }), storefront };
 }

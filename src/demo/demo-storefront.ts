@@ -1,7 +1,7 @@
 // What the demo storefront (/demo) knows beyond the engine's catalog: the demo shop's public key,
 // its collections' names (the engine keeps only ids) and a few sample shoppers with real order
 // histories to "sign in" as. Shoppers are picked from data/demo/events.csv on first use.
-import type { Catalog } from '../engine/catalog.js';
+import type { CatalogReader } from '../engine/shop-face.js';
 import { readDemoCollections, readDemoEvents, readDemoProducts, type DemoCollectionRow } from './demo-files.js';
 
 export type DemoCollection = DemoCollectionRow;
@@ -16,7 +16,7 @@ export interface SampleShopper {
 export interface DemoStorefront {
   readonly publicKey: string;
   /** The demo shop's catalog as it is now (read per page: catalog updates through the API show at once). */
-  catalog(): Catalog;
+  catalog(): CatalogReader;
   /** A customer token for a signed-in sample shopper (as a merchant's theme renders one). */
   customerToken(customerId: string): string;
   readonly collections: readonly DemoCollection[];
@@ -65,7 +65,7 @@ export interface DemoStorefrontOptions {
   publicKey: string;
   /** A customer token for a sample shopper, as a merchant's theme mints one per page. */
   customerToken: (customerId: string) => string;
-  catalog: () => Catalog;
+  catalog: () => CatalogReader;
 }
 
 export function createDemoStorefront({ demoDir, publicKey, customerToken, catalog }: DemoStorefrontOptions): DemoStorefront {

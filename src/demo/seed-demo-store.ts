@@ -13,6 +13,7 @@ import { experimentBody } from '../api/experiment.js';
 import { DEMO_EXPERIMENT, demoTraffic, EXPERIMENT_DAYS, TRAFFIC_WIDGETS } from './demo-traffic.js';
 import type { ShopStore } from '../store/shop-store.js';
 import { readDemoEvents, readDemoProducts } from './demo-files.js';
+import type { Log } from '../observability/log.js';
 
 export const DEMO_SHOP = 'demo';
 
@@ -125,7 +126,7 @@ async function seedEvents(deps: SeedDeps, demoDir: string, now: number): Promise
  * Creates and fills the demo shop once (saying what it seeded); afterwards only returns its keys.
  * `log` hears only that seeding begins: it takes a while, and the start-up summary tells the rest.
  */
-export async function seedDemoStore(deps: SeedDeps, demoDir: string, keysFile: string, now: number, log: (line: string) => void): Promise<DemoStore> {
+export async function seedDemoStore(deps: SeedDeps, demoDir: string, keysFile: string, now: number, log: Log): Promise<DemoStore> {
   const started = performance.now();
   const created = await deps.shops.ensureShop(DEMO_SHOP, { demo: true }, now);
   // The demo's prices are the Online Retail shop's, in pounds (data/demo/README.md); a demo store
@@ -133,7 +134,7 @@ export async function seedDemoStore(deps: SeedDeps, demoDir: string, keysFile: s
   if (deps.shops.getShop(DEMO_SHOP)?.currency === undefined) await deps.shops.setCurrency(DEMO_SHOP, DEMO_CURRENCY);
   let seeded: DemoSeeded | undefined;
   if (created) {
-    log('first start: seeding the demo store…');
+    log('first start: seeding the demo store…', { event: 'demo-seeding', shop: DEMO_SHOP });
     const products = await seedCatalog(deps, demoDir, now);
     const events = (await seedEvents(deps, demoDir, now)) + (await seedTraffic(deps, products, now));
     seeded = { products: products.length, events, ms: Math.round(performance.now() - started) };

@@ -2,7 +2,8 @@
 // after a given id. Paging by id rather than by index keeps a listing exact while the catalog
 // changes between pages: a product present throughout is listed exactly once, whatever is added or
 // removed meanwhile (a product added behind the cursor is simply not seen).
-import { compareProductIds, type Catalog } from './catalog.js';
+import { compareProductIds } from './catalog.js';
+import type { CatalogReader } from './shop-face.js';
 import type { Product } from './product.js';
 
 export interface CatalogPage {
@@ -12,7 +13,7 @@ export interface CatalogPage {
 }
 
 /** The first index of `ordered` whose id sorts after `after`. O(log n). */
-function firstAfter(catalog: Catalog, ordered: readonly number[], after: string): number {
+function firstAfter(catalog: CatalogReader, ordered: readonly number[], after: string): number {
   let low = 0;
   let high = ordered.length;
   while (low < high) {
@@ -27,7 +28,7 @@ function firstAfter(catalog: Catalog, ordered: readonly number[], after: string)
  * Up to `limit` products after the id `after` (from the start when undefined). O(log n + limit),
  * plus O(n log n) for the first page after the catalog changed (Catalog.ordered is rebuilt).
  */
-export function catalogPage(catalog: Catalog, after: string | undefined, limit: number): CatalogPage {
+export function catalogPage(catalog: CatalogReader, after: string | undefined, limit: number): CatalogPage {
   const ordered = catalog.ordered();
   const start = after === undefined ? 0 : firstAfter(catalog, ordered, after);
   const end = Math.min(ordered.length, start + limit);

@@ -7,7 +7,12 @@
 import { Attribution, type AttributionSnapshot } from './attribution/attribution.js';
 import type { EngineConfig, Recency } from './engine-config.js';
 import { Catalog } from './catalog.js';
+import { compileFilter } from './filters/compiled-filter.js';
+import { checkDiversity, type Diversity } from './filters/diversity.js';
+import type { FilterError, FilterExpression } from './filters/filter-syntax.js';
 import { AnswerReads } from './answer-reads.js';
+import { fromPortable, toPortable, type PortableEaseFit } from './ease/portable-fit.js';
+import type { AttributionResults, CatalogReader, ModelPanelInputs, ShopCounts, ShopFace } from './shop-face.js';
 import { ChangeClock, Stamps } from './change-stamps.js';
 import { CoOccurrence, type CoOccurrenceSnapshot } from './co-occurrence.js';
 import { ContentIndex } from './content-index.js';
@@ -115,7 +120,12 @@ const SESSION_VIEW_WINDOW = 20;
 /** Items past this many in one basket are not paired (bulk orders say little about affinity). */
 const MAX_BASKET_ITEMS = 100;
 
-export class ShopEngine {
+/** Views and clicks: what recent views and co-views record. */
+function isViewed(type: EngineEvent['type']): boolean {
+  return type === 'view' || type === 'click';
+}
+
+export class ShopEngine implements ShopFace {
   readonly catalog = new Catalog();
   /** Counts changes; models stamp what each change touched (the answer cache's versions). */
   readonly clock = new ChangeClock();
@@ -371,17 +381,17 @@ export class ShopEngine {
     else this.#applyTo(id, event);
   }
 
+  /**
+   * An event of a listed product, in steps: the shoppers it touches, then what each kind records in
+   * their own state, then what it adds to the counts every shopper shares (bounded per shopper).
+   */
   #applyTo(id: number, event: EngineEvent): void {
     this.clock.tick();
     const t = event.timestamp;
     const type = event.type;
     const weight = this.config.eventWeights[type];
-    // Each shopper is touched (LRU, stamp) once per event, and only by an event it keeps: dismissals
-    // and views go to both the customer and the session, history to the customer when logged in.
-    const viewed = type === 'view' || type === 'click';
-    const kept = type === 'dismiss' || viewed || weight > 0;
-    const customer = kept && event.customerId ? this.touchShopper(CUSTOMER_SPACE, event.customerId) : -1;
-    const session = event.sessionId && (type === 'dismiss' || viewed || (weight > 0 && customer < 0)) ? this.touchShopper(SESSION_SPACE, event.sessionId) : -1;
+    const customer = this.#customerOf(event, weight);
+    const session = this.#sessionOf(event, weight, customer);
     if (type === 'dismiss') {
       if (customer >= 0) this.dismissals.record(customer, id, t);
       if (session >= 0) this.dismissals.record(session, id, t);
@@ -392,24 +402,45 @@ export class ShopEngine {
     // the cap the event is its own history's only.
     const shopper = customer >= 0 ? customer : session;
     const counted = weight > 0 && shopper >= 0 ? this.tally.admit(shopper, id, weight, t) : weight;
-    const counts = counted > 0 || weight <= 0;
-    if (viewed) {
-      if (customer >= 0) this.recentViews.record(customer, id, t);
-      if (session >= 0) {
-        this.recentViews.record(session, id, t);
-        if (counts) this.coViews.add(session, id, t);
-      }
-    }
-    if (counts) {
-      if (type === 'purchase') this.baskets.add(this.#orderSlot(event), id, t);
-      else if (type === 'add_to_cart') this.baskets.add(this.#basket(CART_SPACE, event.sessionId), id, t, this.config.cartPairWeight);
-    }
+    const shared = counted > 0 || weight <= 0;
+    if (isViewed(type)) this.#recordView(id, t, customer, session, shared);
+    if (shared) this.#recordBasket(id, event);
     if (weight <= 0) return;
     if (shopper >= 0) {
       this.affinities.record(shopper, id, weight, t, type === 'purchase');
-      if (counts) this.shopperItems.add(shopper, id, t);
+      if (shared) this.shopperItems.add(shopper, id, t);
     }
-    if (!counts) return;
+    if (shared) this.#recordDemand(id, type, counted, weight, t);
+  }
+
+  /** The customer an event touches (LRU, stamp), once: one it keeps (a dismissal, a view, a weighted event) of a logged-in shopper; else -1. */
+  #customerOf(event: EngineEvent, weight: number): number {
+    const kept = event.type === 'dismiss' || isViewed(event.type) || weight > 0;
+    return kept && event.customerId ? this.touchShopper(CUSTOMER_SPACE, event.customerId) : -1;
+  }
+
+  /** The session an event touches: for dismissals and views always, for a weighted event only when no customer holds the history; else -1. */
+  #sessionOf(event: EngineEvent, weight: number, customer: number): number {
+    const kept = event.type === 'dismiss' || isViewed(event.type) || (weight > 0 && customer < 0);
+    return event.sessionId && kept ? this.touchShopper(SESSION_SPACE, event.sessionId) : -1;
+  }
+
+  /** A view (or click): the shoppers' recent views, and the session's co-views when it counts for the shared tables. */
+  #recordView(id: number, t: number, customer: number, session: number, shared: boolean): void {
+    if (customer >= 0) this.recentViews.record(customer, id, t);
+    if (session < 0) return;
+    this.recentViews.record(session, id, t);
+    if (shared) this.coViews.add(session, id, t);
+  }
+
+  /** A purchase goes to its order's basket, an add-to-cart to its session's cart (pairs bought together). */
+  #recordBasket(id: number, event: EngineEvent): void {
+    if (event.type === 'purchase') this.baskets.add(this.#orderSlot(event), id, event.timestamp);
+    else if (event.type === 'add_to_cart') this.baskets.add(this.#basket(CART_SPACE, event.sessionId), id, event.timestamp, this.config.cartPairWeight);
+  }
+
+  /** What a weighted event adds to the shop's demand: sales momentum, trending, popularity, and the collections' top lists. `counted`: the part of its `weight` the shopper's tally let count. */
+  #recordDemand(id: number, type: EngineEvent['type'], counted: number, weight: number, t: number): void {
     if (type === 'purchase') this.sales.record(id, counted / weight, t);
     else if (type === 'add_to_cart') this.sales.record(id, (CART_SALE * counted) / weight, t);
     this.trending.add(id, counted, t);
@@ -507,6 +538,89 @@ export class ShopEngine {
     let part = this.#collectionParts.get(collectionId);
     if (part === undefined) this.#collectionParts.set(collectionId, (part = this.#collectionParts.size));
     return part;
+  }
+
+  // The face callers outside the engine use (ShopFace): counts, reads and commands.
+
+  counts(): ShopCounts {
+    return {
+      products: this.catalog.productCount,
+      events: this.#eventCount,
+      shoppers: this.erasedShoppers.held(),
+      customers: this.erasedShoppers.held(CUSTOMER_SPACE),
+      sessions: this.erasedShoppers.held(SESSION_SPACE),
+      pendingEvents: this.pending.size,
+      easeProducts: this.ease.size,
+    };
+  }
+
+  product(id: string): Product | undefined {
+    return this.catalog.get(id);
+  }
+
+  get catalogReader(): CatalogReader {
+    return this.catalog;
+  }
+
+  modelPanel(): ModelPanelInputs {
+    return { fitProducts: this.ease.size, tuning: this.ease.tuning, blend: this.ease.blendFor(this.timePriors), cartBlend: this.ease.cartBlend };
+  }
+
+  get results(): AttributionResults {
+    return this.attribution;
+  }
+
+  lastRuleEdge(now: number): number {
+    return this.rules.lastEdge(now);
+  }
+
+  nextRuleEdge(now: number): number {
+    return this.rules.nextEdge(now);
+  }
+
+  get rulesMatchPlacements(): boolean {
+    return this.rules.byWidget;
+  }
+
+  checkFilter(expression: FilterExpression): FilterError | undefined {
+    const compiled = compileFilter(expression, this.attributes);
+    return compiled.ok ? undefined : compiled.error;
+  }
+
+  checkDiversity(diversity: Diversity): FilterError | undefined {
+    return checkDiversity(diversity, this.attributes);
+  }
+
+  ruleBookCopy(): RuleBook {
+    return this.rules.copy();
+  }
+
+  lastAnswerReads(): AnswerReads {
+    return this.scratch.reads;
+  }
+
+  holdsCustomer(customerId: string): boolean {
+    return this.shoppers.slotIn(CUSTOMER_SPACE, customerId) >= 0;
+  }
+
+  contentState(): { exact: boolean; changes: number } {
+    return { exact: this.content.exact, changes: this.content.changes };
+  }
+
+  registerWidgets(widgetIds: readonly string[]): void {
+    this.attribution.widgets.register(widgetIds);
+  }
+
+  cancelOrder(orderId: string): void {
+    this.attribution.cancelOrder(orderId);
+  }
+
+  installPortableFit(fit: PortableEaseFit): void {
+    this.installEase(fromPortable(this.catalog, fit));
+  }
+
+  portableFit(fit: EaseFit): PortableEaseFit {
+    return toPortable(this.catalog, fit);
   }
 
   /** Whether the engine holds state for the session (as a shopper or in attribution's memory). */

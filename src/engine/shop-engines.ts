@@ -4,6 +4,7 @@
 // A snapshot copies a shop's models over several turns of the event loop, and a catch-up with
 // another process's events applies them over several turns; meanwhile the shop is held: other
 // writers await `changesWait` before they change its models (and before they acknowledge).
+import type { ShopFace } from './shop-face.js';
 import type { EngineConfig } from './engine-config.js';
 import { ShopEngine } from './shop-engine.js';
 
@@ -21,6 +22,11 @@ export class ShopEngines {
   constructor(readonly config: EngineConfig) {}
 
   get(shopId: string): ShopEngine {
+    return this.#entry(shopId).engine;
+  }
+
+  /** The shop's models as callers outside the engine see them: counts, reads and commands (created when new). */
+  face(shopId: string): ShopFace {
     return this.#entry(shopId).engine;
   }
 

@@ -4,7 +4,6 @@
 // prune, the snapshot an erasure calls for, the sweep after a shop is erased. Past one machine, one
 // process of the whole cluster refits (its fits reach every node through the log).
 import type { Config } from '../config.js';
-import { toPortable } from '../engine/ease/portable-fit.js';
 import type { EaseFit } from '../engine/ease/ease-model.js';
 import type { ShopEngines } from '../engine/shop-engines.js';
 import type { Databases } from '../store/database.js';
@@ -12,6 +11,7 @@ import { Lease } from '../store/lease.js';
 import { LeaseFlag } from '../store/lease-flag.js';
 import { sweepErasedShop } from '../store/shop-erasure.js';
 import type { ShopLog } from '../store/shop-log.js';
+import type { Log } from '../observability/log.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import { ContentWarmer } from './content-warmer.js';
 import { EaseRefits } from './ease-refits.js';
@@ -32,7 +32,7 @@ export interface BackgroundWorkOptions {
   snapshotStore: SnapshotStore;
   /** Epoch ms. */
   clock: () => number;
-  log: (line: string) => void;
+  log: Log;
   /** Past one machine: the cluster-wide lease on EASE refits, held by one process of every node's. */
   clusterRefits?: { readonly held: boolean };
 }
@@ -53,13 +53,13 @@ export class BackgroundWork {
     this.#options = options;
     this.#store = snapshotStore;
     this.#lease = new Lease(dbs, 'housekeeping', HOUSEKEEPING_LEASE_MS, Date.now, (held) => {
-      if (config.serverIndex !== undefined) log(`server ${config.serverIndex + 1} (pid ${process.pid}) ${held ? 'took' : 'gave up'} the housekeeping lease (snapshots, EASE refits)`);
+      if (config.serverIndex !== undefined) log(`server ${config.serverIndex + 1} (pid ${process.pid}) ${held ? 'took' : 'gave up'} the housekeeping lease (snapshots, EASE refits)`, { event: 'lease', lease: 'housekeeping', held });
     });
     // Whether a refit runs anywhere: /metrics may be answered by a process that is not the housekeeper.
     this.#refitFlag = new LeaseFlag(dbs, this.#lease, 'ease-refit-running');
     // A fit goes into the log: every process installs it at the same position.
     const publish = async (shopId: string, fit: EaseFit, fittedThrough: number) => {
-      const position = await shopLog.publishEaseFit(shopId, toPortable(engines.get(shopId).catalog, fit), fittedThrough, clock());
+      const position = await shopLog.publishEaseFit(shopId, engines.face(shopId).portableFit(fit), fittedThrough, clock());
       await applier.applyThrough(shopId, position);
     };
     this.#refits = new EaseRefits(engines, config.easeRefit, clock, log, {
@@ -82,7 +82,7 @@ export class BackgroundWork {
   start(replayedErasures: number): void {
     const { config, shopLog, clock, log } = this.#options;
     this.#pruneTimer = setInterval(() => {
-      if (this.#lease.held) shopLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`));
+      if (this.#lease.held) shopLog.pruneDedup(clock() - config.dedupTtlMs).catch((error: unknown) => log(`dedup prune failed: ${String(error)}`, { event: 'housekeeping-failed', level: 'error', error: String(error) }));
     }, DEDUP_PRUNE_INTERVAL_MS);
     this.#pruneTimer.unref();
     this.#snapshots.start(config.snapshotIntervalMs, () => this.#lease.held, () => this.#retention.pruneAll());
@@ -123,7 +123,7 @@ export class BackgroundWork {
     void this.#snapshots
       .takeAll()
       .then(() => sweepErasedShop(dbs, shopId))
-      .catch((error: unknown) => log(`sweeping erased shop "${shopId}" failed: ${String(error)}`));
+      .catch((error: unknown) => log(`sweeping erased shop "${shopId}" failed: ${String(error)}`, { event: 'housekeeping-failed', level: 'error', shop: shopId, error: String(error) }));
   }
 
   /** Snapshots every shop with events since its last snapshot; resolves with how many. */

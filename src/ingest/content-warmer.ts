@@ -64,7 +64,7 @@ export class ContentWarmer {
 
   /** Refreshes the shop's content lists if they are not exact and its catalog has been quiet; returns whether it did. */
   #refreshWhenQuiet(engine: ShopEngine): boolean {
-    const content = engine.content;
+    const content = engine.contentState();
     if (content.exact) return false;
     const now = this.clock();
     const watch = this.#watches.get(engine);

@@ -4,7 +4,6 @@
 import { rebuildCustomer } from '../engine/customer-state.js';
 import type { ShopEngine } from '../engine/shop-engine.js';
 import type { ShopEngines } from '../engine/shop-engines.js';
-import { CUSTOMER_SPACE } from '../engine/shopper-keys.js';
 import type { CustomerStore } from '../store/customer-store.js';
 
 /** The newest events of a customer read back for a rebuild (a shopper keeps fewer than this of each kind). */
@@ -18,7 +17,7 @@ export class CustomerRebuild {
    * `before` (the engine's models include all of those). A customer with no such events gets no slot.
    */
   ensure(shopId: string, engine: ShopEngine, customerId: string, before: number): void {
-    if (engine.shoppers.slotIn(CUSTOMER_SPACE, customerId) >= 0) return;
+    if (engine.holdsCustomer(customerId)) return;
     const events = this.store.latest(shopId, customerId, before, REBUILD_EVENTS);
     if (events.length === 0) return;
     rebuildCustomer(engine, customerId, events.map(({ event }) => event));

@@ -7,7 +7,6 @@
 // shop held (ShopEngines.hold), so other shops are served meanwhile and this shop's writers wait.
 import type { TrackedEvent } from '../api/event.js';
 import type { ShopEngine } from '../engine/shop-engine.js';
-import { fromPortable } from '../engine/ease/portable-fit.js';
 import { eraseCustomer } from '../engine/customer-state.js';
 import type { CustomerRebuild } from './customer-rebuild.js';
 import type { ExperimentRecord } from '../api/experiment.js';
@@ -63,7 +62,7 @@ export function applyChange(shopId: string, engine: ShopEngine, change: ShopChan
       engine.removeProduct(change.productId);
       return tell.answersChanged(shopId);
     case 'shop':
-      engine.attribution.widgets.register(change.record.widgets ?? []);
+      engine.registerWidgets(change.record.widgets ?? []);
       engine.setRecency(change.record.recency ?? 'auto');
       // Origins and signing secrets live in the record: a caller allowed before may not be now.
       tell.keysChanged(shopId, true);
@@ -84,12 +83,12 @@ export function applyChange(shopId: string, engine: ShopEngine, change: ShopChan
     case 'ease-fit': {
       // Live lists follow it at their next recompute: a refit is not worth a push of every list.
       const artifact = fitAt(position);
-      if (artifact !== undefined) engine.installEase(fromPortable(engine.catalog, artifact));
+      if (artifact !== undefined) engine.installPortableFit(artifact);
       return;
     }
     case 'order-cancelled':
       // Attribution's totals take the order back; no answer depends on them.
-      engine.attribution.cancelOrder(change.orderId);
+      engine.cancelOrder(change.orderId);
       return;
     case 'customer-erased':
       eraseCustomer(engine, change.customerId, change.sessionIds);

@@ -4,6 +4,7 @@
 // process hears of another's commit from its supervisor (see check) and also polls the heads
 // every `pollMs`, which finds a CLI import or a lost notification: one read of a table with a key
 // per shop.
+import type { Log } from '../observability/log.js';
 import type { ShopLog } from '../store/shop-log.js';
 import type { LogApplier } from './log-applier.js';
 import type { ShopEngines } from '../engine/shop-engines.js';
@@ -20,7 +21,7 @@ export class LogTail {
     readonly log: ShopLog,
     readonly engines: ShopEngines,
     readonly applier: LogApplier,
-    readonly report: (line: string) => void,
+    readonly report: Log,
     readonly clock: () => number = () => performance.now(),
   ) {}
 
@@ -86,7 +87,7 @@ export class LogTail {
       .then(() => {
         if (this.engines.position(shopId) >= this.log.head(shopId)) this.#behindSince.delete(shopId);
       })
-      .catch((error: unknown) => this.report(`applying shop "${shopId}"'s log through ${head} failed: ${String(error)}`))
+      .catch((error: unknown) => this.report(`applying shop "${shopId}"'s log through ${head} failed: ${String(error)}`, { event: 'apply-failed', level: 'error', shop: shopId, head, error: String(error) }))
       .finally(() => this.#running.delete(shopId));
     this.#running.set(shopId, run);
     return run;

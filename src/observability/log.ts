@@ -17,8 +17,8 @@ export interface LogFields {
   [field: string]: unknown;
 }
 
-/** One line of the log: a sentence for people, and the event's fields. */
-export type Log = (message: string, fields?: LogFields) => void;
+/** One line of the log: a sentence for people, and the event's fields (every line names its event: what an operator's alerts match). */
+export type Log = (message: string, fields: LogFields) => void;
 
 /** A Log that writes nothing (tests, a CLI run). */
 export const SILENT: Log = () => {};
@@ -42,10 +42,6 @@ function destination(terminal: boolean, sync: boolean): DestinationStream & { fl
 /** A Log writing through `logger`. */
 export function logThrough(logger: Logger): Log {
   return (message, fields) => {
-    if (fields === undefined) {
-      logger.info(message);
-      return;
-    }
     const { level = 'info', ...rest } = fields;
     logger[level](rest, message);
   };

@@ -8,6 +8,7 @@ import { ensureLogId, type Databases } from './database.js';
 import { openReplicatedLog, type ReplicatedLog } from './jetstream/replicated-log.js';
 import { backfillSessionIndex } from './session-index.js';
 import { LmdbShopLog, type ShopLog } from './shop-log.js';
+import type { Log } from '../observability/log.js';
 
 export interface OpenedLog {
   /** The data dir's LMDB log (the one a replicated log materializes into). */
@@ -20,7 +21,7 @@ export interface OpenedLog {
 }
 
 /** `opened`: where the closer of what this opened beside the data dir goes, run if the start fails. */
-export async function openShopLog(config: Config, dbs: Databases, log: (line: string) => void, opened: (() => Promise<void>)[]): Promise<OpenedLog> {
+export async function openShopLog(config: Config, dbs: Databases, log: Log, opened: (() => Promise<void>)[]): Promise<OpenedLog> {
   const local = new LmdbShopLog(dbs, config.storefrontQuota);
   let replicated: ReplicatedLog | undefined;
   if (config.nats !== undefined) {
@@ -30,8 +31,8 @@ export async function openShopLog(config: Config, dbs: Databases, log: (line: st
   }
   const logId = replicated?.logId ?? (await ensureLogId(dbs));
   const indexed = await backfillCustomerIndex(dbs);
-  if (indexed > 0) log(`indexed ${indexed} events of customers stored before the customer index existed`);
+  if (indexed > 0) log(`indexed ${indexed} events of customers stored before the customer index existed`, { event: 'index-built', index: 'customers', entries: indexed });
   const sessionRows = await backfillSessionIndex(dbs);
-  if (sessionRows > 0) log(`indexed the sessions of the log entries stored before the session index existed (${sessionRows} rows)`);
+  if (sessionRows > 0) log(`indexed the sessions of the log entries stored before the session index existed (${sessionRows} rows)`, { event: 'index-built', index: 'sessions', entries: sessionRows });
   return { local, shopLog: replicated?.log ?? local, replicated, logId };
 }

@@ -75,7 +75,7 @@ export class Tracker {
     if (context.recId) event.recId = context.recId;
     if (context.metadata && Object.keys(context.metadata).length > 0) event.metadata = context.metadata;
     this.#transport.send(event);
-    if ((type === 'click' || type === 'add_to_cart') && event.recId) this.onTaken?.(event.productId, event.recId, event.widgetId ?? undefined);
+    if ((type === 'click' || type === 'add_to_cart') && event.recId) this.onTaken?.(event.productId, event.recId, event.widgetId);
     return event;
   }
 

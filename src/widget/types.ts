@@ -6,8 +6,8 @@ import type { WireEvent as ServerWireEvent } from '../api/wire-event.js';
 export type { RecommendedProduct } from '../api/recommendation-response.js';
 export type { EventType } from '../api/wire-event.js';
 
-/** What the widget sends: every event carries its idempotency key, so each retry counts once. */
-export type WireEvent = ServerWireEvent & { messageId: string };
+/** What the widget sends: the server's event without its nulls (the widget leaves a field out instead), and every event carries its idempotency key, so each retry counts once. */
+export type WireEvent = { [K in keyof ServerWireEvent]: Exclude<ServerWireEvent[K], null> } & { messageId: string };
 
 /** GET /api/recommendations's answer (and a subscription's pushes). */
 export type RecommendationList = RecommendationResponse;

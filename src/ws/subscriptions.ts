@@ -189,7 +189,7 @@ export class SubscriptionRegistry {
     clearTimeout(topic.edgeTimer);
     topic.edgeTimer = undefined;
     const now = this.deps.clock();
-    const edge = this.deps.answers.engines.get(topic.shopId).rules.nextEdge(now);
+    const edge = this.deps.answers.engines.face(topic.shopId).nextRuleEdge(now);
     if (edge === Infinity) return;
     topic.edgeTimer = setTimeout(() => {
       topic.edgeTimer = undefined;

@@ -3,6 +3,7 @@
 // need this origin and the session's CSRF token; the page's script and stylesheet are served here.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { postEvents, putProducts, startTestService, wireProduct, type TestService } from '../support/service.js';
+import { dashboardSession } from '../support/dashboard-session.js';
 
 let t: TestService;
 let cookie: string;
@@ -27,14 +28,7 @@ beforeAll(async () => {
     event('click', '2', 's2'),
     event('purchase', '2', 's1', { metadata: { orderId: 'o1', quantity: 2 } }),
   ]);
-  const signIn = await fetch(t.url + '/dashboard/sign-in', {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: t.url },
-    body: new URLSearchParams({ key: t.shop.secretKey }).toString(),
-  });
-  cookie = signIn.headers.get('set-cookie')!.split(';', 1)[0]!;
-  csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(await (await fetch(t.url + '/dashboard', { headers: { cookie } })).text())![1]!;
+  ({ cookie, csrf } = await dashboardSession(t.url, t.shop.secretKey));
 });
 afterAll(() => t.cleanup());
 

@@ -253,8 +253,9 @@ describe('customer data', () => {
   test('When the server restarts from a snapshot older than an erasure, then the replay erases the customer again and the old snapshot is replaced', async () => {
     const t = await start();
     await arrange(t);
-    await t.service.snapshot();
     const { dbs } = t.service;
+    // A round already under way (or a shop held by a catch-up) may leave the customer out: snapshot until one holds them.
+    await expect.poll(async () => (await t.service.snapshot(), snapshotsSpell(dbs, ERASED))).toBe(true);
     const old = { header: dbs.snapshots.getBinary(t.shop.shopId)!, parts: [...dbs.snapshotParts.getRange()].map(({ key }) => ({ key, bytes: dbs.snapshotParts.getBinary(key)! })) };
     expect((await t.fetch(`/api/customers/${ERASED}`, { method: 'DELETE', key: t.shop.secretKey })).status).toBe(200);
     await t.stop();

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startTestService, type TestService } from '../support/service.js';
 import { until } from '../support/until.js';
+import { dashboardSession } from '../support/dashboard-session.js';
 
 const HEADER = ['id', 'title', 'description', 'link', 'availability', 'price', 'brand', 'product_type'].join('\t');
 
@@ -77,8 +78,7 @@ describe('scheduled product feeds', () => {
     const shop = (await (await t.fetch('/api/shop', { key: t.shop.secretKey })).json()) as { counts: { products: number } };
     expect(shop.counts.products).toBe(10_000);
     // The dashboard shows the feed and its last pull.
-    const signIn = await fetch(`${t.url}/dashboard/sign-in`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: t.url }, body: new URLSearchParams({ key: t.shop.secretKey }).toString() });
-    const cookie = (signIn.headers.get('set-cookie') ?? '').split(';', 1)[0]!;
+    const { cookie } = await dashboardSession(t.url, t.shop.secretKey);
     const page = await (await fetch(`${t.url}/dashboard`, { headers: { cookie } })).text();
     expect(page).toContain(`${served.url} every 60 min`);
     expect(page).toContain('10,000 products, 10,000 changed, 0 refused, 0 no longer listed');

@@ -10,6 +10,7 @@ import { API_VERSION, openApiDocument } from '../../src/http/openapi/document.js
 import { ROUTES } from '../../src/http/route-table.js';
 import { startTestService, testEnv, newShop, tempDataDir, type TestService } from '../support/service.js';
 import { StreamClient } from '../ws/stream-client.js';
+import { dashboardSession } from '../support/dashboard-session.js';
 
 type Document = OpenApiV3_1.IDocument;
 
@@ -171,14 +172,7 @@ describe('body caps under a configuration other than the default', () => {
   let csrf: string;
   beforeAll(async () => {
     t = await startTestService({ config: CAPS, env: { PAIRWISE_DEMO: '1' } });
-    const signIn = await fetch(t.url + '/dashboard/sign-in', {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: t.url },
-      body: new URLSearchParams({ key: t.shop.secretKey }).toString(),
-    });
-    cookie = signIn.headers.get('set-cookie')!.split(';', 1)[0]!;
-    csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(await (await fetch(t.url + '/dashboard', { headers: { cookie } })).text())![1]!;
+    ({ cookie, csrf } = await dashboardSession(t.url, t.shop.secretKey));
   }, 60_000);
   afterAll(() => t?.cleanup());
 

@@ -6,11 +6,14 @@ import { describe, expect, test } from 'vitest';
 import { killIfRunning, spawnChildServer, startChildServer, twoServers, untilServersReady } from '../support/child-server.js';
 import { clientPerServer as clientPerServerAt, ServerClient } from '../support/server-client.js';
 import { newShop, tempDataDir } from '../support/service.js';
-import { logLines } from '../support/log-lines.js';
+import { logLines, type LogLine } from '../support/log-lines.js';
 
 const shop = newShop('multi');
 // The log's heads polled once a minute: what reaches the other server sooner came by its notice.
 const service = twoServers(shop, { PAIRWISE_LOG_POLL_MS: '60000', PAIRWISE_EASE_REFIT_EVENTS: '20' });
+
+/** The log's lines about the housekeeping lease, every server's. */
+const housekeepingLeases = () => logLines(service.child.output()).filter((line) => line.event === 'lease' && line.lease === 'housekeeping');
 
 /** One client per server process (test/support/server-client.ts). */
 const clientPerServer = () => clientPerServerAt(service.child.url, shop.publicKey);
@@ -116,12 +119,30 @@ describe('PAIRWISE_SERVERS=2', () => {
     expect(seen.products).toBeGreaterThan(0);
     expect(seen.caughtUp).toBe(true); // both have applied the log through the fit's entry
     expect(logLines(service.child.output()).filter((line) => line.event === 'refit' && line.shop === 'multi').length).toBeGreaterThanOrEqual(1);
-    expect(service.child.output().match(/took the housekeeping lease/g)).toHaveLength(1); // one server refits
+    expect(housekeepingLeases().filter((line) => line.held)).toHaveLength(1); // one server refits
     expect(seen.held.sort()).toEqual([0, 1]);
     const query = '/api/recommendations?strategy=personalized&customerId=c1&limit=8';
     const [x, y] = [await a.call('GET', query, undefined, shop.secretKey), await b.call('GET', query, undefined, shop.secretKey)];
     expect(y.text.replace(/"recId":"[^"]*"/, '')).toBe(x.text.replace(/"recId":"[^"]*"/, ''));
   }, 40_000);
+
+  test('When the housekeeper is killed with SIGKILL, then another server takes the housekeeping lease over and one lease line says which', async () => {
+    const [holder] = housekeepingLeases().filter((line) => line.held);
+    expect(holder).toMatchObject({ level: 'info', lease: 'housekeeping', server: expect.any(Number), pid: expect.any(Number) });
+    const readyLines = () => logLines(service.child.output()).filter((line) => line.event === 'server-ready').length;
+    const readyBefore = readyLines();
+    process.kill(holder!.pid as number, 'SIGKILL');
+    // The lease outlives its holder's last renewal by 4 s: looked at every 50 ms, for 10 s at most.
+    let taken: LogLine[] = [];
+    for (let i = 0; i < 200 && taken.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      taken = housekeepingLeases().filter((line) => line.held && line.pid !== holder!.pid);
+    }
+    expect(taken).toHaveLength(1);
+    // The replacement is ready before the next test looks for two servers.
+    for (let i = 0; i < 200 && readyLines() === readyBefore; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(readyLines()).toBe(readyBefore + 1);
+  }, 20_000);
 
   test('When a server is killed with SIGKILL, then the other keeps answering and the supervisor starts a new one that catches up', async () => {
     const [a, b] = await clientPerServer();

@@ -44,7 +44,7 @@ describe('turn queue', () => {
         return { result: { strategy: 'trending', modelLevel: 1, items: [] }, head: Buffer.from(''), recPrefix: `${query.limit}` };
       },
       json: () => '{"products":[],"meta":{}}',
-      engines: { get: () => ({ rules: { nextEdge: () => Infinity } }) },
+      engines: { face: () => ({ nextRuleEdge: () => Infinity }) },
     } as unknown as Answers;
     const registry = new SubscriptionRegistry({ answers, clock: () => 0, maxSubscriptions: 20, maxTopicsPerShop: 1000, publish: () => {} });
     const principal: Principal = { shopId: 'shop', kind: 'public', allowedOrigins: [], customerKeys: [] };

@@ -1,13 +1,13 @@
 // Read helpers over the engine's catalog for the demo pages: products by handle, a collection's
 // products, prices as the demo shop shows them (GBP). Everything is read per request, so catalog
 // updates through the API show up at once.
-import type { Catalog } from '../../engine/catalog.js';
+import type { CatalogReader } from '../../engine/shop-face.js';
 import type { Product } from '../../engine/product.js';
 import type { DemoStorefront, SampleShopper } from '../demo-storefront.js';
 
 export interface PageContext {
   storefront: DemoStorefront;
-  catalog: Catalog;
+  catalog: CatalogReader;
   /** The sample shopper signed in, if any. */
   shopper: SampleShopper | undefined;
   /** Path of this page, to come back to after switching shoppers. */
@@ -22,7 +22,7 @@ export function formatPrice(amount: string | null): string {
   return amount === null || !Number.isFinite(Number(amount)) ? '' : money.format(Number(amount));
 }
 
-export function productByHandle(catalog: Catalog, handle: string): Product | undefined {
+export function productByHandle(catalog: CatalogReader, handle: string): Product | undefined {
   for (const dense of catalog.ordered()) {
     const product = catalog.product(dense);
     if (product !== undefined && (product.handle === handle || (product.handle === '' && product.id === handle))) return product;
@@ -30,7 +30,7 @@ export function productByHandle(catalog: Catalog, handle: string): Product | und
   return undefined;
 }
 
-export function collectionProducts(catalog: Catalog, collectionId: string): Product[] {
+export function collectionProducts(catalog: CatalogReader, collectionId: string): Product[] {
   const out: Product[] = [];
   for (const dense of catalog.orderedMembers(collectionId)) {
     const product = catalog.product(dense);

@@ -7,7 +7,10 @@ import type { ShopEngine } from '../shop-engine.js';
 import type { TopK } from '../top-k.js';
 
 /** Adds `weight` × content cosine for each content neighbour kept for `product`. */
-export function addContentNeighbors(engine: ShopEngine, product: number, board: ScoreBoard, weight: number): void {
+/** What content neighbours read of the shop's models. */
+export type ContentInputs = Pick<ShopEngine, 'content' | 'compareIds'>;
+
+export function addContentNeighbors(engine: ContentInputs, product: number, board: ScoreBoard, weight: number): void {
   const content = engine.content;
   const count = content.neighbors(product, engine.compareIds);
   const start = content.start(product);

@@ -91,7 +91,7 @@ function discountsOf(exponent: number): Float64Array {
  * the best's level still decides which of the two is larger). Returns what each score is
  * multiplied by to be relative to the row's best (0: an empty row).
  */
-export function scoreRow(engine: ShopEngine, product: number, now: number): number {
+export function scoreRow(engine: BoughtTogetherInputs, product: number, now: number): number {
   const baskets = engine.baskets;
   const pairs = baskets.pairs;
   const size = pairs.size(product);
@@ -125,7 +125,7 @@ export function scoreRow(engine: ShopEngine, product: number, now: number): numb
 }
 
 /** Adds `weight` × the product's relative pair scores to `board`, flagged `flag`; returns whether the row had any. */
-export function addPairRow(engine: ShopEngine, product: number, board: ScoreBoard, now: number, weight: number, flag: number): boolean {
+export function addPairRow(engine: BoughtTogetherInputs, product: number, board: ScoreBoard, now: number, weight: number, flag: number): boolean {
   const factor = scoreRow(engine, product, now) * weight;
   const pairs = engine.baskets.pairs;
   const size = pairs.size(product);
@@ -136,7 +136,10 @@ export function addPairRow(engine: ShopEngine, product: number, board: ScoreBoar
   return true;
 }
 
-export const boughtTogether: Producer = ({ engine, product, now }, pick) => {
+/** What the strategy reads of the shop's models. */
+export type BoughtTogetherInputs = Pick<ShopEngine, 'baskets' | 'compareIds' | 'config' | 'content' | 'scratch' | 'storeStamps' | 'timePriors'>;
+
+export const boughtTogether: Producer<BoughtTogetherInputs> = ({ engine, product, now }, pick) => {
   if (product === undefined) return;
   const { board, top } = engine.scratch;
   if (!addPairRow(engine, product, board, now, 1, PAIRED)) return;

@@ -12,8 +12,8 @@
 // its content neighbours (≤ 50) on three score boards, then one pass over the candidates touched
 // and a top-k heap.
 import type { ScoreBoard } from '../score-board.js';
-import { EASE_PART, SETTINGS_PART } from '../shop-engine.js';
-import { addPairRow, PAIRED } from './bought-together.js';
+import { EASE_PART, SETTINGS_PART, type ShopEngine } from '../shop-engine.js';
+import { addPairRow, PAIRED, type BoughtTogetherInputs } from './bought-together.js';
 import { addContentNeighbors } from './board-candidates.js';
 import type { Producer } from './context.js';
 
@@ -37,7 +37,10 @@ function partScale(board: ScoreBoard, best: number, weight: number): number {
   return best < 0 ? 0 : weight / board.score(best);
 }
 
-export const cartTogether: Producer = ({ engine, cart, now }, pick) => {
+/** What the strategy reads of the shop's models: bought-together's, and the EASE fit. */
+export type CartTogetherInputs = BoughtTogetherInputs & Pick<ShopEngine, 'ease'>;
+
+export const cartTogether: Producer<CartTogetherInputs> = ({ engine, cart, now }, pick) => {
   if (cart === undefined) return;
   const { board, easeBoard, contentBoard, top, reads } = engine.scratch;
   reads.read(engine.storeStamps, SETTINGS_PART);

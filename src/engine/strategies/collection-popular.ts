@@ -2,9 +2,13 @@
 // context product's collections when it backfills a product request.
 import type { TopList } from '../top-list.js';
 import { offerRanked } from '../ranked.js';
+import type { ShopEngine } from '../shop-engine.js';
 import type { Producer } from './context.js';
 
-export const collectionPopular: Producer = ({ engine, product, collectionId, now }, pick) => {
+/** What the strategy reads of the shop's models. */
+export type CollectionPopularInputs = Pick<ShopEngine, 'catalog' | 'collectionPart' | 'collectionStamps' | 'collectionTop' | 'compareIds' | 'popularity' | 'scratch'>;
+
+export const collectionPopular: Producer<CollectionPopularInputs> = ({ engine, product, collectionId, now }, pick) => {
   const collections = collectionId !== undefined ? [collectionId] : product !== undefined ? (engine.catalog.product(product)?.collections ?? []) : [];
   const tops: TopList[] = [];
   const known: string[] = [];

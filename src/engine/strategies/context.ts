@@ -1,9 +1,12 @@
 // What a strategy producer sees of one request, and the producer signature every strategy implements.
+// Each strategy names the parts of the shop's models it reads (its inputs, a Pick of ShopEngine):
+// it is handed the engine typed as just those, so the compiler keeps it to them.
 import type { PickList } from '../pick-list.js';
 import type { ShopEngine } from '../shop-engine.js';
 
-export interface StrategyContext {
-  readonly engine: ShopEngine;
+export interface StrategyContext<Inputs = ShopEngine> {
+  /** The shop's models, as far as the strategy reads them. */
+  readonly engine: Inputs;
   /** Dense id of the context product, when the request's context holds exactly one the engine knows. */
   readonly product?: number;
   /**
@@ -18,4 +21,4 @@ export interface StrategyContext {
 }
 
 /** Offers the strategy's candidates, best first, until the pick list is full or it has none left. */
-export type Producer = (context: StrategyContext, pick: PickList) => void;
+export type Producer<Inputs = ShopEngine> = (context: StrategyContext<Inputs>, pick: PickList) => void;

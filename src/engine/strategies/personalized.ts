@@ -56,7 +56,10 @@ function spread(board: ScoreBoard, similarity: CoOccurrence, item: number, weigh
   }
 }
 
-export const personalized: Producer = ({ engine, shoppers, now }, pick) => {
+/** What the strategy reads of the shop's models. */
+export type PersonalizedInputs = Pick<ShopEngine, 'affinities' | 'baskets' | 'ease' | 'historyWeights' | 'sales' | 'scratch' | 'shopperItems' | 'storeStamps' | 'timePriors'>;
+
+export const personalized: Producer<PersonalizedInputs> = ({ engine, shoppers, now }, pick) => {
   // The customer's affinities when there are any, else the session's.
   const affinities = engine.affinities;
   const slot = shoppers.find((s) => affinities.size(s) > 0);
@@ -106,7 +109,7 @@ export const personalized: Producer = ({ engine, shoppers, now }, pick) => {
  * Offers a candidate to the scratch heap at `score` × its momentum. A long history touches
  * thousands of candidates: the heap's cheap test goes before the pick list's lookups.
  */
-function offerWithMomentum(engine: ShopEngine, pick: PickList, id: number, score: number, scales: MomentumScales, exponent: number): void {
+function offerWithMomentum(engine: PersonalizedInputs, pick: PickList, id: number, score: number, scales: MomentumScales, exponent: number): void {
   const top = engine.scratch.top;
   // Most candidates of a long history are a tail no momentum can lift into the answer: the bound
   // skips their three counter reads and root (exact: score · momentum ≤ score · MAX_MOMENTUM).
@@ -121,7 +124,7 @@ function offerWithMomentum(engine: ShopEngine, pick: PickList, id: number, score
  * ease / max ease + realTimeWeight · real-time / max real-time, so products outside the fit
  * still come from the real-time model and an event changes the next answer at once.
  */
-function offerBlended(engine: ShopEngine, slot: number, values: Float32Array, strongest: number, pick: PickList, scales: MomentumScales, blend: Readonly<EaseBlend>): void {
+function offerBlended(engine: PersonalizedInputs, slot: number, values: Float32Array, strongest: number, pick: PickList, scales: MomentumScales, blend: Readonly<EaseBlend>): void {
   const { board, easeBoard, history } = engine.scratch;
   const affinities = engine.affinities;
   const ease = engine.ease;

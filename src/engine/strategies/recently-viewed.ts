@@ -1,10 +1,14 @@
 // recently-viewed: the shopper's own viewed or clicked products, newest first.
+import type { ShopEngine } from '../shop-engine.js';
 import type { Producer } from './context.js';
 
 /** A view's score halves every week: 1 for a view right now. */
 const RECENCY_HALF_LIFE_MS = 7 * 86_400_000;
 
-export const recentlyViewed: Producer = ({ engine, shoppers, now }, pick) => {
+/** What the strategy reads of the shop's models. */
+export type RecentlyViewedInputs = Pick<ShopEngine, 'recentViews'>;
+
+export const recentlyViewed: Producer<RecentlyViewedInputs> = ({ engine, shoppers, now }, pick) => {
   const views = engine.recentViews;
   for (const slot of shoppers) {
     const size = views.size(slot);

@@ -6,6 +6,7 @@
 // Work per answer: per context product its co-view row (≤ 2K) and its kept content neighbours (≤ 50) on a score board.
 import { addContentNeighbors, rankBoard } from './board-candidates.js';
 import type { PickList } from '../pick-list.js';
+import type { ShopEngine } from '../shop-engine.js';
 import type { Producer, StrategyContext } from './context.js';
 
 /** Weight of content similarity next to co-view similarity. */
@@ -13,15 +14,18 @@ const CONTENT_WEIGHT = 0.2;
 /** Score-board flag of candidates with a behavioural signal. */
 const BEHAVIOURAL = 2;
 
-export const similar: Producer = (context, pick) => similarWith(context, pick, CONTENT_WEIGHT);
+/** What the strategy reads of the shop's models. */
+export type SimilarInputs = Pick<ShopEngine, 'coViews' | 'scratch' | 'content' | 'compareIds'>;
+
+export const similar: Producer<SimilarInputs> = (context, pick) => similarWith(context, pick, CONTENT_WEIGHT);
 
 /**
  * similar by co-views alone: a cart's bought-together backfill, after cart-together offered every
  * content neighbour of the cart's products already (its content part), adds the co-viewed ones.
  */
-export const coViewed: Producer = (context, pick) => similarWith(context, pick, 0);
+export const coViewed: Producer<SimilarInputs> = (context, pick) => similarWith(context, pick, 0);
 
-function similarWith({ engine, product, cart }: StrategyContext, pick: PickList, contentWeight: number): void {
+function similarWith({ engine, product, cart }: StrategyContext<SimilarInputs>, pick: PickList, contentWeight: number): void {
   if (product === undefined && cart === undefined) return;
   const { board, top } = engine.scratch;
   const coViews = engine.coViews;

@@ -19,7 +19,7 @@ interface TrendingRanking {
   scores: number[];
 }
 
-const rankings = new WeakMap<ShopEngine, TrendingRanking>();
+const rankings = new WeakMap<TrendingInputs, TrendingRanking>();
 
 /** The start of the minute `now` is in: the time trending is ranked at. */
 function minuteOf(now: number): number {
@@ -27,7 +27,7 @@ function minuteOf(now: number): number {
 }
 
 /** Velocity scores of `ids`, best first (ties by product id). */
-function rank(engine: ShopEngine, ids: Iterable<number>, now: number): { ids: number[]; scores: number[] } {
+function rank(engine: TrendingInputs, ids: Iterable<number>, now: number): { ids: number[]; scores: number[] } {
   const short = engine.trending;
   const long = engine.popularity;
   const shortScale = short.scaleAt(now);
@@ -51,7 +51,7 @@ function rank(engine: ShopEngine, ids: Iterable<number>, now: number): { ids: nu
  * cached until the next weighted event or minute: every process and node that applied the same log
  * ranks alike within a minute, whenever it is first asked.
  */
-function candidates(engine: ShopEngine, now: number): TrendingRanking {
+function candidates(engine: TrendingInputs, now: number): TrendingRanking {
   // The trending part's stamp, not the event count: held events applied when their product is added count too.
   const stamp = `${engine.storeStamps.at(TRENDING_PART)}:${Math.floor(now / CACHE_MS)}`;
   const cached = rankings.get(engine);
@@ -68,7 +68,7 @@ function candidates(engine: ShopEngine, now: number): TrendingRanking {
  * cached candidates, only the products the pick list's constraints leave are looked at, when
  * they are few (PickList.within); else every scored product, then the catalog.
  */
-function offerTrending(engine: ShopEngine, now: number, pick: PickList): void {
+function offerTrending(engine: TrendingInputs, now: number, pick: PickList): void {
   engine.scratch.reads.read(engine.storeStamps, TRENDING_PART);
   let ranked: { ids: readonly number[]; scores: readonly number[] } = candidates(engine, now);
   if (!engine.trendingTop.complete) {
@@ -90,14 +90,14 @@ function offerTrending(engine: ShopEngine, now: number, pick: PickList): void {
 // ranking or a walk changes no offer.
 
 /** Every scored product the answer accepts. */
-function acceptedScored(engine: ShopEngine, pick: PickList): number[] {
+function acceptedScored(engine: TrendingInputs, pick: PickList): number[] {
   const ids: number[] = [];
   for (const id of engine.trending.positive()) if (pick.accepts(id)) ids.push(id);
   return ids;
 }
 
 /** The products of `within` the answer accepts with a positive trending score, or (`withScore` false) with none. */
-function acceptedWithin(engine: ShopEngine, pick: PickList, within: MatchSet, withScore: boolean): number[] {
+function acceptedWithin(engine: TrendingInputs, pick: PickList, within: MatchSet, withScore: boolean): number[] {
   const ids: number[] = [];
   within.forEach((id) => {
     const raw = engine.trending.raw(id);
@@ -107,8 +107,11 @@ function acceptedWithin(engine: ShopEngine, pick: PickList, within: MatchSet, wi
 }
 
 /** The catalog's products with no trending score, in product id order. */
-function* unscoredInCatalog(engine: ShopEngine): Iterable<number> {
+function* unscoredInCatalog(engine: TrendingInputs): Iterable<number> {
   for (const id of engine.catalog.ordered()) if (engine.trending.raw(id) === 0) yield id;
 }
 
-export const trending: Producer = ({ engine, now }, pick) => offerTrending(engine, now, pick);
+/** What the strategy reads of the shop's models. */
+export type TrendingInputs = Pick<ShopEngine, 'catalog' | 'compareIds' | 'popularity' | 'scratch' | 'storeStamps' | 'trending' | 'trendingTop'>;
+
+export const trending: Producer<TrendingInputs> = ({ engine, now }, pick) => offerTrending(engine, now, pick);

@@ -7,6 +7,7 @@
 import { JetStreamApiError, JetStreamError } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { StartupError } from '../../errors.js';
+import type { Log } from '../../observability/log.js';
 
 /** Waits between attempts at start: 1 s, doubled each time, at most 30 s. */
 const FIRST_WAIT_MS = 1_000;
@@ -16,7 +17,7 @@ export interface ConnectOptions {
   /** The client name NATS shows for this node (monitoring, logs). */
   name: string;
   /** Told of each failed attempt, with the URLs and the wait before the next. */
-  report: (line: string) => void;
+  report: Log;
   /** Stops retrying (shutdown): the promise rejects with the last error. */
   signal?: AbortSignal;
   /** Waits `ms`; tests shorten it. */
@@ -48,7 +49,7 @@ export async function connectToLog(urls: readonly string[], options: ConnectOpti
     } catch (error) {
       if (options.signal?.aborted) throw error;
       const wait = retryWaitMs(attempt);
-      options.report(`cannot reach NATS at ${urls.join(', ')} (attempt ${attempt}: ${(error as Error).message}); trying again in ${wait / 1000} s`);
+      options.report(`cannot reach NATS at ${urls.join(', ')} (attempt ${attempt}: ${(error as Error).message}); trying again in ${wait / 1000} s`, { event: 'nats-unreachable', level: 'warn', attempt, retryInSeconds: wait / 1000, error: (error as Error).message });
       await sleep(wait);
       if (options.signal?.aborted) throw error;
     }
@@ -71,7 +72,7 @@ export async function whenAnswered<T>(what: string, request: () => Promise<T>, o
     } catch (error) {
       if (!isNotYetAnswered(error)) throw error;
       const wait = retryWaitMs(attempt);
-      options.report(`the NATS cluster did not answer ${what} (attempt ${attempt}: ${(error as Error).message}); trying again in ${wait / 1000} s`);
+      options.report(`the NATS cluster did not answer ${what} (attempt ${attempt}: ${(error as Error).message}); trying again in ${wait / 1000} s`, { event: 'nats-unanswered', level: 'warn', what, attempt, retryInSeconds: wait / 1000, error: (error as Error).message });
       await sleep(wait);
     }
   }

@@ -15,6 +15,7 @@ import type { EventsAppended, LmdbShopLog } from '../shop-log.js';
 import type { EaseArtifact } from '../log-entry.js';
 import { subjectShop } from './log-stream.js';
 import { decodeArtifact, decodeMessage, type LogMessage, type WriteOutcome } from './log-message.js';
+import type { Log } from '../../observability/log.js';
 
 /** A message as read from the stream, with an ease-fit's artifact fetched. */
 interface ReadMessage {
@@ -65,7 +66,7 @@ export class LogFollower {
     readonly subjectPrefix: string,
     readonly local: LmdbShopLog,
     readonly fits: ObjectStore,
-    readonly report: (line: string) => void,
+    readonly report: Log,
     /** The stream's last sequence as the cluster has it now (for the stall watchdog). */
     readonly streamLast: () => Promise<number>,
     readonly clock: () => number = Date.now,
@@ -103,7 +104,8 @@ export class LogFollower {
         await this.#materializeAll(messages, from);
       } catch (error) {
         if (this.#stopped) break;
-        this.report(`reading the replicated log failed (${(error as Error).message}); reading again from sequence ${materializedThrough(this.dbs) + 1} in 1 s`);
+        const from = materializedThrough(this.dbs) + 1;
+        this.report(`reading the replicated log failed (${(error as Error).message}); reading again from sequence ${from} in 1 s`, { event: 'replicated-log-read-failed', level: 'warn', from, error: (error as Error).message });
         await new Promise((resolve) => setTimeout(resolve, 1_000));
       }
     }
@@ -122,7 +124,7 @@ export class LogFollower {
       if (message.seq < expected) continue; // already read
       if (message.seq > expected) {
         // A gap: messages removed from the stream (its retention) before this node read them.
-        this.report(`the replicated log holds no sequence ${expected} to ${message.seq - 1} any more (its retention dropped them before this node read them); this node's log goes on from ${message.seq}`);
+        this.report(`the replicated log holds no sequence ${expected} to ${message.seq - 1} any more (its retention dropped them before this node read them); this node's log goes on from ${message.seq}`, { event: 'replicated-log-gap', level: 'error', from: expected, to: message.seq - 1 });
       }
       const previous = previousSeq;
       previousSeq = message.seq;
@@ -167,7 +169,7 @@ export class LogFollower {
     try {
       const decoded = read?.decoded;
       if (decoded === undefined) {
-        this.report(`replicated log sequence ${seq} (subject ${message.subject}) is not a Pairwise message: skipped`);
+        this.report(`replicated log sequence ${seq} (subject ${message.subject}) is not a Pairwise message: skipped`, { event: 'replicated-log-skipped', level: 'warn', seq, reason: 'not a Pairwise message' });
         await commitDurably(this.dbs, () => {
           check();
           record(undefined);
@@ -189,7 +191,7 @@ export class LogFollower {
         await this.local.append(shopId, decoded.command, decoded.at, alongside((done: { position: number } | undefined) => ({ position: done?.position ?? 0 })));
       } else if (decoded.kind === 'ease-fit') {
         if (read?.artifact === undefined) {
-          this.report(`the EASE fit of replicated log sequence ${seq} is no longer in the fits store: skipped`);
+          this.report(`the EASE fit of replicated log sequence ${seq} is no longer in the fits store: skipped`, { event: 'replicated-log-skipped', level: 'warn', seq, reason: 'EASE fit gone' });
           await commitDurably(this.dbs, () => {
             check();
             record({ position: 0 });
@@ -239,7 +241,8 @@ export class LogFollower {
         this.#progressAt = this.clock(); // caught up: nothing to read
         return;
       }
-      this.report(`no progress for ${Math.round((this.clock() - this.#progressAt) / 1000)} s at sequence ${through} while the replicated log is ${last === undefined ? 'not answering' : `at ${last}`}: reading it again`);
+      const stalledSeconds = Math.round((this.clock() - this.#progressAt) / 1000);
+      this.report(`no progress for ${stalledSeconds} s at sequence ${through} while the replicated log is ${last === undefined ? 'not answering' : `at ${last}`}: reading it again`, { event: 'replicated-log-stalled', level: 'warn', seq: through, last: last ?? null, seconds: stalledSeconds });
       this.#readAgain();
     } finally {
       this.#checking = false;

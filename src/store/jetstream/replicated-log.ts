@@ -181,7 +181,9 @@ export async function openReplicatedLog(
           if (materializedThrough(dbs) >= last) return;
           if (Date.now() - saidAt >= 5_000) {
             saidAt = Date.now();
-            say(`catching up with the replicated log: ${materializedThrough(dbs)} of ${last} (${Math.round((Date.now() - started) / 1000)} s)`);
+            const through = materializedThrough(dbs);
+            const seconds = Math.round((Date.now() - started) / 1000);
+            say(`catching up with the replicated log: ${through} of ${last} (${seconds} s)`, { event: 'replicated-log-catching-up', seq: through, last, seconds });
           }
           await new Promise((resolve) => setTimeout(resolve, 10));
         }
@@ -215,7 +217,7 @@ export async function restoreNodeBackup(nats: NatsConfig, dbPath: string, report
     const exists = await whenAnswered('about the backups store', () => jsm.streams.info(store).then(() => true, (error: unknown) => (isStreamNotFound(error) ? false : Promise.reject(error))), { report });
     if (!exists) return undefined;
     const info = await whenAnswered('for the node backup', async () => restoreBackup(await new Objm(jetstream(nc)).open(`${nats.stream}_BACKUPS`), dbPath), { report });
-    if (info !== undefined) report(`restored the node backup of ${new Date(info.at).toISOString()} (stream sequence ${info.seq}); reading the stream from there`);
+    if (info !== undefined) report(`restored the node backup of ${new Date(info.at).toISOString()} (stream sequence ${info.seq}); reading the stream from there`, { event: 'node-backup-restored', seq: info.seq, at: new Date(info.at).toISOString() });
     return info;
   } finally {
     await nc.close();
