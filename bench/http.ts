@@ -1,7 +1,8 @@
 // HTTP benchmark of the two storefront hot paths, each as a ratio to a uWS hello-world measured
 // just before and just after it in the same run (absolute req/s drift 2-3× between runs on a shared
 // machine; support/bracketed.ts):
-// GET /api/recommendations (a mix of four kinds, and each kind alone) and POST /api/events/batch
+// GET /api/recommendations (a mix of four kinds, and each kind alone, a 5-product cart's beside a
+// product's) and POST /api/events/batch
 // (100 events per durable, fsync'd commit). autocannon always; wrk too when installed.
 // Servers run pinned to one CPU, the load generators to the other.
 //   npm run bench:http        (BENCH_SECONDS, BENCH_CONNECTIONS, … — see bench/README.md)
@@ -14,9 +15,9 @@ import {
   batchBodies,
   EVENTS_BATCH,
   EVENTS_PER_BATCH,
-  GET_KINDS,
   ID_PLACEHOLDER,
   mixedPaths,
+  PER_KIND,
   recommendationPaths,
   type GetKind,
 } from './support/http-workload.js';
@@ -44,7 +45,7 @@ const progress = (line: string) => process.stderr.write(`${line}\n`);
 /** One request per path before measuring: the numbers only mean something if the answers are right. */
 async function checkRecommendations(base: string, headers: Record<string, string>, sample: WorkloadSample) {
   const kinds: Record<string, { bytes: number; answeredBy: string[] }> = {};
-  for (const kind of GET_KINDS) {
+  for (const kind of PER_KIND) {
     const paths = recommendationPaths(kind, sample);
     let bytes = 0;
     const answeredBy = new Set<string>();
@@ -109,7 +110,7 @@ async function main(): Promise<void> {
     if (useWrk) await bench.measure('GET /api/recommendations (mix of 4)', 'wrk', wrk(service.url, mix));
     await bench.measure('GET /api/recommendations (mix of 4)', 'autocannon', ac(service.url, { requests: mixRequests }));
     if (perKind) {
-      for (const kind of GET_KINDS as GetKind[]) {
+      for (const kind of PER_KIND as GetKind[]) {
         const requests = recommendationPaths(kind, info.sample).map((p) => ({ method: 'GET' as const, path: p }));
         await bench.measure(`GET /api/recommendations ${kind}`, 'autocannon', ac(service.url, { requests }), `${kinds[kind]!.bytes} B`);
       }

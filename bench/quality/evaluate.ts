@@ -17,6 +17,7 @@ import { Scoreboard } from './metrics.js';
 import { RawCountReference } from './basket-reference.js';
 import { fitReference, rankReference, tuneLambda } from './ease-reference.js';
 import { SPLIT_TIME, split, validationSplits, type Split, type ValidationSplit } from './protocol.js';
+import { replayEngine, retailProduct } from './replay.js';
 
 const K = 10;
 /** λ values tried for the EASE reference on the validation split (the original reference used 500). */
@@ -92,30 +93,9 @@ function basketSettingsText(settings: BasketPairSettings): string {
 
 /** Products as the engine needs them: the dataset has only titles and prices. */
 function buildEngine(data: RetailData, s: Split, settings: Partial<EngineConfig> = {}): ShopEngine {
-  // PAIRWISE_EVAL_CONFIG='{"maxNeighbors":400}' tries other engine settings.
-  const engine = new ShopEngine({ ...DEFAULT_ENGINE_CONFIG, ...settings, ...(JSON.parse(process.env.PAIRWISE_EVAL_CONFIG ?? '{}') as object) });
   const prices = new Map(s.train.map((l) => [l.stockCode, l.price]));
-  for (const code of s.trainItems) {
-    engine.upsertProduct({
-      id: code,
-      platform: 'shopify',
-      title: data.titles.get(code) ?? code,
-      handle: code.toLowerCase(),
-      image: null,
-      price: prices.get(code)!.toFixed(2),
-      compareAtPrice: null,
-      vendor: null,
-      productType: null,
-      tags: [],
-      collections: [],
-      available: true,
-      updatedAt: 0,
-    });
-  }
-  for (const line of s.train) {
-    engine.apply({ type: 'purchase', productId: line.stockCode, sessionId: line.invoice, customerId: line.customerId, metadata: { orderId: line.invoice }, timestamp: line.time });
-  }
-  return engine;
+  const products = [...s.trainItems].map((code) => retailProduct(code, data.titles.get(code) ?? code, prices.get(code)!));
+  return replayEngine(products, s.train, settings);
 }
 
 /** All-time purchase counts, ties broken by product order. */

@@ -27,6 +27,12 @@ export function workloads(store: SyntheticStore, stream: SyntheticEventStream, c
     return random() < 0.3 ? `gid://shopify/Product/${id}` : id;
   };
   const hot = () => productId(store.productSampler.pick(random()));
+  /** A cart of `size` distinct products drawn by popularity (what shoppers put in carts), as a productIds list. */
+  const cart = (size: number) => {
+    const picked = new Set<number>();
+    while (picked.size < size) picked.add(store.productSampler.pick(random()));
+    return [...picked].map(productId).join(',');
+  };
   const cold = () => productId(byPopularity[coldStart + Math.floor(random() * (byPopularity.length - coldStart))]!);
   const knownSession = () => recent[Math.floor(random() * recent.length)]!;
   const newSession = () => `sess_fresh_${fresh++}`;
@@ -51,6 +57,7 @@ export function workloads(store: SyntheticStore, stream: SyntheticEventStream, c
   return [
     build('bought-together · hot product', () => ({ strategy: 'bought-together', productId: hot(), ...storefront() })),
     build('bought-together · cold product', () => ({ strategy: 'bought-together', productId: cold(), ...storefront() })),
+    build('bought-together · cart of 5 hot products', () => ({ strategy: 'bought-together', productIds: cart(5), ...storefront() })),
     build('similar · hot product', () => ({ strategy: 'similar', productId: hot(), ...storefront() })),
     build('similar · cold product', () => ({ strategy: 'similar', productId: cold(), ...storefront() })),
     build('trending', () => ({ strategy: 'trending', ...storefront() })),

@@ -1,14 +1,22 @@
 // What bench/http.ts sends to the service: GET /api/recommendations requests of four kinds built
-// from the server's workload sample, and 100-event batch bodies for POST /api/events/batch.
+// from the server's workload sample (and carts, measured on their own beside a product's answers),
+// and 100-event batch bodies for POST /api/events/batch.
 import { prng, type WorkloadSample } from './workload-sample.js';
 
 export const RECOMMENDATIONS = '/api/recommendations';
 export const EVENTS_BATCH = '/api/events/batch';
 export const EVENTS_PER_BATCH = 100;
 
-export type GetKind = 'trending' | 'product' | 'collection' | 'recently-viewed';
+export type GetKind = 'trending' | 'product' | 'collection' | 'recently-viewed' | 'cart';
 
+/** The kinds of the mix. */
 export const GET_KINDS: readonly GetKind[] = ['trending', 'product', 'collection', 'recently-viewed'];
+
+/** The kinds measured one by one: the mix's, and a cart of 5 products (productIds) beside a product's. */
+export const PER_KIND: readonly GetKind[] = [...GET_KINDS, 'cart'];
+
+/** Products in a bench cart. */
+export const CART_SIZE = 5;
 
 /** Paths (with query) of one kind; `count` distinct contexts where the kind has any. */
 export function recommendationPaths(kind: GetKind, sample: WorkloadSample, count = 8): string[] {
@@ -19,6 +27,9 @@ export function recommendationPaths(kind: GetKind, sample: WorkloadSample, count
       return Array.from({ length: count }, () => q('strategy=trending'));
     case 'product':
       return pick(sample.productIds).map((id) => q(`productId=${id}`));
+    case 'cart':
+      // Cart i: CART_SIZE consecutive sample products from i · CART_SIZE on, so no two carts are the same set.
+      return Array.from({ length: count }, (_, i) => q(`productIds=${Array.from({ length: CART_SIZE }, (_, k) => encodeURIComponent(sample.productIds[(i * CART_SIZE + k) % sample.productIds.length]!)).join(',')}`));
     case 'collection':
       return pick(sample.collectionIds).map((id) => q(`collectionId=${id}`));
     case 'recently-viewed':

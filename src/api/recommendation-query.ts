@@ -15,6 +15,8 @@ import { parseDiversity } from '../engine/filters/diversity.js';
 export type RecommendationQuery = RecommendationRequest & { exclude: string[]; customerToken?: string; widgetId?: string };
 
 type ProductIdParam = string & tags.Pattern<'^([A-Za-z0-9][A-Za-z0-9._-]{0,63}|gid://[A-Za-z0-9][A-Za-z0-9-]{0,31}/Product/[A-Za-z0-9][A-Za-z0-9._-]{0,63})$'>;
+/** Up to 24 product ids, comma-separated. */
+type ProductIdsParam = string & tags.Pattern<'^([A-Za-z0-9][A-Za-z0-9._-]{0,63}|gid://[A-Za-z0-9][A-Za-z0-9-]{0,31}/Product/[A-Za-z0-9][A-Za-z0-9._-]{0,63})(,([A-Za-z0-9][A-Za-z0-9._-]{0,63}|gid://[A-Za-z0-9][A-Za-z0-9-]{0,31}/Product/[A-Za-z0-9][A-Za-z0-9._-]{0,63})){0,23}$'>;
 type CollectionIdParam = string & tags.Pattern<'^([A-Za-z0-9][A-Za-z0-9._-]{0,63}|gid://[A-Za-z0-9][A-Za-z0-9-]{0,31}/Collection/[A-Za-z0-9][A-Za-z0-9._-]{0,63})$'>;
 
 /**
@@ -23,10 +25,17 @@ type CollectionIdParam = string & tags.Pattern<'^([A-Za-z0-9][A-Za-z0-9._-]{0,63
  * answers with specific codes); test/api/recommendation-params.test.ts holds the two together.
  */
 export interface RecommendationParams {
-  /** Omitted: chosen from the context given (productId → bought-together, collectionId → collection-popular, a shopper with history → personalized, else trending). */
+  /** Omitted: chosen from the context given (productId or productIds → bought-together, collectionId → collection-popular, a shopper with history → personalized, else trending). */
   strategy?: Strategy;
-  /** The context product, bare (123) or gid://shopify/Product/123; needed by bought-together and similar. */
+  /** The context product, bare (123) or gid://shopify/Product/123; needed by bought-together and similar (or productIds). */
   productId?: ProductIdParam;
+  /**
+   * A cart as the context: comma-separated product ids, bare or gid, at most 24 (with productId, one
+   * context of at most 24). bought-together answers with the products that go with the cart as a
+   * whole, similar with products like its products; the cart's products never come back. Its order
+   * does not matter, and a cart of one product is that product (productId).
+   */
+  productIds?: ProductIdsParam;
   /** The context collection, bare or gid; needed by collection-popular. */
   collectionId?: CollectionIdParam;
   /** The logged-in shopper; needed by personalized and recently-viewed. With a public key it counts only with customerToken or an app-proxy signature. */
@@ -56,6 +65,8 @@ export interface RecommendationParams {
 export const DEFAULT_LIMIT = 8;
 export const MAX_LIMIT = 24;
 export const MAX_EXCLUDE = 100;
+/** Products in one context (productId and productIds together): a cart a storefront shows. */
+export const MAX_CONTEXT_PRODUCTS = 24;
 export { MAX_FILTER_LENGTH };
 const MAX_SHOPPER_ID = 128;
 const MAX_CUSTOMER_TOKEN = 400;
@@ -64,7 +75,7 @@ const MAX_WIDGET_ID = 64;
 
 export type QueryParse = { ok: true; query: RecommendationQuery } | { ok: false; error: AppError };
 
-/** Which context each strategy needs; customer strategies also accept our sessionId extension. */
+/** Which context each strategy needs (productId: productIds does too); customer strategies also accept our sessionId extension. */
 const REQUIRED_CONTEXT: Readonly<Record<Strategy, 'productId' | 'collectionId' | 'shopper' | undefined>> = {
   'bought-together': 'productId',
   similar: 'productId',
@@ -123,6 +134,17 @@ export function parseRecommendationQuery(raw: string, filters?: ParsedFilters): 
     if (productId === undefined) return fail('invalid_query', 'productId must be a product id such as 123 or gid://shopify/Product/123', '/productId');
     query.productId = productId;
   }
+  const productsRaw = params.get('productIds');
+  if (productsRaw !== undefined) {
+    const cart = parseProductIds(productsRaw, query.productId);
+    if (typeof cart === 'string') return fail('invalid_query', cart, '/productIds');
+    // One context: a single product is productId, two or more are productIds, sorted (the cache keys on the set).
+    if (cart.length === 1) query.productId = cart[0]!;
+    else if (cart.length > 1) {
+      delete query.productId;
+      query.productIds = cart;
+    }
+  }
   const collectionRaw = params.get('collectionId');
   if (collectionRaw !== undefined) {
     const collectionId = normalizeCollectionId(collectionRaw);
@@ -172,7 +194,7 @@ export function parseRecommendationQuery(raw: string, filters?: ParsedFilters): 
     if (needs === 'shopper' && query.customerId === undefined && query.sessionId === undefined && query.customerToken === undefined && !params.has('logged_in_customer_id')) {
       return fail('missing_context', `strategy ${strategy} needs customerId (or sessionId)`, '/customerId');
     }
-    if ((needs === 'productId' || needs === 'collectionId') && query[needs] === undefined) {
+    if ((needs === 'productId' || needs === 'collectionId') && query[needs] === undefined && (needs !== 'productId' || query.productIds === undefined)) {
       return fail('missing_context', `strategy ${strategy} needs ${needs}`, `/${needs}`);
     }
   }
@@ -180,13 +202,33 @@ export function parseRecommendationQuery(raw: string, filters?: ParsedFilters): 
 }
 
 /**
- * Equal for queries the engine answers identically (ids already normalized; exclude as a set).
+ * A productIds list (with `productId`, if any, as one context) as distinct bare ids, sorted; or
+ * what is wrong with it. Empty entries (a trailing comma) are skipped.
+ */
+export function parseProductIds(raw: string, productId: string | undefined): string[] | string {
+  const ids = new Set<string>();
+  if (productId !== undefined) ids.add(productId);
+  for (const part of raw.split(',')) {
+    const id = part.trim();
+    if (id === '') continue;
+    const bare = normalizeProductId(id);
+    if (bare === undefined) return `productIds has an invalid product id "${id.slice(0, 80)}": ids such as 123 or gid://shopify/Product/123`;
+    ids.add(bare);
+    if (ids.size > MAX_CONTEXT_PRODUCTS) return `productIds holds at most ${MAX_CONTEXT_PRODUCTS} products (with productId)`;
+  }
+  return [...ids].sort();
+}
+
+/**
+ * Equal for queries the engine answers identically (ids already normalized; exclude as a set; a cart
+ * as a set, sorted by the parser).
  * widgetId is left out: it changes an answer only through an experiment, whose arm is keyed apart.
  */
 export function queryKey(query: RecommendationQuery): string {
   return JSON.stringify([
     query.strategy ?? '',
     query.productId ?? '',
+    query.productIds?.join(',') ?? '',
     query.collectionId ?? '',
     query.customerId ?? '',
     query.sessionId ?? '',

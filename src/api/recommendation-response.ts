@@ -40,8 +40,15 @@ export interface RecommendationMeta {
   /** Inside an A/B experiment on the request's widgetId: the experiment (exp_<n>) and this shopper's variant (A, B, …). */
   experiment?: string;
   variant?: string;
+  /** With a context of two products or more (productIds): how many distinct products it named, and how many of them the models knew (in the catalog, with a basket or co-view partner or a row in the EASE fit). */
+  cart?: CartMeta;
   /** The request named a write's position (`after`) that this server had not applied within its wait: the answer may not reflect that write yet. */
   stale?: true;
+}
+
+export interface CartMeta {
+  products: number & tags.Type<'uint32'>;
+  known: number & tags.Type<'uint32'>;
 }
 
 /** GET /api/recommendations (and a WebSocket subscription's pushes, beside op and sub). */

@@ -143,6 +143,26 @@ export interface ModelTuning {
   peakBytes: number;
 }
 
+/** How bought-together weighs a cart's parts (docs/api.md, "Carts"), each relative to its best candidate. */
+export interface CartSettings {
+  easeWeight: number;
+  pairWeight: number;
+  contentWeight: number;
+}
+
+/** How the cart blend was chosen: on the shop's whole orders held out at its latest refit, at the chosen λ. */
+export interface CartModelTuning {
+  decision: 'tuned' | 'default-best' | 'within-noise' | 'too-little-data';
+  /** Held-out orders (three products or more), each a cart of up to five of them and the rest to find. */
+  carts: number;
+  /** nDCG@10 on the rest of those orders, content left out (null: not measured). */
+  scores: { chosen: number | null; default: number | null; best: number | null; easeAlone: number | null; pairsAlone: number | null };
+  best: CartSettings;
+  standardError: number;
+  margin: number;
+  seconds: number;
+}
+
 /** GET /api/shop/model: what personalized runs with and why. */
 export interface ShopModel {
   shopId: string;
@@ -154,6 +174,8 @@ export interface ShopModel {
   defaults: ModelSettings;
   /** Null until a refit tuned the shop (or when tuning is off: PAIRWISE_TUNING_BUDGET_SECONDS=0). */
   tuning: ModelTuning | null;
+  /** What bought-together weighs a cart with, the defaults, and how the shop chose (null: untuned, or no time left for it). */
+  cart: { settings: CartSettings; defaults: CartSettings; tuning: CartModelTuning | null };
 }
 
 /** GET /api/stats query parameters. */

@@ -10,7 +10,7 @@ import { recIdPrefix } from '../engine/attribution/rec-id.js';
 import { ParsedFilters } from '../engine/filters/parsed-filters.js';
 import { RecIdIssuer } from './rec-id-issuer.js';
 import { experimentId, variantName } from '../analytics/statistics.js';
-import { recommend, type Recommendation } from '../engine/recommend.js';
+import { recommend, requestContext, type Recommendation } from '../engine/recommend.js';
 import type { Arm, Experiments } from './experiments.js';
 import type { ShopEngines } from '../engine/shop-engines.js';
 import type { ShopFace } from '../engine/shop-face.js';
@@ -157,7 +157,7 @@ export class Answers {
     if (query.widgetId !== undefined && engine.rulesMatchPlacements) key += '\u0000w' + query.widgetId;
     const cached = this.cache.get(engine, key, now);
     if (cached !== undefined) return cached;
-    const shaped = shapeFor(engine, query, query.productId === undefined ? undefined : engine.product(query.productId));
+    const shaped = shapeFor(engine, query, requestContext(engine, query));
     if (!shaped.ok) throw filterError(shaped.parameter, shaped.error);
     const result = recommend(engine, query, now, shaped.shape);
     const answer = render(result, arm);

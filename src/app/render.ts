@@ -74,7 +74,8 @@ export function recommendationJson(result: Recommendation): string {
   }
   return (
     body +
-    `],"meta":{"strategy":"${result.strategy}","modelLevel":${result.modelLevel},"count":${result.items.length},"fallback":${fallback}}}`
+    `],"meta":{"strategy":"${result.strategy}","modelLevel":${result.modelLevel},"count":${result.items.length},"fallback":${fallback}` +
+    (result.cart === undefined ? '}}' : `,"cart":{"products":${result.cart.products},"known":${result.cart.known}}}}`)
   );
 }
 

@@ -6,7 +6,7 @@ import { parseRecommendationQuery, filterError } from '../api/recommendation-que
 import { parseRule, ruleFilters, MAX_RULES_PER_SHOP } from '../api/rule.js';
 import { shapeFor } from '../engine/answer-shaping.js';
 import { parseFilter } from '../engine/filters/filter-syntax.js';
-import { recommend, type Recommendation } from '../engine/recommend.js';
+import { recommend, requestContext, type Recommendation } from '../engine/recommend.js';
 import type { Rule } from '../engine/rules/rule.js';
 import { AppError, type FieldError } from '../errors.js';
 import type { ShopEngines } from '../engine/shop-engines.js';
@@ -85,7 +85,7 @@ export class Rules {
     const engine = this.engines.get(shopId);
     // A shape holds what its answer picked (a diversity cap): one per answer.
     const shape = () => {
-      const shaped = shapeFor(engine, query, query.productId === undefined ? undefined : engine.product(query.productId));
+      const shaped = shapeFor(engine, query, requestContext(engine, query));
       if (!shaped.ok) throw filterError(shaped.parameter, shaped.error);
       return shaped.shape;
     };

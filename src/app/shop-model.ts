@@ -1,12 +1,17 @@
 // What personalized runs with in a shop and why (GET /api/shop/model, /metrics, the dashboard):
 // the installed fit's tuned settings and their validation, or the defaults.
-import type { ModelSettings, ModelTuning, ShopModel } from '../api/responses.js';
-import { DEFAULT_EASE_BLEND, TIMELESS_EASE_BLEND } from '../engine/ease/ease-model.js';
+import type { CartModelTuning, CartSettings, ModelSettings, ModelTuning, ShopModel } from '../api/responses.js';
+import type { CartBlend } from '../engine/ease/ease-blend.js';
+import { DEFAULT_CART_BLEND, DEFAULT_EASE_BLEND, TIMELESS_EASE_BLEND } from '../engine/ease/ease-model.js';
 import type { ShopFace } from '../engine/shop-face.js';
-import type { TunedSettings } from '../engine/tuning/tuned-settings.js';
+import type { CartTuningReport, TunedSettings } from '../engine/tuning/tuned-settings.js';
 
 function settingsOf(s: TunedSettings): ModelSettings {
   return { momentumExponent: s.momentumExponent, realTimeWeight: s.realTimeWeight, historyExponent: s.historyExponent, lambda: s.lambda };
+}
+
+function cartSettingsOf(b: CartBlend): CartSettings {
+  return { easeWeight: b.easeWeight, pairWeight: b.pairWeight, contentWeight: b.contentWeight };
 }
 
 /** `lambda`: the configured λ (PAIRWISE_EASE_LAMBDA), the default's. */
@@ -36,5 +41,19 @@ export function shopModel(shopId: string, engine: ShopFace, lambda: number): Sho
     settings: settingsOf({ ...panel.blend, lambda: report?.settings.lambda ?? lambda }),
     defaults: report === undefined ? defaults : settingsOf(report.defaults),
     tuning,
+    cart: { settings: cartSettingsOf(panel.cartBlend), defaults: cartSettingsOf(DEFAULT_CART_BLEND), tuning: cartTuning(report?.cart) },
+  };
+}
+
+function cartTuning(report: CartTuningReport | undefined): CartModelTuning | null {
+  if (report === undefined) return null;
+  return {
+    decision: report.decision,
+    carts: report.carts,
+    scores: { ...report.scores },
+    best: cartSettingsOf(report.best),
+    standardError: report.standardError,
+    margin: report.margin,
+    seconds: report.ms / 1000,
   };
 }

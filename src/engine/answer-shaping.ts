@@ -9,7 +9,7 @@ import type { AttributeIndex } from './filters/attribute-index.js';
 import type { FilterError } from './filters/filter-syntax.js';
 import type { MatchSet } from './filters/match-set.js';
 import type { Selection } from './filters/selection.js';
-import type { Product } from './product.js';
+import type { FilterContext } from './filters/filter-terms.js';
 import type { CandidateConstraint } from './candidate-constraint.js';
 
 export type { CandidateConstraint };
@@ -49,12 +49,12 @@ export type ShapeOutcome = { ok: true; shape: AnswerShape } | { ok: false; param
 
 /**
  * The request's constraints for the shop, or the error of its filter (an attribute the shop does
- * not have) or diversity. `context`: the request's context product, for relative filter terms.
+ * not have) or diversity. `context`: the request's context products, for relative filter terms.
  */
 export function shapeFor(
   parts: { readonly filters: FilterCache; readonly attributes: AttributeIndex; readonly catalog: Catalog },
   request: ShapingRequest,
-  context: Product | undefined,
+  context: FilterContext,
 ): ShapeOutcome {
   if (request.filter === undefined && request.diversity === undefined) return UNSHAPED_OUTCOME;
   const constraints: CandidateConstraint[] = [];

@@ -8,14 +8,15 @@ import { finishAnswer } from './rules/apply-rules.js';
 import { planRules, type RulePlan } from './rules/rule-plan.js';
 import type { RuleBook } from './rules/rule-book.js';
 import type { Product } from './product.js';
-import { CATALOG_PART, type ShopEngine } from './shop-engine.js';
+import { CATALOG_PART, EASE_PART, type ShopEngine } from './shop-engine.js';
 import { CUSTOMER_SPACE, SESSION_SPACE } from './shopper-keys.js';
 import type { Producer, StrategyContext } from './strategies/context.js';
 import { boughtTogether } from './strategies/bought-together.js';
+import { cartTogether } from './strategies/cart-together.js';
 import { collectionPopular } from './strategies/collection-popular.js';
 import { personalized } from './strategies/personalized.js';
 import { recentlyViewed } from './strategies/recently-viewed.js';
-import { similar } from './strategies/similar.js';
+import { coViewed, similar } from './strategies/similar.js';
 import { trending } from './strategies/trending.js';
 import { STRATEGIES, type ModelLevel, type Strategy } from './strategy.js';
 
@@ -23,6 +24,11 @@ export interface RecommendationRequest extends ShapingRequest {
   /** Undefined: choose automatically. */
   strategy?: Strategy;
   productId?: string;
+  /**
+   * A cart: more context products, bare ids (with productId, one context). The parser gives a cart of
+   * two products or more here, sorted and distinct, and a single product as productId.
+   */
+  productIds?: readonly string[];
   collectionId?: string;
   customerId?: string;
   sessionId?: string;
@@ -46,6 +52,14 @@ export interface Recommendation {
   strategy: Strategy;
   modelLevel: ModelLevel;
   items: RecommendedItem[];
+  /** With a context of two products or more: how many it named, and how many of them the models knew. */
+  cart?: CartCoverage;
+}
+
+export interface CartCoverage {
+  products: number;
+  /** Those in the catalog with a basket or co-view partner, or a row in the EASE fit. */
+  known: number;
 }
 
 /** Each strategy's backfill chain, itself first. */
@@ -63,7 +77,7 @@ export const CHAINS: Readonly<Record<Strategy, readonly Strategy[]>> = {
  * are answered (and labelled) by the next strategy that has one.
  */
 const PRODUCERS: Partial<Record<Strategy, Producer>> = {
-  'bought-together': boughtTogether,
+  'bought-together': (context, pick) => (context.cart === undefined ? boughtTogether : cartTogether)(context, pick),
   personalized,
   similar,
   trending,
@@ -99,7 +113,7 @@ function shopperSlot(engine: ShopEngine, space: number, id: string, reads: Answe
  */
 export function chooseStrategy(engine: ShopEngine, request: RecommendationRequest, shoppers = shopperSlots(engine, request)): Strategy {
   if (request.strategy !== undefined) return request.strategy;
-  if (request.productId !== undefined) return 'bought-together';
+  if (request.productId !== undefined || (request.productIds !== undefined && request.productIds.length > 0)) return 'bought-together';
   if (request.collectionId !== undefined) return 'collection-popular';
   if (shoppers.some((slot) => engine.hasHistory(slot))) return 'personalized';
   return 'trending';
@@ -116,11 +130,19 @@ export function recommend(engine: ShopEngine, request: RecommendationRequest, no
   engine.scratch.reads.read(engine.storeStamps, CATALOG_PART);
   const shoppers = shopperSlots(engine, request, engine.scratch.reads);
   const strategy = chooseStrategy(engine, request, shoppers);
-  const product = request.productId === undefined ? undefined : engine.catalog.denseOf(request.productId);
+  const named = contextIds(request);
+  const dense: number[] = [];
+  for (const id of named) {
+    const known = engine.catalog.denseOf(id);
+    if (known !== undefined) dense.push(known);
+  }
+  // One product the engine knows answers as a product does, whatever else the cart named.
+  const product = dense.length === 1 ? dense[0] : undefined;
+  const cart = dense.length > 1 ? dense : undefined;
 
   const blocked = engine.scratch.blocked;
   blocked.clear();
-  if (product !== undefined) blocked.add(product);
+  for (const id of dense) blocked.add(id);
   for (const id of request.exclude) {
     const dense = engine.catalog.denseOf(id);
     if (dense !== undefined) blocked.add(dense);
@@ -139,15 +161,19 @@ export function recommend(engine: ShopEngine, request: RecommendationRequest, no
   let plan: RulePlan | undefined;
   if (book.size > 0) {
     engine.scratch.reads.expiresAt = book.nextEdge(now);
-    const contextProduct = product === undefined ? undefined : engine.catalog.product(product);
-    plan = planRules({ book, index: engine.attributes, catalog: engine.catalog, strategy, request, context: contextProduct, contextDense: product, now, shape, blocked });
+    const context = requestContext(engine, request);
+    const contextDense = context.map((p) => engine.catalog.denseOf(p.id)!);
+    plan = planRules({ book, index: engine.attributes, catalog: engine.catalog, strategy, request, context, contextDense, now, shape, blocked });
   }
 
-  const context: StrategyContext = { engine, product, collectionId: request.collectionId, shoppers, now };
+  const context: StrategyContext = { engine, product, cart, collectionId: request.collectionId, shoppers, now };
   const pick = new PickList(plan?.window ?? request.limit, engine.catalog, blocked, plan?.constraints ?? shape.constraints);
   for (const step of CHAINS[strategy]) {
     if (pick.full) break;
-    PRODUCERS[step]?.(context, pick);
+    // A cart's bought-together offered its products' content neighbours (its content part): the
+    // similar that backfills it adds the co-viewed products, not those neighbours again.
+    if (step === 'similar' && strategy === 'bought-together' && cart !== undefined && engine.ease.cartBlend.contentWeight > 0) coViewed(context, pick);
+    else PRODUCERS[step]?.(context, pick);
   }
 
   const finished = { ids: pick.ids, scores: pick.scores, strategies: pick.strategies, ruleIds: [] as (string | undefined)[] };
@@ -160,5 +186,45 @@ export function recommend(engine: ShopEngine, request: RecommendationRequest, no
   });
   // The level of the best item's model; 0 when even that one had no behavioural signal.
   const modelLevel: ModelLevel = pick.levels[0] ?? 0;
-  return { strategy, modelLevel, items };
+  if (named.length < 2) return { strategy, modelLevel, items };
+  return { strategy, modelLevel, items, cart: { products: named.length, known: knownProducts(engine, dense) } };
+}
+
+/** The request's context product ids: productId and productIds as one set, sorted (a cart sums in one order whatever order it came in). */
+export function contextIds(request: Pick<RecommendationRequest, 'productId' | 'productIds'>): readonly string[] {
+  const { productId, productIds } = request;
+  if (productIds === undefined || productIds.length === 0) return productId === undefined ? [] : [productId];
+  // As the parser gives it (sorted, distinct, no productId beside it): as it is, no copy.
+  if (productId === undefined && sortedDistinct(productIds)) return productIds;
+  const ids = new Set(productIds);
+  if (productId !== undefined) ids.add(productId);
+  return [...ids].sort();
+}
+
+function sortedDistinct(ids: readonly string[]): boolean {
+  for (let i = 1; i < ids.length; i++) if (!(ids[i - 1]! < ids[i]!)) return false;
+  return true;
+}
+
+/** The request's context products in the catalog (its product, its cart's): what its relative filter terms are relative to (shapeFor). */
+export function requestContext(engine: ShopEngine, request: Pick<RecommendationRequest, 'productId' | 'productIds'>): Product[] {
+  const products: Product[] = [];
+  for (const id of contextIds(request)) {
+    const product = engine.catalog.get(id);
+    if (product !== undefined) products.push(product);
+  }
+  return products;
+}
+
+/** How many of the cart's products the behavioural models hold anything for (what was read is recorded). */
+function knownProducts(engine: ShopEngine, dense: readonly number[]): number {
+  const reads = engine.scratch.reads;
+  reads.read(engine.storeStamps, EASE_PART);
+  let known = 0;
+  for (const id of dense) {
+    reads.read(engine.baskets.stamps, id);
+    reads.read(engine.coViews.stamps, id);
+    if (engine.catalog.product(id) !== undefined && (engine.baskets.pairs.size(id) > 0 || engine.coViews.pairs.size(id) > 0 || engine.ease.has(id))) known++;
+  }
+  return known;
 }

@@ -92,8 +92,12 @@ export interface AnswerScratch {
   readonly top: TopK;
   /** Personalized's strongest affinities. */
   readonly seeds: TopK;
-  /** Personalized's EASE scores, beside the real-time ones on `board`. */
+  /** EASE scores (personalized's, a cart's), beside the real-time ones on `board`. */
   readonly easeBoard: ScoreBoard;
+  /** A cart's content scores, beside its pair (`board`) and EASE ones. */
+  readonly contentBoard: ScoreBoard;
+  /** Bought-together's scores of one basket row (scoreRow): at least `size` long, reused (so valid until the next call). */
+  rowScores(size: number): Float64Array;
   /** Personalized's history items already spread through EASE. */
   readonly history: DenseSet;
   /** Ids the answer must not return (context, exclude, dismissed, bought, picked). */
@@ -201,7 +205,18 @@ export class ShopEngine implements ShopFace {
     this.coViews = new CoOccurrence(this.clock, new GroupTable(this.shoppers, SESSION_VIEW_WINDOW), config.coViewNeighbors, true);
     this.pending = new PendingEvents(config.maxPendingEvents, config.pendingPerProduct);
     this.attribution = new Attribution(config.attributionWindowMs);
-    this.scratch = { board: new ScoreBoard(), top: new TopK(this.compareIds), seeds: new TopK(this.compareIds), easeBoard: new ScoreBoard(), history: new DenseSet(), blocked: new DenseSet(), reads: new AnswerReads() };
+    let rowScores = new Float64Array(2 * config.maxNeighbors);
+    this.scratch = {
+      board: new ScoreBoard(),
+      top: new TopK(this.compareIds),
+      seeds: new TopK(this.compareIds),
+      easeBoard: new ScoreBoard(),
+      contentBoard: new ScoreBoard(),
+      rowScores: (size) => (rowScores.length >= size ? rowScores : (rowScores = new Float64Array(size))),
+      history: new DenseSet(),
+      blocked: new DenseSet(),
+      reads: new AnswerReads(),
+    };
   }
 
   /** The catalog price of a product as a number (attribution's revenue fallback). */
@@ -548,7 +563,7 @@ export class ShopEngine implements ShopFace {
   }
 
   modelPanel(): ModelPanelInputs {
-    return { fitProducts: this.ease.size, tuning: this.ease.tuning, blend: this.ease.blendFor(this.timePriors) };
+    return { fitProducts: this.ease.size, tuning: this.ease.tuning, blend: this.ease.blendFor(this.timePriors), cartBlend: this.ease.cartBlend };
   }
 
   get results(): AttributionResults {

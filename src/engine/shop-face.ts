@@ -8,7 +8,7 @@ import type { Attribution } from './attribution/attribution.js';
 import type { Catalog } from './catalog.js';
 import type { EaseFit } from './ease/ease-model.js';
 import type { Recency } from './engine-config.js';
-import type { EaseBlend } from './ease/ease-blend.js';
+import type { CartBlend, EaseBlend } from './ease/ease-blend.js';
 import type { PortableEaseFit } from './ease/portable-fit.js';
 import type { Diversity } from './filters/diversity.js';
 import type { FilterError, FilterExpression } from './filters/filter-syntax.js';
@@ -37,11 +37,12 @@ export type CatalogReader = Pick<Catalog, 'get' | 'denseOf' | 'idOf' | 'product'
 /** What recommendations earned, as the statistics read it (analytics/). */
 export type AttributionResults = Pick<Attribution, 'cells' | 'pins' | 'products' | 'widgets'>;
 
-/** What personalized runs with: the installed fit's size, the tuning that chose its settings, the blend in force. */
+/** What personalized runs with: the installed fit's size, the tuning that chose its settings, the blend in force; and a cart's blend. */
 export interface ModelPanelInputs {
   fitProducts: number;
   tuning: TuningReport | undefined;
   blend: Readonly<EaseBlend>;
+  cartBlend: Readonly<CartBlend>;
 }
 
 export interface ShopFace {

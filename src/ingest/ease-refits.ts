@@ -12,7 +12,8 @@ import { availableParallelism } from 'node:os';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { EaseRefitConfig } from '../config.js';
 import type { EaseFit } from '../engine/ease/ease-model.js';
-import type { TuningReport } from '../engine/tuning/tuned-settings.js';
+import type { CartTuningReport, TuningReport } from '../engine/tuning/tuned-settings.js';
+import type { CartBlend } from '../engine/ease/ease-blend.js';
 import type { Log } from '../observability/log.js';
 import { refitEase } from './ease-refit.js';
 import type { ShopEngines } from '../engine/shop-engines.js';
@@ -131,7 +132,20 @@ export function tuningLine(report: TuningReport | undefined): string {
   return (
     `; tuning on ${report.shoppers} shoppers' newest purchases in ${seconds} s: ${DECIDED[report.decision]}, ${settings} ` +
     `(nDCG@10 in use ${score(scores.chosen)}, defaults ${score(scores.default)}${bestSellers}; best tried ${score(scores.best)} ± ${report.standardError.toFixed(4)}: ` +
-    `momentum ${best.momentumExponent}, real-time weight ${best.realTimeWeight}, history exponent ${best.historyExponent}, λ ${best.lambda})`
+    `momentum ${best.momentumExponent}, real-time weight ${best.realTimeWeight}, history exponent ${best.historyExponent}, λ ${best.lambda})` +
+    cartLine(report.cart)
+  );
+}
+
+/** The cart blend's part of the tuning line. */
+function cartLine(cart: CartTuningReport | undefined): string {
+  if (cart === undefined) return '; carts: no time left for their fit, the default blend';
+  const blend = (b: CartBlend) => `EASE ${b.easeWeight}, pairs ${b.pairWeight}, content ${b.contentWeight}`;
+  if (cart.decision === 'too-little-data' || cart.scores.chosen === null) return `; carts: ${cart.carts} orders to hold out, too few: the default blend (${blend(cart.settings)})`;
+  const score = (x: number | null) => (x === null ? 'not measured' : x.toFixed(4));
+  return (
+    `; carts on ${cart.carts} held-out orders in ${(cart.ms / 1000).toFixed(1)} s: ${DECIDED[cart.decision].replace('settings', 'blend')}, ${blend(cart.settings)} ` +
+    `(nDCG@10 in use ${score(cart.scores.chosen)}, EASE alone ${score(cart.scores.easeAlone)}, pairs alone ${score(cart.scores.pairsAlone)}; best ${score(cart.scores.best)} ± ${cart.standardError.toFixed(4)}: ${blend(cart.best)})`
   );
 }
 

@@ -1,7 +1,9 @@
 // A recommendation carousel on a `data-pairwise` element: asks the service for its list (live over
 // the socket), renders the cards keyed by product, and reports what the shopper does with them.
 // A new list is applied in place (cards kept, moved, added, removed) and waits while the pointer or
-// the keyboard focus is inside, so nothing moves under the shopper's hand.
+// the keyboard focus is inside, so nothing moves under the shopper's hand. A cart placement
+// (data-context="cart") asks with the cart's products and asks again each time they change.
+import type { CartIds } from './cart-context.js';
 import { cardSignature, renderCard, setSaved } from './card.js';
 import { combinedFilters, type WidgetConfig } from './config.js';
 import { hiddenProducts, savedProducts } from './storage.js';
@@ -52,6 +54,8 @@ export class Carousel {
   #pointerInside = false;
   #focusInside = false;
   #subscription: Subscription | undefined;
+  /** A cart placement's products (productIds); undefined for other placements. */
+  #cart: CartIds | undefined;
 
   constructor(host: HTMLElement, config: WidgetConfig, tracker: Tracker) {
     this.host = host;
@@ -113,6 +117,7 @@ export class Carousel {
     const query: RecommendationQuery = { limit: Math.min(24, Math.max(1, Number(data.limit) || 8)), sessionId, widgetId: this.widgetId };
     if (data.pairwise && data.pairwise !== 'auto') query.strategy = data.pairwise;
     if (data.productId) query.productId = data.productId;
+    if (this.#cart !== undefined && this.#cart.length > 0) query.productIds = this.#cart.join(',');
     if (data.collectionId) query.collectionId = data.collectionId;
     if (data.exclude) query.exclude = data.exclude;
     const filters = combinedFilters(this.#config.filters, data.filters || undefined);
@@ -132,6 +137,21 @@ export class Carousel {
       this.show(list);
     });
     this.#subscription = subscription;
+  }
+
+  /**
+   * A cart placement: asks for the cart's list whenever `listen` reports its products, and shows
+   * nothing while the cart is empty. `listen` calls back at once or once the cart is read.
+   */
+  followCart(transport: Transport, sessionId: string, listen: (listener: (ids: CartIds) => void) => void): void {
+    listen((ids) => {
+      this.#cart = ids;
+      if (ids.length > 0) return this.start(transport, sessionId);
+      this.#subscription?.close();
+      this.#subscription = undefined;
+      this.#pending = undefined;
+      this.#render([], undefined);
+    });
   }
 
   /** A new list: applied now, or when the pointer and focus have left. */

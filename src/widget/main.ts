@@ -1,6 +1,7 @@
 // Entry of /widget.js: reads the script tag, opens the page's one connection, mounts a carousel on
 // every [data-pairwise] element, sends a view for every [data-pairwise-view], wires the theme's own
 // add-to-cart buttons ([data-pairwise-add-to-cart]) and publishes window.Pairwise for theme code.
+import { listenToAttribute, ShopifyCartSource, type CartIds } from './cart-context.js';
 import { CartRecsRecorder } from './cart-recs.js';
 import { Carousel } from './carousel.js';
 import { readConfig } from './config.js';
@@ -27,6 +28,8 @@ export interface PairwiseApi {
   identify(customerId: string | null, customerToken?: string | null): void;
   /** Mounts widgets and sends views for elements added since the last scan. */
   scan(): void;
+  /** The theme changed the Shopify cart without fetch (an XMLHttpRequest, a form post answered in place): cart carousels read it again. */
+  cartChanged(): void;
 }
 
 type QueuedCall = (api: PairwiseApi) => void;
@@ -51,6 +54,16 @@ function boot(): void {
   const cart = CartRecsRecorder.forPage(config.shopifyCart);
   if (cart !== undefined) tracker.onTaken = (productId, recId, widgetId) => cart.record(productId, recId, widgetId);
   const sessionId = getSessionId();
+  let shopifyCart: ShopifyCartSource | undefined;
+  /** Where a cart carousel reads its cart: its own data-product-ids, else Shopify's cart; undefined: neither. */
+  const cartOf = (host: HTMLElement): ((listener: (ids: CartIds) => void) => void) | undefined => {
+    if (host.dataset.productIds !== undefined) return (listener) => void listenToAttribute(host, listener);
+    const root = window.Shopify?.shop === undefined ? undefined : window.Shopify.routes?.root ?? '/';
+    if (root === undefined) return undefined;
+    shopifyCart ??= new ShopifyCartSource(root);
+    const source = shopifyCart;
+    return (listener) => void source.listen(listener);
+  };
 
   const scan = () => {
     const widgets = document.querySelectorAll<HTMLElement>('[data-pairwise]');
@@ -58,7 +71,11 @@ function boot(): void {
     widgets.forEach((host) => {
       if (mounted.has(host)) return;
       mounted.add(host);
-      new Carousel(host, config, tracker).start(transport, sessionId);
+      const carousel = new Carousel(host, config, tracker);
+      if (host.dataset.context !== 'cart') return carousel.start(transport, sessionId);
+      const cart = cartOf(host);
+      if (cart === undefined) console.warn('Pairwise: a data-context="cart" carousel needs data-product-ids outside Shopify');
+      else carousel.followCart(transport, sessionId, cart);
     });
     document.querySelectorAll<HTMLElement>('[data-pairwise-view]').forEach((node) => {
       if (mounted.has(node) || !node.dataset.pairwiseView) return;
@@ -83,6 +100,7 @@ function boot(): void {
     track: (type, productId, context) => void tracker.track(type, productId, context),
     identify: (customerId, customerToken) => tracker.identify(customerId ?? undefined, customerToken ?? undefined),
     scan,
+    cartChanged: () => shopifyCart?.refresh(),
   };
   window.Pairwise = api;
   const queued = Array.isArray(window.pairwiseQueue) ? window.pairwiseQueue : [];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_LIMIT, MAX_EXCLUDE, MAX_LIMIT, parseRecommendationQuery, queryKey } from '../../src/api/recommendation-query.js';
+import { DEFAULT_LIMIT, MAX_CONTEXT_PRODUCTS, MAX_EXCLUDE, MAX_LIMIT, parseRecommendationQuery, queryKey } from '../../src/api/recommendation-query.js';
 import { AppError } from '../../src/errors.js';
 import { isStrategy, STRATEGIES } from '../../src/engine/strategy.js';
 
@@ -8,7 +8,7 @@ const BARE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** Query strings built from the parameters the parser knows, with values that are often valid. */
 const queryArb = (() => {
-  const name = fc.constantFrom('productId', 'collectionId', 'customerId', 'sessionId', 'strategy', 'limit', 'exclude', 'other');
+  const name = fc.constantFrom('productId', 'productIds', 'collectionId', 'customerId', 'sessionId', 'strategy', 'limit', 'exclude', 'other');
   const value = fc.oneof(
     fc.constantFrom(...STRATEGIES, '0', '1', '8', '24', '25', '-1', '1.5', '007', 'gid://shopify/Product/9', 'gid://shopify/Collection/3', '12', 'a,b,,c', ''),
     fc.integer({ min: -5, max: 1000 }).map(String),
@@ -56,7 +56,14 @@ describe('parseRecommendationQuery', () => {
         for (const id of query.exclude) expect(id).toMatch(BARE);
         if (query.productId !== undefined) expect(query.productId).toMatch(BARE);
         if (query.collectionId !== undefined) expect(query.collectionId).toMatch(BARE);
-        if (query.strategy === 'bought-together' || query.strategy === 'similar') expect(query.productId).toBeDefined();
+        if (query.productIds !== undefined) {
+          expect(query.productId).toBeUndefined();
+          expect(query.productIds.length).toBeGreaterThanOrEqual(2);
+          expect(query.productIds.length).toBeLessThanOrEqual(MAX_CONTEXT_PRODUCTS);
+          expect([...query.productIds]).toEqual([...new Set(query.productIds)].sort());
+          for (const id of query.productIds) expect(id).toMatch(BARE);
+        }
+        if (query.strategy === 'bought-together' || query.strategy === 'similar') expect(query.productId ?? query.productIds).toBeDefined();
         if (query.strategy === 'collection-popular') expect(query.collectionId).toBeDefined();
         if (query.strategy === 'personalized' || query.strategy === 'recently-viewed') expect(query.customerId ?? query.sessionId).toBeDefined();
       }),
@@ -96,12 +103,48 @@ describe('parseRecommendationQuery', () => {
     [`customerId=${'x'.repeat(129)}`, 'invalid_query', '/customerId'],
     [`exclude=${Array.from({ length: 101 }, (_, i) => i).join(',')}`, 'invalid_query', '/exclude'],
     ['exclude=1,%C3%A9', 'invalid_query', '/exclude'],
+    ['productIds=1,a%20b', 'invalid_query', '/productIds'],
+    ['productIds=1,gid://shopify/Collection/2', 'invalid_query', '/productIds'],
+    [`productIds=${Array.from({ length: 25 }, (_, i) => i).join(',')}`, 'invalid_query', '/productIds'],
+    [`productId=x&productIds=${Array.from({ length: 24 }, (_, i) => i).join(',')}`, 'invalid_query', '/productIds'],
+    ['strategy=similar&productIds=,', 'missing_context', '/productId'],
   ])('When the query is "%s", then it is rejected with %s at %s', (raw, code, pointer) => {
     const parsed = parseRecommendationQuery(raw);
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
     expect(parsed.error.code).toBe(code);
     expect(parsed.error.errors).toEqual([{ pointer, detail: parsed.error.detail }]);
+  });
+
+  test('When a cart is given in any order, with repeats, gids, blanks or beside productId, then the query holds its distinct bare ids sorted, one product as productId, and the cache key is the set\'s', () => {
+    const id = fc.stringMatching(/^[a-z0-9]{1,3}$/);
+    const cart = fc.uniqueArray(id, { minLength: 1, maxLength: MAX_CONTEXT_PRODUCTS }).chain((ids) => fc.tuple(fc.constant(ids), fc.shuffledSubarray(ids, { minLength: ids.length, maxLength: ids.length })));
+    fc.assert(
+      fc.property(cart, fc.boolean(), fc.boolean(), ([ids, shuffled], gid, withProductId) => {
+        const written = [...[...shuffled, shuffled[0]!].map((x) => (gid ? `gid://shopify/Product/${x}` : x)), ''];
+        const raw = withProductId ? `productId=${encodeURIComponent(written[0]!)}&productIds=${encodeURIComponent(written.slice(1).join(','))}` : `productIds=${encodeURIComponent(written.join(','))}`;
+        const parsed = parseRecommendationQuery(`strategy=bought-together&${raw}`);
+        expect(parsed.ok).toBe(true);
+        if (!parsed.ok) return;
+        const sorted = [...ids].sort();
+        if (ids.length === 1) expect([parsed.query.productId, parsed.query.productIds]).toEqual([ids[0], undefined]);
+        else expect([parsed.query.productId, parsed.query.productIds]).toEqual([undefined, sorted]);
+        const plain = parseRecommendationQuery(ids.length === 1 ? `strategy=bought-together&productId=${ids[0]}` : `strategy=bought-together&productIds=${sorted.join(',')}`);
+        expect(plain.ok && queryKey(plain.query)).toBe(queryKey(parsed.query));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('When two carts differ, then their cache keys differ', () => {
+    const key = (raw: string) => {
+      const parsed = parseRecommendationQuery(raw);
+      if (!parsed.ok) throw parsed.error;
+      return queryKey(parsed.query);
+    };
+    expect(key('productIds=1,2')).not.toBe(key('productIds=1,2,3'));
+    expect(key('productIds=1,2')).not.toBe(key('productIds=12'));
+    expect(key('productIds=1,23')).not.toBe(key('productIds=12,3'));
   });
 
   test('When exactly 100 ids are excluded, then the query is accepted', () => {

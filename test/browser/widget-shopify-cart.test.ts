@@ -1,14 +1,13 @@
 // On a Shopify storefront the widget writes the recommendations a shopper took products from into
 // the cart's attributes (/cart/update.js), which Shopify copies into the order's note_attributes:
 // checked against a stand-in of Shopify's cart API, and read back by the order mapping.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { REC_IDS_ATTRIBUTE } from '../../src/api/cart-attribute.js';
 import { orderEvents } from '../../src/integrations/shopify/order-mapping.js';
 import type { ShopifyOrder } from '../../src/integrations/shopify/payloads.js';
 import { launchBrowser } from '../support/browser.js';
+import { startCartStandIn } from '../support/shopify-cart-stand-in.js';
 import { REC_ID, startTestService, type TestService } from '../support/service.js';
 import { fixture } from '../integrations/shopify/fixtures.js';
 import { seedShop } from './fixtures.js';
@@ -16,8 +15,7 @@ import { seedShop } from './fixtures.js';
 const card = (id: string) => `.pw-card[data-product-id="${id}"]`;
 
 /** A storefront with Shopify's globals and cart API: every POST to /cart/update.js is recorded. */
-async function shopifyStorefront(service: () => TestService) {
-  const updates: { path: string; contentType: string | undefined; body: Record<string, any> }[] = [];
+function shopifyStorefront(service: () => TestService) {
   const page = (shopify: boolean, root: string) => {
     const t = service();
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shopify fixture</title><link rel="icon" href="data:,">
@@ -25,28 +23,7 @@ ${shopify ? `<script>window.Shopify = { shop: 'acme.myshopify.com', routes: { ro
 <script src="${t.url}/widget.js" data-key="${t.shop.publicKey}" data-link-base="${root}products/" async></script></head>
 <body><div data-pairwise="trending" data-limit="6" data-widget-id="cart-drawer"></div></body></html>`;
   };
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const { pathname } = new URL(req.url ?? '/', 'http://x');
-    if (req.method === 'POST' && pathname.endsWith('/cart/update.js')) {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      req.on('end', () => {
-        updates.push({ path: pathname, contentType: req.headers['content-type'], body: JSON.parse(body) as Record<string, any> });
-        // Shopify answers with the cart.
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ token: 'c1', attributes: JSON.parse(body).attributes, items: [] }));
-      });
-      return;
-    }
-    const html = pathname === '/' ? page(true, '/') : pathname === '/fr/' ? page(true, '/fr/') : pathname === '/plain' ? page(false, '/') : pathname.includes('/products/') ? `<h1>${pathname}</h1>` : undefined;
-    if (html === undefined) res.writeHead(404).end();
-    else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    updates,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return startCartStandIn((pathname) => (pathname === '/' ? page(true, '/') : pathname === '/fr/' ? page(true, '/fr/') : pathname === '/plain' ? page(false, '/') : pathname.includes('/products/') ? `<h1>${pathname}</h1>` : undefined));
 }
 
 describe('storefront widget on Shopify: taken recommendations in the cart', () => {

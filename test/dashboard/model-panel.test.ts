@@ -20,6 +20,19 @@ const tuned: ShopModel = {
     seconds: 0.07,
     peakBytes: 9216,
   },
+  cart: {
+    settings: { easeWeight: 1, pairWeight: 1, contentWeight: 0.3 },
+    defaults: { easeWeight: 1, pairWeight: 0.5, contentWeight: 0.3 },
+    tuning: {
+      decision: 'tuned',
+      carts: 812,
+      scores: { chosen: 0.31234, default: 0.30011, best: 0.31234, easeAlone: 0.29876, pairsAlone: 0.25123 },
+      best: { easeWeight: 1, pairWeight: 1, contentWeight: 0.3 },
+      standardError: 0.0021,
+      margin: 3,
+      seconds: 1.5,
+    },
+  },
 };
 
 describe('the "Why these recommendations" panel', () => {
@@ -35,6 +48,15 @@ describe('the "Why these recommendations" panel', () => {
     expect(text).toMatch(/data-metric="validation-popularity">0.1012</);
     expect(text).toMatch(/<tr data-setting="momentumExponent"><th scope="row">Momentum exponent<\/th><td>0<\/td><td>1<\/td>/);
     expect(text).toMatch(/<tr data-setting="lambda"><th scope="row">EASE λ<\/th><td>2000<\/td><td>500<\/td>/);
+    expect(text).toContain('data-cart-decision="tuned"');
+    expect(text).toContain('Carts are scored with EASE 1, bought-together pairs 1, content 0.3: on 812 of your orders held out');
+    expect(text).toContain('these weights scored 0.3123, EASE alone 0.2988, bought-together pairs alone 0.2512');
+  });
+
+  test('When the cart blend was not tuned, then the panel says the default weights are in use', () => {
+    const text = modelPanel({ ...tuned, cart: { ...tuned.cart, settings: tuned.cart.defaults, tuning: null } }).text;
+    expect(text).toContain('data-cart-decision="none"');
+    expect(text).toContain('Carts (several products at once) are scored with the default weights (EASE 1, bought-together pairs 0.5, content 0.3).');
   });
 
   test('When the best setting was within the noise, then the panel says the defaults stay', () => {

@@ -4,7 +4,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { shapeFor, UNSHAPED } from '../../src/engine/answer-shaping.js';
 import { SELECTIVE_FILTER_MAX } from '../../src/engine/pick-list.js';
 import { formatFilter, parseFilter } from '../../src/engine/filters/filter-syntax.js';
-import { recommend, type RecommendationRequest } from '../../src/engine/recommend.js';
+import { recommend, requestContext, type RecommendationRequest } from '../../src/engine/recommend.js';
 import type { ShopEngine } from '../../src/engine/shop-engine.js';
 import { engineWith, event, HOUR, idsOf, product, strategiesOf, T0 } from './fixtures.js';
 
@@ -16,7 +16,7 @@ function shaped(engine: ShopEngine, request: Partial<RecommendationRequest> & { 
     if (!parsed.ok) throw new Error(parsed.error.detail);
     full.filter = { text: formatFilter(parsed.expression), expression: parsed.expression };
   }
-  const outcome = shapeFor(engine, full, full.productId === undefined ? undefined : engine.catalog.get(full.productId));
+  const outcome = shapeFor(engine, full, requestContext(engine, full));
   if (!outcome.ok) throw new Error(outcome.error.detail);
   return { result: recommend(engine, full, now, outcome.shape), shape: outcome.shape };
 }
@@ -33,7 +33,7 @@ function busyEngine(topListSize: number): ShopEngine {
 describe('answer shaping', () => {
   test('When a request has neither filter nor diversity, then its shape is the shared empty one', () => {
     const engine = engineWith(['1']);
-    const outcome = shapeFor(engine, {}, undefined);
+    const outcome = shapeFor(engine, {}, []);
     expect(outcome.ok && outcome.shape).toBe(UNSHAPED);
     expect(UNSHAPED.constraints).toEqual([]);
   });

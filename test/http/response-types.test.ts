@@ -58,7 +58,7 @@ describe('answers match their documented types', () => {
     const assertBody = typia.createAssertEquals<RecommendationResponse>();
     const context = `productId=1&collectionId=c1&sessionId=s2&customerId=c1&customerToken=${encodeURIComponent(customerToken(t.shop, 'c1'))}`;
     let fellBack = false;
-    for (const query of ['', 'productId=1', 'limit=1', ...STRATEGIES.map((s) => `strategy=${s}&${context}`)]) {
+    for (const query of ['', 'productId=1', 'limit=1', 'productIds=1,2,3', ...STRATEGIES.map((s) => `strategy=${s}&${context}`)]) {
       const answer = await body(await t.fetch(`/api/recommendations?${query}`), 200, assertBody);
       fellBack ||= answer.meta.fallback;
     }

@@ -53,7 +53,8 @@ function same(product: Product, context: Product, attribute: string): boolean {
   return texts(context, attribute).some((value) => mine.includes(value));
 }
 
-export function referenceMatches(expression: FilterExpression, product: Product, context: Product | undefined): boolean {
+/** `context`: the request's context products (none, one, a cart's); a relative term holds when it holds for any of them, `different:` when `same:` holds for none. */
+export function referenceMatches(expression: FilterExpression, product: Product, context: readonly Product[]): boolean {
   switch (expression.kind) {
     case 'and':
       return referenceMatches(expression.left, product, context) && referenceMatches(expression.right, product, context);
@@ -85,13 +86,15 @@ export function referenceMatches(expression: FilterExpression, product: Product,
     }
     case 'relativeRange': {
       const n = numberOf(product, expression.attribute);
-      const base = context === undefined ? undefined : numberOf(context, expression.attribute);
-      return n !== undefined && base !== undefined && expression.low * base <= n && n <= expression.high * base;
+      return n !== undefined && context.some((c) => {
+        const base = numberOf(c, expression.attribute);
+        return base !== undefined && expression.low * base <= n && n <= expression.high * base;
+      });
     }
     case 'same':
-      return context !== undefined && same(product, context, expression.attribute);
+      return context.some((c) => same(product, c, expression.attribute));
     case 'different':
-      return context !== undefined && !same(product, context, expression.attribute);
+      return context.length > 0 && !context.some((c) => same(product, c, expression.attribute));
   }
 }
 

@@ -20,7 +20,8 @@ export interface ReferenceRequest {
   limit: number;
   widgetId?: string;
   collectionId?: string;
-  context?: Product;
+  /** The context products: none, one, or a cart's (a rule's when.context holds when one of them satisfies it). */
+  context: readonly Product[];
   /** Ids never returned (context, exclude, dismissals). */
   blocked: readonly string[];
   now: number;
@@ -48,7 +49,7 @@ function firstValue(product: Product, attribute: string): string | undefined {
 
 export function referenceRuleAnswer(catalog: readonly Product[], rules: readonly Rule[], candidates: readonly ReferenceCandidate[], request: ReferenceRequest): ReferenceItem[] {
   const byId = new Map(catalog.map((p) => [p.id, p]));
-  const context = request.context;
+  const contexts = request.context.filter((c) => byId.has(c.id));
   const filtersOf = (rule: Rule) => [rule.when.context, rule.then.filter, rule.then.hide, ...(rule.then.boost ?? []).map((b) => b.filter)].filter((f): f is string => f !== undefined);
   const matching = [...rules]
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
@@ -57,7 +58,7 @@ export function referenceRuleAnswer(catalog: readonly Product[], rules: readonly
     .filter((rule) => rule.when.widgetIds === undefined || (request.widgetId !== undefined && rule.when.widgetIds.includes(request.widgetId)))
     .filter((rule) => rule.when.collectionIds === undefined || (request.collectionId !== undefined && rule.when.collectionIds.includes(request.collectionId)))
     .filter((rule) => filtersOf(rule).every((f) => referenceCompiles(expressionOf(f), catalog)))
-    .filter((rule) => rule.when.context === undefined || (context !== undefined && byId.has(context.id) && referenceMatches(expressionOf(rule.when.context), context, context)));
+    .filter((rule) => rule.when.context === undefined || contexts.some((c) => referenceMatches(expressionOf(rule.when.context!), c, [c])));
 
   if (matching.length === 0) {
     const taken: ReferenceItem[] = [];
@@ -88,13 +89,13 @@ export function referenceRuleAnswer(catalog: readonly Product[], rules: readonly
     if (taken.length >= window) break;
     const product = byId.get(c.id);
     if (product === undefined || !product.available || request.blocked.includes(c.id) || taken.some((t) => t.id === c.id) || pins.some((p) => p.id === c.id)) continue;
-    if (matching.some((rule) => rule.then.filter !== undefined && !referenceMatches(expressionOf(rule.then.filter), product, context))) continue;
-    if (matching.some((rule) => rule.then.hide !== undefined && referenceMatches(expressionOf(rule.then.hide), product, context))) continue;
+    if (matching.some((rule) => rule.then.filter !== undefined && !referenceMatches(expressionOf(rule.then.filter), product, contexts))) continue;
+    if (matching.some((rule) => rule.then.hide !== undefined && referenceMatches(expressionOf(rule.then.hide), product, contexts))) continue;
     taken.push({ ...c });
   }
 
   if (boosts.length > 0) {
-    for (const item of taken) for (const boost of boosts) if (referenceMatches(boost.expression, byId.get(item.id)!, context)) item.score *= boost.factor;
+    for (const item of taken) for (const boost of boosts) if (referenceMatches(boost.expression, byId.get(item.id)!, contexts)) item.score *= boost.factor;
     // Re-rank within each run of one strategy, ties in their order.
     const runs: ReferenceItem[][] = [];
     for (const item of taken) {

@@ -43,6 +43,16 @@ function settingRows(s: ModelSettings, defaults: ModelSettings): Html {
     ${row('EASE λ', 'lambda', 'Regularization of the EASE model (higher: closer to popularity).')}`;
 }
 
+/** How carts are scored, and how the latest refit chose it. */
+function cartParagraph(cart: ShopModel['cart']): Html {
+  const { settings: s, tuning } = cart;
+  const weights = `EASE ${s.easeWeight}, bought-together pairs ${s.pairWeight}, content ${s.contentWeight}`;
+  if (tuning === null || tuning.decision === 'too-little-data' || tuning.scores.chosen === null) {
+    return html`<p data-cart-decision="${tuning?.decision ?? 'none'}">Carts (several products at once) are scored with the default weights (${weights})${tuning === null ? '' : `: too few whole orders to validate on (${String(tuning.carts)})`}.</p>`;
+  }
+  return html`<p data-cart-decision="${tuning.decision}">Carts are scored with ${weights}: on ${String(tuning.carts)} of your orders held out (a cart of up to five of their products, the rest to find), these weights scored ${score(tuning.scores.chosen)}, EASE alone ${score(tuning.scores.easeAlone)}, bought-together pairs alone ${score(tuning.scores.pairsAlone)}.</p>`;
+}
+
 export function modelPanel(model: ShopModel): Html {
   const { tuning } = model;
   const summary =
@@ -62,6 +72,7 @@ export function modelPanel(model: ShopModel): Html {
       <div class="panel">
         <p data-blend>${blendSentence(model)}</p>
         ${summary}
+        ${cartParagraph(model.cart)}
         <div class="scroll"><table>
           <thead><tr><th scope="col">Setting</th><th scope="col">In use</th><th scope="col">Default</th><th scope="col">What it does</th></tr></thead>
           <tbody>${settingRows(model.settings, model.defaults)}</tbody>

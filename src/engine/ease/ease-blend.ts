@@ -1,5 +1,5 @@
-// The settings of personalized's blend of EASE and the real-time model (ease-model.ts applies them,
-// tuning/ chooses them per shop).
+// The settings of personalized's blend of EASE and the real-time model, and of bought-together's over
+// a cart (ease-model.ts holds them, tuning/ chooses them per shop).
 
 /**
  * How personalized blends EASE with the real-time model. Defaults tuned on bench:quality's three
@@ -24,4 +24,18 @@ export interface EaseBlend {
    * power, clipped: the recent sales rate over the long-run one. 0: off (as with recency off).
    */
   momentumExponent: number;
+}
+
+/**
+ * How bought-together scores a cart (two products or more): three parts, each summed over the
+ * cart's products and taken relative to its best candidate, then weighted and added. EASE's x·B
+ * (x the cart: a product that goes with several of its products adds up), the basket pair rows
+ * each relative to its own best pair (a product with a long row weighs no more than one with a
+ * short one, and what is bought now counts as the single-product answer counts it), and the
+ * content neighbours' cosine.
+ */
+export interface CartBlend {
+  easeWeight: number;
+  pairWeight: number;
+  contentWeight: number;
 }

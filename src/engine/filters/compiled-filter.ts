@@ -4,12 +4,11 @@
 // the index changes. A relative one (same:, different:, 0.5x..2x) depends on the request's context
 // product: an answer tests its candidates one by one (RelativeSelection) and makes the filter's set
 // for that context product only when it asks for every selected product at once.
-import type { Product } from '../product.js';
 import type { AttributeIndex } from './attribute-index.js';
 import { BUILT_IN_ATTRIBUTES } from './attributes.js';
 import { CandidateTest } from './candidate-test.js';
 import { formatFilter, type FilterError, type FilterExpression } from './filter-syntax.js';
-import { numberTerms, resolveTerm, type ResolvedTerm, type TermExpression, type TermKind, type TermTree } from './filter-terms.js';
+import { NO_CONTEXT, numberTerms, resolveTerm, type FilterContext, type ResolvedTerm, type TermExpression, type TermKind, type TermTree } from './filter-terms.js';
 import { MatchSet } from './match-set.js';
 import { RelativeSelection } from './relative-selection.js';
 import type { Selection } from './selection.js';
@@ -42,22 +41,22 @@ export class CompiledFilter {
    * filter without relative terms answers with its kept set; a relative one tests products as
    * they are asked about (RelativeSelection).
    */
-  select(index: AttributeIndex, context: Product | undefined): Selection {
+  select(index: AttributeIndex, context: FilterContext): Selection {
     if (this.relative) return new RelativeSelection(this, index, context);
     const selected = this.#selected;
     if (selected !== undefined && selected.version === index.version && selected.set.size === index.size) return selected.set;
-    const set = this.evaluate(index, undefined);
+    const set = this.evaluate(index, NO_CONTEXT);
     this.#selected = { version: index.version, set };
     return set;
   }
 
   /** Whether it selects the catalog product of dense id `id` for context `context`: one test, never the catalog. */
-  matches(index: AttributeIndex, context: Product | undefined, id: number): boolean {
-    return this.relative ? this.test(index, context).matches(id) : this.select(index, undefined).has(id);
+  matches(index: AttributeIndex, context: FilterContext, id: number): boolean {
+    return this.relative ? this.test(index, context).matches(id) : this.select(index, NO_CONTEXT).has(id);
   }
 
   /** A test of one product at a time for context `context` (valid until the index changes). */
-  test(index: AttributeIndex, context: Product | undefined): CandidateTest {
+  test(index: AttributeIndex, context: FilterContext): CandidateTest {
     return new CandidateTest(this.#tree, this.#resolve(context), index);
   }
 
@@ -66,7 +65,7 @@ export class CompiledFilter {
    * words (one per 32 dense ids) per node of the expression, and the posting lists of each
    * distinct term once.
    */
-  evaluate(index: AttributeIndex, context: Product | undefined): MatchSet {
+  evaluate(index: AttributeIndex, context: FilterContext): MatchSet {
     const terms = this.#resolve(context);
     const sets: (MatchSet | undefined)[] = terms.map(() => undefined);
     /** The term's set, shared: never modify it. */
@@ -95,7 +94,7 @@ export class CompiledFilter {
     return owned(this.#tree);
   }
 
-  #resolve(context: Product | undefined): ResolvedTerm[] {
+  #resolve(context: FilterContext): ResolvedTerm[] {
     return this.#terms.map((term) => resolveTerm(term, this.kinds.get(term.attribute)!, context));
   }
 }

@@ -111,10 +111,20 @@ function customText(value: string): string {
 }
 
 /**
- * `term` (its attribute of kind `kind`) for a request whose context product is `context`: relative
- * terms select nothing without one (`different:` included).
+ * The products a request's relative terms are relative to: none, its context product, or its cart.
+ * A relative term holds when it holds for one of them at least: `same:vendor` selects the products
+ * sharing a vendor with any of them, `different:vendor` those sharing it with none, `price:0.5x..2x`
+ * those within that range of any one's price.
  */
-export function resolveTerm(term: TermExpression, kind: TermKind, context: Product | undefined): ResolvedTerm {
+export type FilterContext = readonly Product[];
+
+export const NO_CONTEXT: FilterContext = Object.freeze([]);
+
+/**
+ * `term` (its attribute of kind `kind`) for a request whose context products are `context`:
+ * relative terms select nothing without one (`different:` included).
+ */
+export function resolveTerm(term: TermExpression, kind: TermKind, context: FilterContext): ResolvedTerm {
   const attribute = term.attribute;
   const of = (values: readonly string[], ranges: readonly NumberRange[], negated = false): ResolvedTerm => ({ attribute, values, ranges, negated });
   switch (term.kind) {
@@ -131,19 +141,25 @@ export function resolveTerm(term: TermExpression, kind: TermKind, context: Produ
       return of([], comparison(term.operator, term.value));
     case 'range':
       return of([], [range(term.low, true, term.high, true)]);
-    case 'relativeRange': {
-      const base = context === undefined ? NaN : numberValue(context, attribute);
-      return of([], base === base ? [range(term.low * base, true, term.high * base, true)] : []);
-    }
+    case 'relativeRange':
+      return of([], contextNumbers(context, attribute).map((base) => range(term.low * base, true, term.high * base, true)));
     case 'same':
     case 'different': {
-      if (context === undefined) return of([], []);
+      if (context.length === 0) return of([], []);
       const negated = term.kind === 'different';
-      if (kind === 'number') {
-        const value = numberValue(context, attribute);
-        return of([], value === value ? [range(value, true, value, true)] : [], negated);
-      }
-      return of(textValues(context, attribute), [], negated);
+      if (kind === 'number') return of([], contextNumbers(context, attribute).map((value) => range(value, true, value, true)), negated);
+      if (context.length === 1) return of(textValues(context[0]!, attribute), [], negated);
+      return of([...new Set(context.flatMap((product) => textValues(product, attribute)))], [], negated);
     }
   }
+}
+
+/** The context products' numbers for `attribute` (those without one left out). */
+function contextNumbers(context: FilterContext, attribute: string): number[] {
+  const values: number[] = [];
+  for (const product of context) {
+    const value = numberValue(product, attribute);
+    if (value === value) values.push(value);
+  }
+  return values;
 }

@@ -2,12 +2,12 @@
 // by one (CandidateTest: their own entries in the attribute index), the same candidate twice in a
 // row answered from memory (every rule's constraint asks about a candidate in turn). Past
 // TESTS_BEFORE_SET tests, or when the answer asks for every selected product at once, the
-// filter's set for this context product is made and kept by the index until it changes (the shop's
-// next answers about this context product read it too). So an answer's cost for the filter is at
-// most TESTS_BEFORE_SET tests, and that set once per context product and catalog version: one
+// filter's set for this context product (or cart) is made and kept by the index until it changes (the shop's
+// next answers about this context read it too). So an answer's cost for the filter is at
+// most TESTS_BEFORE_SET tests, and that set once per context and catalog version: one
 // pass over its words (a 32nd of the catalog) per node of the expression, and the posting lists
 // of each distinct term once.
-import type { Product } from '../product.js';
+import type { FilterContext } from './filter-terms.js';
 import type { AttributeIndex } from './attribute-index.js';
 import type { CandidateTest } from './candidate-test.js';
 import type { MatchSet } from './match-set.js';
@@ -24,9 +24,9 @@ export const TESTS_BEFORE_SET = 256;
 export interface RelativeFilter {
   readonly text: string;
   /** Tests candidates one at a time against `context`. */
-  test(index: AttributeIndex, context: Product | undefined): CandidateTest;
+  test(index: AttributeIndex, context: FilterContext): CandidateTest;
   /** Every product selected for `context`. */
-  evaluate(index: AttributeIndex, context: Product | undefined): MatchSet;
+  evaluate(index: AttributeIndex, context: FilterContext): MatchSet;
 }
 
 export class RelativeSelection implements Selection {
@@ -41,9 +41,9 @@ export class RelativeSelection implements Selection {
   constructor(
     readonly filter: RelativeFilter,
     readonly index: AttributeIndex,
-    readonly context: Product | undefined,
+    readonly context: FilterContext,
   ) {
-    this.#key = filter.text + '\u0000' + (context?.id ?? '');
+    this.#key = filter.text + '\u0000' + context.map((product) => product.id).join(',');
     this.#set = index.keptSelection(this.#key);
   }
 

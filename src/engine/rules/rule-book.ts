@@ -5,7 +5,7 @@
 import type { AttributeIndex } from '../filters/attribute-index.js';
 import { compileFilter, type CompiledFilter } from '../filters/compiled-filter.js';
 import { formatFilter, parseFilter, type FilterExpression } from '../filters/filter-syntax.js';
-import type { Product } from '../product.js';
+import type { FilterContext } from '../filters/filter-terms.js';
 import { firstAbove } from '../sorted-search.js';
 import type { Strategy } from '../strategy.js';
 import { inForce, MAX_BOOSTS_PER_RULE, MAX_RULES_PER_SHOP, type Rule } from './rule.js';
@@ -173,9 +173,10 @@ export class RuleBook {
 
   /**
    * The rules in force at `now` that match the request, in id order, into `out` (cleared first).
-   * `context`/`contextDense`: the request's context product, for `when.context`.
+   * `context`/`contextDense`: the request's context products (one, a cart's, none) and their dense
+   * ids, for `when.context`, which a cart matches when any of its products satisfies it.
    */
-  matching(strategy: Strategy, request: RuleRequest, context: Product | undefined, contextDense: number | undefined, index: AttributeIndex, now: number, out: ActiveRule[]): void {
+  matching(strategy: Strategy, request: RuleRequest, context: FilterContext, contextDense: readonly number[], index: AttributeIndex, now: number, out: ActiveRule[]): void {
     out.length = 0;
     /** Context filters tested so far: rules sharing one test the context product once. */
     let contexts: Map<CompiledFilter, boolean> | undefined;
@@ -189,11 +190,12 @@ export class RuleBook {
       const compiled = installed.compiled(index, (expression) => this.#compile(expression, index));
       if (compiled.active === undefined) continue;
       if (compiled.context !== undefined) {
-        if (context === undefined || contextDense === undefined) continue;
+        if (context.length === 0) continue;
         let matches = contexts?.get(compiled.context);
         if (matches === undefined) {
-          matches = compiled.context.matches(index, context, contextDense);
-          (contexts ??= new Map()).set(compiled.context, matches);
+          const filter = compiled.context;
+          matches = context.length === 1 ? filter.matches(index, context, contextDense[0]!) : context.some((product, i) => filter.matches(index, [product], contextDense[i]!));
+          (contexts ??= new Map()).set(filter, matches);
         }
         if (!matches) continue;
       }

@@ -10,7 +10,7 @@ import type { CompiledFilter } from '../filters/compiled-filter.js';
 import { textValues } from '../filters/attributes.js';
 import type { MatchSet } from '../filters/match-set.js';
 import type { Selection } from '../filters/selection.js';
-import type { Product } from '../product.js';
+import type { FilterContext } from '../filters/filter-terms.js';
 import type { Strategy } from '../strategy.js';
 import { MAX_RULE_WINDOW, RULE_WINDOW_FACTOR, type Cap, type Pin, type RuleEffects } from './apply-rules.js';
 import type { ActiveRule, RuleBook, RuleRequest } from './rule-book.js';
@@ -50,8 +50,9 @@ export interface PlanInput {
   readonly catalog: Catalog;
   readonly strategy: Strategy;
   readonly request: RuleRequest & { readonly limit: number };
-  readonly context: Product | undefined;
-  readonly contextDense: number | undefined;
+  /** The request's context products (one, a cart's, none) and their dense ids, aligned. */
+  readonly context: FilterContext;
+  readonly contextDense: readonly number[];
   readonly now: number;
   readonly shape: AnswerShape;
   /** What the answer may never return (context, exclude, dismissals …): pins obey it; eligible pins are added to it. */

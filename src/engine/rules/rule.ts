@@ -26,7 +26,7 @@ export interface RuleWhen {
   readonly strategies?: readonly Strategy[];
   readonly widgetIds?: readonly string[];
   readonly collectionIds?: readonly string[];
-  /** A filter the request's context product must satisfy (no context product: no match). */
+  /** A filter the request's context product must satisfy, for a cart any of its products (no context product: no match). */
   readonly context?: string;
 }
 

@@ -22,12 +22,13 @@
 // neighbours (≤ 50) on the score board, then a top-k heap over the candidates touched.
 import { groupLevel, levelGroups, pairSignificance } from '../co-occurrence.js';
 import { DEFAULT_ENGINE_CONFIG } from '../engine-config.js';
+import type { ScoreBoard } from '../score-board.js';
 import { SETTINGS_PART, type ShopEngine } from '../shop-engine.js';
 import { addContentNeighbors, rankBoard } from './board-candidates.js';
 import type { Producer } from './context.js';
 
 /** Score-board flag of candidates with a basket pair. */
-const PAIRED = 2;
+export const PAIRED = 2;
 
 /**
  * A pair's score: its decayed count `decayed` and undecayed count `total`, the candidate in
@@ -82,19 +83,22 @@ function discountsOf(exponent: number): Float64Array {
   return discounts;
 }
 
-/** What the strategy reads of the shop's models. */
-export type BoughtTogetherInputs = Pick<ShopEngine, 'baskets' | 'compareIds' | 'config' | 'content' | 'scratch' | 'storeStamps' | 'timePriors'>;
-
-export const boughtTogether: Producer<BoughtTogetherInputs> = ({ engine, product, now }, pick) => {
-  if (product === undefined) return;
+/**
+ * Scores `product`'s basket row into engine.scratch.rowScores (each pair score once, before the
+ * row's best is known: the row's entries in order, valid until the next call) and records what the
+ * scores read: the row, and the level of its best pair (every score is relative to it, returned or
+ * not: an excluded product still sets the scale; when the confident score stands in for the best,
+ * the best's level still decides which of the two is larger). Returns what each score is
+ * multiplied by to be relative to the row's best (0: an empty row).
+ */
+export function scoreRow(engine: BoughtTogetherInputs, product: number, now: number): number {
   const baskets = engine.baskets;
   const pairs = baskets.pairs;
   const size = pairs.size(product);
-  const reads = engine.scratch.reads;
-  reads.read(baskets.stamps, product);
-  if (size === 0) return;
-  reads.read(engine.storeStamps, SETTINGS_PART);
-  const { board, top } = engine.scratch;
+  engine.scratch.reads.read(baskets.stamps, product);
+  if (size === 0) return 0;
+  engine.scratch.reads.read(engine.storeStamps, SETTINGS_PART);
+  const scores = engine.scratch.rowScores(size);
   const start = pairs.start(product);
   const totalStart = pairs.totalStart(product);
   // With the shop's recency off, a pair's decayed count is its undecayed one.
@@ -103,28 +107,46 @@ export const boughtTogether: Producer<BoughtTogetherInputs> = ({ engine, product
   const ids = pairs.ids;
   const weights = pairs.weights;
   const scale = timePriors ? baskets.scaleAt(now) : 1;
-  const { pairFloor: floor, pairConfidenceBaskets, pairContentWeight } = engine.config;
+  const { pairFloor: floor, pairConfidenceBaskets } = engine.config;
   const discounts = discountsOf(engine.config.pairPopularityExponent);
-  // The board is empty here (every producer clears it): the row's scores go on it as they are,
-  // then all of them are taken relative to the best at once (each score computed once).
   let best = 0;
   let bestId = -1;
   for (let k = 0; k < size; k++) {
     const id = ids[start + k]!;
     const score = undiscountedPairScore(weights[weightStart + k]! * scale, weights[totalStart + k]!, floor) / discounts[baskets.levelOf(id)]!;
-    board.add(id, score, PAIRED);
+    scores[k] = score;
     if (score > best) {
       best = score;
       bestId = id;
     }
   }
-  board.scale(best > 0 ? 1 / Math.max(best, confidentPairScore(pairConfidenceBaskets, floor)) : 0);
-  // Every score is relative to the best pair's, returned or not (an excluded product still sets
-  // the scale), so its level is read as the returned products' are (when the confident score
-  // stands in for the best, the best's level still decides which of the two is larger).
-  if (bestId >= 0) reads.read(baskets.levelStamps, bestId);
-  addContentNeighbors(engine, product, board, pairContentWeight);
+  if (bestId >= 0) engine.scratch.reads.read(baskets.levelStamps, bestId);
+  return best > 0 ? 1 / Math.max(best, confidentPairScore(pairConfidenceBaskets, floor)) : 0;
+}
+
+/** Adds `weight` × the product's relative pair scores to `board`, flagged `flag`; returns whether the row had any. */
+export function addPairRow(engine: BoughtTogetherInputs, product: number, board: ScoreBoard, now: number, weight: number, flag: number): boolean {
+  const factor = scoreRow(engine, product, now) * weight;
+  const pairs = engine.baskets.pairs;
+  const size = pairs.size(product);
+  if (size === 0) return false;
+  const start = pairs.start(product);
+  const scores = engine.scratch.rowScores(size);
+  for (let k = 0; k < size; k++) board.add(pairs.ids[start + k]!, scores[k]! * factor, flag);
+  return true;
+}
+
+/** What the strategy reads of the shop's models. */
+export type BoughtTogetherInputs = Pick<ShopEngine, 'baskets' | 'compareIds' | 'config' | 'content' | 'scratch' | 'storeStamps' | 'timePriors'>;
+
+export const boughtTogether: Producer<BoughtTogetherInputs> = ({ engine, product, now }, pick) => {
+  if (product === undefined) return;
+  const { board, top } = engine.scratch;
+  if (!addPairRow(engine, product, board, now, 1, PAIRED)) return;
+  addContentNeighbors(engine, product, board, engine.config.pairContentWeight);
   const count = rankBoard(board, pick, top);
+  const reads = engine.scratch.reads;
+  const baskets = engine.baskets;
   for (let r = 0; r < count; r++) {
     const id = top.idAt(r);
     reads.read(baskets.levelStamps, id); // its discount (its pair with the product is in the row read above)

@@ -7,8 +7,13 @@ import type { ShopEngine } from '../shop-engine.js';
 export interface StrategyContext<Inputs = ShopEngine> {
   /** The shop's models, as far as the strategy reads them. */
   readonly engine: Inputs;
-  /** Dense id of the context product, when the request names one the engine knows. */
+  /** Dense id of the context product, when the request's context holds exactly one the engine knows. */
   readonly product?: number;
+  /**
+   * The context's products the engine knows when there are two or more (a cart), in the request's
+   * order (by product id: the same cart always sums in the same order); `product` is then undefined.
+   */
+  readonly cart?: readonly number[];
   readonly collectionId?: string;
   /** The shopper's slots in engine.shoppers, customer first; -1 for one the engine holds nothing for. */
   readonly shoppers: readonly number[];

@@ -1,12 +1,18 @@
 // A shop tunes itself: on a validation split of its own histories (validation-split.ts), scores a
 // small grid of personalized's settings (validation-scores.ts) for each EASE λ the CPU budget
 // allows (the default λ first, each further λ only when another fit still fits in the budget),
-// and chooses with the noise rule (decision.ts). Runs in the refit's worker thread: one Gram
+// and chooses with the noise rule (decision.ts); then, at the chosen λ and while the budget allows
+// one more fit, bought-together's cart blend on whole orders held out (cart-split.ts,
+// cart-scores.ts). Runs in the refit's worker thread: one Gram
 // matrix (4n² bytes) at a time, as the fit itself. `clock` is the thread's ms clock (the budget).
-import { TIMELESS_EASE_BLEND } from '../ease/ease-model.js';
+import type { CartBlend } from '../ease/ease-blend.js';
+import { DEFAULT_CART_BLEND, TIMELESS_EASE_BLEND } from '../ease/ease-model.js';
+import { DEFAULT_ENGINE_CONFIG } from '../engine-config.js';
+import { basketRows, scoreCarts, type PairStandIn } from './cart-scores.js';
+import { cartSplit, type CartSplitOptions } from './cart-split.js';
 import { easeWeights, gramMatrix, topRows, type Histories, type Matrix } from '../ease/solver.js';
-import { chooseSetting } from './decision.js';
-import type { TunedSettings, TuningReport } from './tuned-settings.js';
+import { chooseSetting, meanOf } from './decision.js';
+import type { CartTuningReport, TunedSettings, TuningReport } from './tuned-settings.js';
 import { blendsOf, jaccardRows, momentumBoosts, scoreBlends, scorePopularity, type BlendGrid } from './validation-scores.js';
 import { DEFAULT_SPLIT, validationSplit, type SplitOptions, type TuningInput } from './validation-split.js';
 
@@ -26,7 +32,41 @@ export interface TuneOptions {
   /** Wall ms the validation may take (the default λ is always scored). */
   budgetMs: number;
   split: SplitOptions;
+  /** The cart blend's tuning; absent: none (the default blend). */
+  cart?: CartTuneOptions;
 }
+
+export interface CartTuneOptions {
+  defaults: CartBlend;
+  /** The blends scored (the defaults added); their content weight is ignored: each keeps the default's. */
+  grid: readonly CartBlend[];
+  split: CartSplitOptions;
+  standIn: PairStandIn;
+  /** Fewer held-out orders than this: the default blend, untried. */
+  minCarts: number;
+}
+
+/**
+ * EASE alone, the basket pairs beside it at a quarter to the same weight, and the pairs alone: the
+ * ways of scoring a cart a shop may be better served by (docs/models.md, "Carts").
+ */
+export const CART_GRID: readonly CartBlend[] = Object.freeze(
+  [
+    [1, 0],
+    [1, 0.25],
+    [1, 0.5],
+    [1, 1],
+    [0, 1],
+  ].map(([easeWeight, pairWeight]) => Object.freeze({ easeWeight: easeWeight!, pairWeight: pairWeight!, contentWeight: DEFAULT_CART_BLEND.contentWeight })),
+);
+
+/** The engine's basket rows as the stand-in scores them (the default engine config's). */
+const STAND_IN: PairStandIn = Object.freeze({
+  floor: DEFAULT_ENGINE_CONFIG.pairFloor,
+  exponent: DEFAULT_ENGINE_CONFIG.pairPopularityExponent,
+  confidentBaskets: DEFAULT_ENGINE_CONFIG.pairConfidenceBaskets,
+  neighbors: DEFAULT_ENGINE_CONFIG.maxNeighbors,
+});
 
 /**
  * Momentum 0 (off) to 1 (the default), EASE alone to the real-time score at full weight, λ around
@@ -64,6 +104,14 @@ export function tuneOptions(defaults: TunedSettings, neighbors: number, budgetMs
     margin: 3,
     budgetMs,
     split: timeless ? { ...DEFAULT_SPLIT, recentShare: 0.2, held: 'orders' } : DEFAULT_SPLIT,
+    cart: {
+      defaults: DEFAULT_CART_BLEND,
+      grid: CART_GRID,
+      // The shop's newest orders, as its next carts come after them; with recency off, every 5th.
+      split: timeless ? { held: 'orders', share: 0.2, maxCarts: 3000 } : { held: 'newest', share: 0.1, maxCarts: 3000 },
+      standIn: STAND_IN,
+      minCarts: 50,
+    },
   };
 }
 
@@ -142,9 +190,12 @@ export function tune(n: number, histories: Histories, input: TuningInput, option
   const popularity = scorePopularity(n, split);
   let popularityMean = 0;
   for (const x of popularity) popularityMean += x;
+  const chosen = settings[choice.index]!;
+  // The cart blend, at the λ just chosen, when one more fit fits in the budget.
+  const cart = options.cart !== undefined && clock() - started + slowest <= options.budgetMs ? tuneCarts(n, histories, input, chosen.lambda, options, options.cart, clock, matrix) : undefined;
   return {
     decision: choice.decision,
-    settings: settings[choice.index]!,
+    settings: cart === undefined ? chosen : { ...chosen, cart: cart.settings },
     defaults,
     best: settings[choice.best]!,
     scores: { chosen: mean(choice.index), default: mean(defaultIndex), best: mean(choice.best), popularity: popularityMean / shoppers },
@@ -155,5 +206,43 @@ export function tune(n: number, histories: Histories, input: TuningInput, option
     lambdasTried,
     ms: clock() - started,
     peakBytes,
+    ...(cart === undefined ? {} : { cart }),
   };
+}
+
+/** Chooses the cart blend on whole orders held out of the histories, EASE fitted at `lambda`; undefined when λ does not fit. */
+function tuneCarts(n: number, histories: Histories, input: TuningInput, lambda: number, options: TuneOptions, cart: CartTuneOptions, clock: () => number, matrix: Matrix): CartTuningReport | undefined {
+  const started = clock();
+  const split = cartSplit(histories, input, cart.split);
+  const carts = split.carts.cartSizes.length;
+  const keep = (blend: CartBlend): CartBlend => ({ ...blend, contentWeight: cart.defaults.contentWeight });
+  const grid = [cart.defaults, ...cart.grid.filter((b) => b.easeWeight !== cart.defaults.easeWeight || b.pairWeight !== cart.defaults.pairWeight)].map(keep);
+  const report = (fields: Partial<CartTuningReport>): CartTuningReport => ({
+    decision: 'too-little-data',
+    settings: cart.defaults,
+    defaults: cart.defaults,
+    best: cart.defaults,
+    scores: { chosen: null, default: null, best: null, easeAlone: null, pairsAlone: null },
+    standardError: 0,
+    margin: options.margin,
+    carts,
+    ms: clock() - started,
+    ...fields,
+  });
+  if (carts < cart.minCarts) return report({});
+  const pairs = basketRows(gramMatrix(n, split.orders, 'single', matrix), n, cart.standIn);
+  const ease = easeRows(n, split.train, lambda, options.neighbors, matrix);
+  if (ease === undefined) return undefined;
+  const scores = scoreCarts(n, split, ease, pairs, grid);
+  const choice = chooseSetting(scores, 0, options.margin);
+  const mean = (i: number) => (i < 0 ? null : meanOf(scores[i]!));
+  const index = (e: number, p: number) => grid.findIndex((b) => b.easeWeight === e && b.pairWeight === p);
+  return report({
+    decision: choice.decision,
+    settings: grid[choice.index]!,
+    best: grid[choice.best]!,
+    scores: { chosen: mean(choice.index), default: mean(0), best: mean(choice.best), easeAlone: mean(index(1, 0)), pairsAlone: mean(index(0, 1)) },
+    standardError: choice.comparison.standardError,
+    ms: clock() - started,
+  });
 }

@@ -2,11 +2,13 @@
 // carried with the EASE fit they were chosen with (one log entry), so every server process and
 // cluster node installs the same ones at the same log position. The engine reads them in one
 // place: EaseModel.blend, set when the fit is installed.
-import type { EaseBlend } from '../ease/ease-blend.js';
+import type { CartBlend, EaseBlend } from '../ease/ease-blend.js';
 
-/** What personalized reads (the blend) plus the λ its EASE fit was solved with. */
+/** What personalized reads (the blend) plus the λ its EASE fit was solved with, and what a cart's answers read. */
 export interface TunedSettings extends EaseBlend {
   lambda: number;
+  /** Bought-together's cart blend; absent in fits tuned before carts (the default then). */
+  cart?: CartBlend;
 }
 
 /**
@@ -50,6 +52,24 @@ export interface TuningReport {
   ms: number;
   /** Largest single allocation of the validation: the n×n Gram matrix (4n² bytes). */
   peakBytes: number;
+  /** The cart blend's choice, at the chosen λ; absent when the budget left no time for its fit (the default blend then). */
+  cart?: CartTuningReport;
+}
+
+/** How the cart blend was chosen (cart-scores.ts): on whole orders held out of the fit's histories. */
+export interface CartTuningReport {
+  decision: TuningDecision;
+  /** What is installed (its content weight is the default's: content is not scored in the refit's thread). */
+  settings: CartBlend;
+  defaults: CartBlend;
+  best: CartBlend;
+  /** nDCG@10 on the held-out orders' rest, averaged over the carts (null: not measured). */
+  scores: { chosen: number | null; default: number | null; best: number | null; easeAlone: number | null; pairsAlone: number | null };
+  standardError: number;
+  margin: number;
+  /** Held-out orders scored. */
+  carts: number;
+  ms: number;
 }
 
 /** The blend part of the settings (what personalized reads per answer). */

@@ -41,7 +41,7 @@ export function blendsOf(grid: BlendGrid): Blend[] {
  * Offers (id, score) to the best-first lists `ids`/`scores` holding `size` of at most their length
  * (an insertion: k is small); returns the new size. Equal scores keep the one offered first.
  */
-function offerBest(ids: Int32Array, scores: Float64Array, size: number, id: number, score: number): number {
+export function offerBest(ids: Int32Array, scores: Float64Array, size: number, id: number, score: number): number {
   const k = ids.length;
   if (size === k && score <= scores[k - 1]!) return size;
   let at = size < k ? size++ : k - 1;
@@ -96,7 +96,7 @@ export function momentumBoosts(items: ItemFacts, split: ValidationSplit, exponen
 }
 
 /** DCG discounts of ranks 0..TOP_N-1. */
-const DISCOUNT = Float64Array.from({ length: TOP_N }, (_, r) => 1 / Math.log2(r + 2));
+export const DISCOUNT = Float64Array.from({ length: TOP_N }, (_, r) => 1 / Math.log2(r + 2));
 
 /** Reused per-shopper buffers. */
 class Boards {

@@ -88,7 +88,7 @@ const edits = fc.array(fc.tuple(fc.nat(11), fc.boolean()), { maxLength: 12 });
 
 describe('compiled filters', () => {
   let compiledCount = 0;
-  test('When random filters run on a random catalog, then the compiled filter selects exactly the products the reference evaluator accepts, for every context product', () => {
+  test('When random filters run on a random catalog, then the compiled filter selects exactly the products the reference evaluator accepts, for no context, every context product and carts of two or three', () => {
     fc.assert(
       fc.property(fc.array(product(0), { minLength: 1, maxLength: 12 }), edits, fc.array(product(0), { maxLength: 12 }), fc.oneof(expression, repetitive), (first, changes, replacements, filter) => {
         const index = new AttributeIndex();
@@ -114,14 +114,15 @@ describe('compiled filters', () => {
         if (!compiled.ok) return;
         compiledCount++;
         const removed = [...Array(12).keys()].filter((dense) => !catalog.has(dense));
-        for (const context of [undefined, ...products]) {
+        const carts = products.length < 2 ? [] : [[products[0]!, products[products.length - 1]!], products.slice(0, 3)];
+        for (const context of [[], ...products.map((p) => [p]), ...carts]) {
           // Both forms: candidates tested one by one, and the set a walk reads.
           const tested = compiled.filter.select(index, context);
           const set = compiled.filter.select(index, context).set();
           for (const [dense, p] of catalog) {
             const expected = referenceMatches(filter, p, context);
-            expect(tested.has(dense), `${formatFilter(filter)} on ${JSON.stringify(p)} with context ${context?.id}`).toBe(expected);
-            expect(set.has(dense), `set of ${formatFilter(filter)} on ${JSON.stringify(p)} with context ${context?.id}`).toBe(expected);
+            expect(tested.has(dense), `${formatFilter(filter)} on ${JSON.stringify(p)} with context ${context.map((c) => c.id)}`).toBe(expected);
+            expect(set.has(dense), `set of ${formatFilter(filter)} on ${JSON.stringify(p)} with context ${context.map((c) => c.id)}`).toBe(expected);
           }
           for (const dense of removed) expect(tested.has(dense) || set.has(dense)).toBe(false);
           expect(set.count()).toBe(products.filter((p) => referenceMatches(filter, p, context)).length);
@@ -141,12 +142,12 @@ describe('compiled filters', () => {
         catalog.forEach((p, dense) => index.index(dense, p));
         const compiled = compileFilter(filter, index);
         if (!compiled.ok || !compiled.filter.relative) return;
-        const context = catalog[seed % catalog.length]!;
+        const context = [catalog[seed % catalog.length]!];
         const selection = compiled.filter.select(index, context);
         // Each product asked about several times, in an order mixing repeats and jumps: past TESTS_BEFORE_SET tests.
         const asked = Array.from({ length: 3 * TESTS_BEFORE_SET }, (_, i) => (i * 37 + seed) % catalog.length);
         for (const dense of asked) expect(selection.has(dense)).toBe(referenceMatches(filter, catalog[dense]!, context));
-        expect(index.keptSelection(`${compiled.filter.text}\u0000${context.id}`)).toBeDefined();
+        expect(index.keptSelection(`${compiled.filter.text}\u0000${context[0]!.id}`)).toBeDefined();
         const again = compiled.filter.select(index, context);
         for (let dense = 0; dense < catalog.length; dense++) expect(again.has(dense)).toBe(referenceMatches(filter, catalog[dense]!, context));
       }),
@@ -162,20 +163,20 @@ describe('compiled filters', () => {
     if (!parsed.ok) throw new Error('parse');
     const compiled = compileFilter(parsed.expression, index);
     if (!compiled.ok) throw new Error('compile');
-    expect(compiled.filter.select(index, undefined).has(0)).toBe(true);
+    expect(compiled.filter.select(index, []).has(0)).toBe(true);
     index.index(0, { ...base, price: '30' });
-    expect(compiled.filter.select(index, undefined).has(0)).toBe(false);
+    expect(compiled.filter.select(index, []).has(0)).toBe(false);
     index.index(1, { ...base, id: '2' });
-    expect(compiled.filter.select(index, undefined).has(1)).toBe(true);
+    expect(compiled.filter.select(index, []).has(1)).toBe(true);
     index.remove(1);
-    expect(compiled.filter.select(index, undefined).has(1)).toBe(false);
+    expect(compiled.filter.select(index, []).has(1)).toBe(false);
     // A relative filter's set for a context product, kept by the index, goes with the change too.
     const relative = parseFilter('same:vendor AND price:0.5x..2x');
     if (!relative.ok) throw new Error('parse');
     const same = compileFilter(relative.expression, index);
     if (!same.ok) throw new Error('compile');
     index.index(1, { ...base, id: '2', price: '40' });
-    const context = { ...base, id: '2', price: '40' };
+    const context = [{ ...base, id: '2', price: '40' }];
     expect(same.filter.select(index, context).set().has(0)).toBe(true);
     expect(same.filter.select(index, context).has(0)).toBe(true);
     index.index(0, { ...base, vendor: 'Other', price: '30' });
@@ -197,7 +198,7 @@ describe('compiled filters', () => {
       if (!vendor.ok) throw new Error('parse');
       const compiled = compileFilter(vendor.expression, index);
       if (!compiled.ok) throw new Error('compile');
-      expect([...Array(50).keys()].filter((i) => compiled.filter.select(index, undefined).has(i))).toEqual([7]);
+      expect([...Array(50).keys()].filter((i) => compiled.filter.select(index, []).has(i))).toEqual([7]);
     } finally {
       removals.mockRestore();
     }
@@ -215,7 +216,7 @@ describe('compiled filters', () => {
     const wool: Product = { id: '1', platform: 'shopify', title: 'A', handle: 'a', image: null, price: null, compareAtPrice: null, vendor: null, productType: null, tags: [], collections: [], available: true, attributes: { material: 'wool' }, updatedAt: 0 };
     index.index(0, wool);
     const known = cache.compile(filter);
-    expect(known.ok && known.filter.select(index, undefined).has(0)).toBe(true);
+    expect(known.ok && known.filter.select(index, []).has(0)).toBe(true);
     expect(cache.compile(filter)).toBe(known);
     index.remove(0);
     expect(cache.compile(filter).ok).toBe(false);

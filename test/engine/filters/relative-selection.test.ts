@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { shapeFor } from '../../../src/engine/answer-shaping.js';
 import { formatFilter, parseFilter } from '../../../src/engine/filters/filter-syntax.js';
 import { TESTS_BEFORE_SET } from '../../../src/engine/filters/relative-selection.js';
-import { recommend, type RecommendationRequest } from '../../../src/engine/recommend.js';
+import { recommend, requestContext, type RecommendationRequest } from '../../../src/engine/recommend.js';
 import type { ShopEngine } from '../../../src/engine/shop-engine.js';
 import { idsOf, T0 } from '../fixtures.js';
 import { busyStore, countFilterWork, REPEATED_RELATIVE, type FilterWork } from './filter-work.js';
@@ -17,7 +17,7 @@ function filtered(engine: ShopEngine, filter: string, request: Partial<Recommend
   const parsed = parseFilter(filter);
   if (!parsed.ok) throw new Error(parsed.error.detail);
   const full: RecommendationRequest = { limit: 8, exclude: [], ...request, filter: { text: formatFilter(parsed.expression), expression: parsed.expression } };
-  const shaped = shapeFor(engine, full, full.productId === undefined ? undefined : engine.catalog.get(full.productId));
+  const shaped = shapeFor(engine, full, requestContext(engine, full));
   if (!shaped.ok) throw new Error(shaped.error.detail);
   return recommend(engine, full, T0, shaped.shape);
 }

@@ -105,7 +105,7 @@ const requestArb = fc.record({
   limit: fc.integer({ min: 1, max: 12 }),
   widgetId: fc.option(fc.constantFrom('home', 'pdp'), { nil: undefined }),
   collectionId: fc.option(fc.constantFrom('c1', 'c2'), { nil: undefined }),
-  contextId: fc.option(fc.constantFrom(...IDS), { nil: undefined }),
+  contextIds: fc.uniqueArray(fc.constantFrom(...IDS), { maxLength: 3 }),
   blocked: fc.uniqueArray(fc.constantFrom(...IDS), { maxLength: 4 }),
   now: fc.constantFrom(T0 - 10, T0, T0 + 5, T0 + 10, T0 + 20),
 });
@@ -118,8 +118,9 @@ function realAnswer(engine: ShopEngine, candidates: readonly ReferenceCandidate[
     const dense = catalog.denseOf(id);
     if (dense !== undefined) blocked.add(dense);
   }
-  const contextDense = request.context === undefined ? undefined : catalog.denseOf(request.context.id);
-  const plan = planRules({ book: engine.rules, index: engine.attributes, catalog, strategy: request.strategy, request, context: request.context, contextDense, now: request.now, shape: UNSHAPED, blocked });
+  const context = request.context.filter((p) => catalog.get(p.id) !== undefined);
+  const contextDense = context.map((p) => catalog.denseOf(p.id)!);
+  const plan = planRules({ book: engine.rules, index: engine.attributes, catalog, strategy: request.strategy, request, context, contextDense, now: request.now, shape: UNSHAPED, blocked });
   const pick = new PickList(plan?.window ?? request.limit, catalog, blocked, plan?.constraints ?? []);
   for (const c of candidates) if (pick.offer(catalog.denseOf(c.id)!, c.score, c.strategy)) break;
   const finished = { ids: pick.ids, scores: pick.scores, strategies: pick.strategies, ruleIds: pick.ids.map((): string | undefined => undefined) };
@@ -128,7 +129,7 @@ function realAnswer(engine: ShopEngine, candidates: readonly ReferenceCandidate[
 }
 
 describe('rule application', () => {
-  test('When random rules meet random candidates, then the answer is the reference answer', () => {
+  test('When random rules meet random candidates, with no context product, one or a cart of them, then the answer is the reference answer', () => {
     fc.assert(
       fc.property(catalogArb, rulesArb, candidatesArb, requestArb, (catalog, rules, rawCandidates, r) => {
         const engine = new ShopEngine(DEFAULT_ENGINE_CONFIG);
@@ -137,14 +138,14 @@ describe('rule application', () => {
         const inCatalog = new Set(catalog.map((p) => p.id));
         // Producers offer catalog products only.
         const candidates = rawCandidates.filter((c) => inCatalog.has(c.id));
-        const context = r.contextId === undefined ? undefined : catalog.find((p) => p.id === r.contextId);
+        const context = catalog.filter((p) => r.contextIds.includes(p.id));
         const request: ReferenceRequest = {
           strategy: r.strategy,
           limit: r.limit,
           ...(r.widgetId === undefined ? {} : { widgetId: r.widgetId }),
           ...(r.collectionId === undefined ? {} : { collectionId: r.collectionId }),
-          ...(context === undefined ? {} : { context }),
-          blocked: context === undefined ? r.blocked : [...r.blocked, context.id],
+          context,
+          blocked: [...r.blocked, ...context.map((p) => p.id)],
           now: r.now,
         };
         const real = realAnswer(engine, candidates, request);

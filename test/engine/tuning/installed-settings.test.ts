@@ -1,7 +1,7 @@
 // The tuned settings enter the engine with their fit, in one place (EaseModel.blend), and stay
 // through the fit's journeys: between processes (portable form) and across a restart (snapshot).
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_EASE_BLEND, TIMELESS_EASE_BLEND } from '../../../src/engine/ease/ease-model.js';
+import { DEFAULT_EASE_BLEND, TIMELESS_EASE_BLEND, DEFAULT_CART_BLEND } from '../../../src/engine/ease/ease-model.js';
 import { fitInput } from '../../../src/engine/ease/fit-input.js';
 import { fromPortable, toPortable } from '../../../src/engine/ease/portable-fit.js';
 import { fitEase } from '../../../src/engine/ease/solver.js';
@@ -61,8 +61,10 @@ describe('tuned settings installed with their fit', () => {
     const portable = structuredClone(toPortable(engine.catalog, { ...fit, tuning }));
     other.installEase(fromPortable(other.catalog, portable));
     expect(other.ease.tuning).toEqual(tuning);
-    const { lambda: _lambda, ...blend } = tuning.settings;
+    const { lambda: _lambda, cart, ...blend } = tuning.settings;
     expect(other.ease.blend).toEqual(blend);
+    // The cart blend the tuning chose travels too (the default's when it chose none).
+    expect(other.ease.cartBlend).toEqual(cart ?? DEFAULT_CART_BLEND);
   });
 
   test("When the fit is stored as a cluster's artifact (msgpack), then its settings come back with it", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_EASE_BLEND } from '../../../src/engine/ease/ease-model.js';
+import { DEFAULT_CART_BLEND, DEFAULT_EASE_BLEND } from '../../../src/engine/ease/ease-model.js';
+import type { TuningReport } from '../../../src/engine/tuning/tuned-settings.js';
 import { fitInput } from '../../../src/engine/ease/fit-input.js';
 import type { ShopEngine } from '../../../src/engine/shop-engine.js';
 import { tune, tuneOptions } from '../../../src/engine/tuning/tune.js';
@@ -71,7 +72,8 @@ describe('tune', () => {
   test("When the shop's newest purchases are what sells now, then no setting beats the default and the defaults stay", () => {
     const report = tuned(shop(HELPS));
     expect(report.decision).toBe('default-best');
-    expect(report.settings).toEqual(DEFAULTS);
+    const { cart: _cart, ...personalized } = report.settings;
+    expect(personalized).toEqual(DEFAULTS);
     expect(report.scores.chosen).toBe(report.scores.default);
   });
 
@@ -102,6 +104,17 @@ describe('tune', () => {
     expect(report.scores.best!).toBeGreaterThan(0.5);
   });
 
+  test('When orders are bundles, then the cart blend is chosen on whole orders held out, every blend scored, and the basket pairs find the rest of a bundle from one of its products', () => {
+    const report = bundleShop(false);
+    const cart = report.cart!;
+    expect(cart.carts).toBeGreaterThanOrEqual(50);
+    expect(cart.scores.pairsAlone!).toBeGreaterThan(0.9);
+    expect(cart.scores.easeAlone).not.toBeNull();
+    expect(['tuned', 'default-best', 'within-noise']).toContain(cart.decision);
+    expect(report.settings.cart).toEqual(cart.settings);
+    expect(cart.settings.contentWeight).toBe(DEFAULT_CART_BLEND.contentWeight);
+  });
+
   test('When too few shoppers can be held out, then the defaults stay, untried', () => {
     const report = tuned(shop({ archive: 40, returning: 4, fad: 0 }));
     expect(report.decision).toBe('too-little-data');
@@ -116,11 +129,15 @@ describe('tune', () => {
     let t = 0;
     const report = tune(input.items.length, input.histories, input.tuning!, tuneOptions(DEFAULTS, 20, 1), () => (t += 10));
     expect(report.lambdasTried).toEqual([10]);
+    // No time for the cart blend's fit either: the default blend, no cart report.
+    expect(report.cart).toBeUndefined();
+    expect(report.settings.cart).toBeUndefined();
   });
 
   test('When the same input is tuned twice, then the same settings and scores come out', () => {
+    const timeless = (r: TuningReport) => ({ ...r, ms: 0, ...(r.cart === undefined ? {} : { cart: { ...r.cart, ms: 0 } }) });
     const a = tuned(shop(MISLEADS));
     const b = tuned(shop(MISLEADS));
-    expect({ ...a, ms: 0 }).toEqual({ ...b, ms: 0 });
+    expect(timeless(a)).toEqual(timeless(b));
   });
 });
