@@ -48,12 +48,7 @@ function spread(board: ScoreBoard, similarity: CoOccurrence, item: number, weigh
   const weights = pairs.weights;
   // Every item in a row was counted in a group, so its index is inside groupCounts.
   const groups = similarity.groupCounts;
-  const own = groups[item]!;
-  for (let k = 0; k < size; k++) {
-    const j = ids[start + k]!;
-    const together = weights[weightStart + k]! * scale;
-    board.add(j, (weight * together) / (own + groups[j]! - together));
-  }
+  board.addJaccardRow(ids, start, size, weights, weightStart, scale, weight, groups, groups[item]!);
 }
 
 /** What the strategy reads of the shop's models. */
@@ -111,9 +106,14 @@ export const personalized: Producer<PersonalizedInputs> = ({ engine, shoppers, n
  */
 function offerWithMomentum(engine: PersonalizedInputs, pick: PickList, id: number, score: number, scales: MomentumScales, exponent: number): void {
   const top = engine.scratch.top;
-  // Most candidates of a long history are a tail no momentum can lift into the answer: the bound
-  // skips their three counter reads and root (exact: score · momentum ≤ score · MAX_MOMENTUM).
-  if (!top.admits(id, exponent === 0 ? score : score * MAX_MOMENTUM)) return;
+  // Most candidates of a long history are a tail no momentum can lift into the answer: the bounds
+  // skip their counter reads and root (exact: score · momentum ≤ score · its ceiling ≤ score ·
+  // MAX_MOMENTUM). The ceiling, one counter, is low for the many products that rarely sell.
+  if (exponent === 0) {
+    if (top.admits(id, score) && pick.accepts(id)) top.offer(id, score);
+    return;
+  }
+  if (!top.admits(id, score * MAX_MOMENTUM) || !top.admits(id, score * engine.sales.ceiling(id))) return;
   const boosted = score * engine.sales.momentum(id, scales, exponent);
   if (top.admits(id, boosted) && pick.accepts(id)) top.offer(id, boosted);
 }
