@@ -30,9 +30,9 @@ import { EASE_PART, SETTINGS_PART, type ShopEngine } from '../shop-engine.js';
 import type { Producer } from './context.js';
 
 /** Affinity products used per request, strongest first: bounds the work of one answer. */
-const MAX_SEEDS = 50;
+export const MAX_SEEDS = 50;
 /** Weight of same-basket similarity next to same-shopper similarity (tuned offline). */
-const BASKET_WEIGHT = 0.1;
+export const BASKET_WEIGHT = 0.1;
 
 /**
  * Adds weight × Jaccard(item, j) for every neighbour j in the item's row (pair weights × `scale`
@@ -102,7 +102,8 @@ export const personalized: Producer<PersonalizedInputs> = ({ engine, shoppers, n
 
 /**
  * Offers a candidate to the scratch heap at `score` × its momentum. A long history touches
- * thousands of candidates: the heap's cheap test goes before the pick list's lookups.
+ * thousands of candidates: the heap's cheap tests go first, then the pick list's (a bought
+ * product is a candidate its history keeps offering), then the momentum's counters.
  */
 function offerWithMomentum(engine: PersonalizedInputs, pick: PickList, id: number, score: number, scales: MomentumScales, exponent: number): void {
   const top = engine.scratch.top;
@@ -113,9 +114,9 @@ function offerWithMomentum(engine: PersonalizedInputs, pick: PickList, id: numbe
     if (top.admits(id, score) && pick.accepts(id)) top.offer(id, score);
     return;
   }
-  if (!top.admits(id, score * MAX_MOMENTUM) || !top.admits(id, score * engine.sales.ceiling(id))) return;
+  if (!top.admits(id, score * MAX_MOMENTUM) || !top.admits(id, score * engine.sales.ceiling(id)) || !pick.accepts(id)) return;
   const boosted = score * engine.sales.momentum(id, scales, exponent);
-  if (top.admits(id, boosted) && pick.accepts(id)) top.offer(id, boosted);
+  if (top.admits(id, boosted)) top.offer(id, boosted);
 }
 
 /**
