@@ -28,6 +28,8 @@ export class Catalog {
   readonly #products: (Product | undefined)[] = [];
   /** 1 where the dense id is a catalog product marked available: the hot check of every answer. */
   #available = new Uint8Array(1024);
+  /** Per dense id: 1 when the product is repurchasable (read for every purchase a personalized answer blocks, without the product object). */
+  #repurchasable = new Uint8Array(1024);
   readonly #members = new Map<string, Set<number>>();
   #productCount = 0;
   /** Per dense id: the id as a number when it is a plain integer (most platforms' ids): ties compare without the collator. */
@@ -75,6 +77,11 @@ export class Catalog {
   /** Whether the dense id is a catalog product that can be recommended. */
   isAvailable(dense: number): boolean {
     return dense < this.#available.length && this.#available[dense] === 1;
+  }
+
+  /** Whether the dense id is a catalog product marked repurchasable. */
+  isRepurchasable(dense: number): boolean {
+    return dense < this.#repurchasable.length && this.#repurchasable[dense] === 1;
   }
 
   get(id: string): Product | undefined {
@@ -142,6 +149,8 @@ export class Catalog {
     }
     this.#products[dense] = product;
     this.#setAvailable(dense, product.available);
+    this.#repurchasable = grownTo(this.#repurchasable, dense + 1);
+    this.#repurchasable[dense] = product.repurchasable === true ? 1 : 0;
     const old = before?.collections ?? [];
     const added = product.collections.filter((c) => !old.includes(c));
     const removed = old.filter((c) => !product.collections.includes(c));
@@ -162,6 +171,7 @@ export class Catalog {
     if (dense === undefined || product === undefined) return undefined;
     this.#products[dense] = undefined;
     this.#setAvailable(dense, false);
+    if (dense < this.#repurchasable.length) this.#repurchasable[dense] = 0;
     this.#productCount--;
     this.#ordered = undefined;
     for (const c of product.collections) this.#leave(c, dense);

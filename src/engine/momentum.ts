@@ -38,8 +38,12 @@ export function momentumOf(recent: number, long: number, ever: number, exponent:
   const lift = (recent + PRIOR_SALES) / (long + PRIOR_SALES);
   // The default exponent 0.5 as a square root: about half the time of a power whose exponent is a variable, once per candidate.
   const raised = exponent === 1 ? lift : exponent === 0.5 ? Math.sqrt(lift) : lift ** exponent;
-  const ceiling = Math.min(MAX_MOMENTUM, Math.max(MIN_MOMENTUM, ever / SALES_PER_UNIT));
-  return Math.min(ceiling, Math.max(MIN_MOMENTUM, raised));
+  return Math.min(momentumCeiling(ever), Math.max(MIN_MOMENTUM, raised));
+}
+
+/** The most momentum `ever` sales allow (≥ MIN_MOMENTUM, so momentumOf never exceeds it). */
+function momentumCeiling(ever: number): number {
+  return Math.min(MAX_MOMENTUM, Math.max(MIN_MOMENTUM, ever / SALES_PER_UNIT));
 }
 
 export interface SalesSnapshot {
@@ -79,6 +83,14 @@ export class SalesMomentum {
   }
 
   /** lift^exponent clipped as the header says; exactly 1 when the exponent is 0. */
+  /**
+   * The most momentum the product can have at any exponent but 0 (where it is 1): the ceiling
+   * its sales ever set, read from one counter where momentum() reads three.
+   */
+  ceiling(id: number): number {
+    return momentumCeiling(this.ever.raw(id));
+  }
+
   momentum(id: number, scales: MomentumScales, exponent: number): number {
     if (exponent === 0) return 1;
     return momentumOf(this.recent.raw(id) * scales.recent, this.long.raw(id) * scales.long, this.ever.raw(id), exponent);

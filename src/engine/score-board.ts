@@ -24,6 +24,36 @@ export class ScoreBoard {
     this.#scores[id] += value;
   }
 
+  /**
+   * Adds weight × Jaccard(item, j) for the `size` neighbours j = ids[start + k] of a row, the pair
+   * weights[weightStart + k] × scale shared with the item (`own` groups): the same sums as add()
+   * one by one, with the board's arrays read once per row instead of once per neighbour (a long
+   * history spreads thousands of them per answer).
+   */
+  addJaccardRow(ids: Int32Array, start: number, size: number, weights: Float32Array, weightStart: number, scale: number, weight: number, groups: Float64Array, own: number): void {
+    if (groups.length > this.#scores.length) this.#grow(groups.length); // every neighbour has a group count
+    if (this.#count + size > this.#touched.length) {
+      const touched = new Int32Array(Math.max(2 * this.#touched.length, this.#count + size));
+      touched.set(this.#touched);
+      this.#touched = touched;
+    }
+    const scores = this.#scores;
+    const flags = this.#flags;
+    const touched = this.#touched;
+    let count = this.#count;
+    for (let k = 0; k < size; k++) {
+      const j = ids[start + k]!;
+      const together = weights[weightStart + k]! * scale;
+      // Without a branch (whether j is new is a coin toss the CPU would mispredict half the time):
+      // j is written past the touched ids always and counted only when new (room was made above).
+      touched[count] = j;
+      count += flags[j] === 0 ? 1 : 0;
+      flags[j] |= 1;
+      scores[j] += (weight * together) / (own + groups[j]! - together);
+    }
+    this.#count = count;
+  }
+
   /** Ids touched since the last clear: `touchedAt(0 … touchedCount − 1)`. */
   get touchedCount(): number {
     return this.#count;

@@ -636,7 +636,7 @@ export class ShopEngine implements ShopFace {
   /** Calls `block` with each product the shopper bought that the catalog does not mark repurchasable. */
   boughtBy(slot: number, block: (id: number) => void): void {
     this.affinities.purchasesOf(slot, (id) => {
-      if (this.catalog.product(id)?.repurchasable !== true) block(id);
+      if (!this.catalog.isRepurchasable(id)) block(id);
     });
   }
 

@@ -18,7 +18,8 @@
 // shopper's history weighs each product by its undecayed total and a fit answers alone
 // (TIMELESS_EASE_BLEND: real-time weight 0), whatever blend it was tuned with. EASE adds
 // ≤ (64 + 500) history rows of K entries per answer, momentum one power per candidate that could
-// still enter the answer. A cached answer reads the stamps of the rows it spread, the items it
+// still enter the answer (held first to its score × the ceiling its sales ever allow, one counter:
+// of ~1,250 candidates of a long history, ~35 read momentum's three). A cached answer reads the stamps of the rows it spread, the items it
 // returned and the strongest real-time candidate (the blend's scale), not the popularity of every
 // candidate: a candidate's momentum moving is seen within the cache's max age (30 s).
 import type { CoOccurrence } from '../co-occurrence.js';
@@ -30,9 +31,9 @@ import { EASE_PART, SETTINGS_PART, type ShopEngine } from '../shop-engine.js';
 import type { Producer } from './context.js';
 
 /** Affinity products used per request, strongest first: bounds the work of one answer. */
-const MAX_SEEDS = 50;
+export const MAX_SEEDS = 50;
 /** Weight of same-basket similarity next to same-shopper similarity (tuned offline). */
-const BASKET_WEIGHT = 0.1;
+export const BASKET_WEIGHT = 0.1;
 
 /**
  * Adds weight × Jaccard(item, j) for every neighbour j in the item's row (pair weights × `scale`
@@ -48,12 +49,7 @@ function spread(board: ScoreBoard, similarity: CoOccurrence, item: number, weigh
   const weights = pairs.weights;
   // Every item in a row was counted in a group, so its index is inside groupCounts.
   const groups = similarity.groupCounts;
-  const own = groups[item]!;
-  for (let k = 0; k < size; k++) {
-    const j = ids[start + k]!;
-    const together = weights[weightStart + k]! * scale;
-    board.add(j, (weight * together) / (own + groups[j]! - together));
-  }
+  board.addJaccardRow(ids, start, size, weights, weightStart, scale, weight, groups, groups[item]!);
 }
 
 /** What the strategy reads of the shop's models. */
@@ -107,15 +103,21 @@ export const personalized: Producer<PersonalizedInputs> = ({ engine, shoppers, n
 
 /**
  * Offers a candidate to the scratch heap at `score` × its momentum. A long history touches
- * thousands of candidates: the heap's cheap test goes before the pick list's lookups.
+ * thousands of candidates: the heap's cheap tests go first, then the pick list's (a bought
+ * product is a candidate its history keeps offering), then the momentum's counters.
  */
 function offerWithMomentum(engine: PersonalizedInputs, pick: PickList, id: number, score: number, scales: MomentumScales, exponent: number): void {
   const top = engine.scratch.top;
-  // Most candidates of a long history are a tail no momentum can lift into the answer: the bound
-  // skips their three counter reads and root (exact: score · momentum ≤ score · MAX_MOMENTUM).
-  if (!top.admits(id, exponent === 0 ? score : score * MAX_MOMENTUM)) return;
+  // Most candidates of a long history are a tail no momentum can lift into the answer: the bounds
+  // skip their counter reads and root (exact: score · momentum ≤ score · its ceiling ≤ score ·
+  // MAX_MOMENTUM). The ceiling, one counter, is low for the many products that rarely sell.
+  if (exponent === 0) {
+    if (top.admits(id, score) && pick.accepts(id)) top.offer(id, score);
+    return;
+  }
+  if (!top.admits(id, score * MAX_MOMENTUM) || !top.admits(id, score * engine.sales.ceiling(id)) || !pick.accepts(id)) return;
   const boosted = score * engine.sales.momentum(id, scales, exponent);
-  if (top.admits(id, boosted) && pick.accepts(id)) top.offer(id, boosted);
+  if (top.admits(id, boosted)) top.offer(id, boosted);
 }
 
 /**
