@@ -1,14 +1,19 @@
 // Reference for bought-together over a cart, written plainly from the model's definition (docs/models.md,
 // "Carts"): per part, a Map summed over the cart's products straight from the engine's rows (basket
 // pairs scored by pairScore, each row relative to its best; EASE's fit rows; content neighbours),
-// each part relative to its best candidate outside the cart, weighted and added. No score boards,
+// each part relative to its best candidate outside the cart, weighted and added; a candidate whose
+// weighted parts are divided by its best-seller discount, n^β with n the middle of its basket
+// count's level (2^((level + 0.5) / 2), the level floor(2·log2(count)), 0 below 1). No score boards,
 // no scratch, no shared code with the engine's cart producer.
 import type { CartBlend } from '../../src/engine/ease/ease-blend.js';
 import type { ShopEngine } from '../../src/engine/shop-engine.js';
 import { confidentPairScore, pairScore } from '../../src/engine/strategies/bought-together.js';
 
 export interface ReferenceCartScore {
+  /** The weighted parts over the best-seller discount. */
   score: number;
+  /** The weighted parts alone. */
+  parts: number;
   /** It has a basket pair with a cart product. */
   paired: boolean;
   /** EASE weighs it above 0 (and EASE counts in the blend). */
@@ -64,7 +69,12 @@ function contentPart(engine: ShopEngine, cart: readonly number[]): Map<number, n
 }
 
 /** Every candidate's cart score (before any is left out for being blocked or unavailable); the cart's products are not candidates. */
-export function referenceCartScores(engine: ShopEngine, cart: readonly number[], now: number, blend: CartBlend): Map<number, ReferenceCartScore> {
+/** floor(2·log2(count)), 0 below 1. */
+function level(count: number): number {
+  return count < 1 ? 0 : Math.floor(2 * Math.log2(count));
+}
+
+export function referenceCartScores(engine: ShopEngine, cart: readonly number[], now: number, blend: CartBlend, exponent: number): Map<number, ReferenceCartScore> {
   const parts: [Map<number, number>, number][] = [
     [pairPart(engine, cart, now), blend.pairWeight],
     [blend.easeWeight > 0 ? easePart(engine, cart) : new Map(), blend.easeWeight],
@@ -75,13 +85,14 @@ export function referenceCartScores(engine: ShopEngine, cart: readonly number[],
     const best = Math.max(0, ...[...part].filter(([id]) => !cart.includes(id)).map(([, s]) => s));
     for (const [id, s] of part) {
       if (cart.includes(id)) continue;
-      const entry = scores.get(id) ?? { score: 0, paired: false, eased: false };
-      entry.score += best > 0 ? (s * weight) / best : 0;
+      const entry = scores.get(id) ?? { score: 0, parts: 0, paired: false, eased: false };
+      entry.parts += best > 0 ? (s * weight) / best : 0;
       scores.set(id, entry);
     }
   }
   const [pairs, ease] = parts;
   for (const [id, entry] of scores) {
+    entry.score = entry.parts / (2 ** ((level(engine.baskets.groupsOf(id)) + 0.5) / 2)) ** exponent;
     entry.paired = pairs[0].has(id);
     entry.eased = (ease[0].get(id) ?? 0) > 0 && ease[1] > 0 && Math.max(0, ...[...ease[0]].filter(([j]) => !cart.includes(j)).map(([, s]) => s)) > 0;
   }

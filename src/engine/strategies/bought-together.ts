@@ -74,7 +74,8 @@ export function confidentPairScore(baskets: number, floor: number): number {
  */
 const DISCOUNTS = new Map<number, Float64Array>();
 
-function discountsOf(exponent: number): Float64Array {
+/** The best-seller discount n^β of every level (index: the level), one table per β. */
+export function discountsOf(exponent: number): Float64Array {
   let discounts = DISCOUNTS.get(exponent);
   if (discounts === undefined) {
     discounts = Float64Array.from({ length: 64 }, (_, level) => discountAt(level, exponent));

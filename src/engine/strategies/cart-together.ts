@@ -6,6 +6,7 @@
 // model: an acknowledged purchase changes the next answer; with the shop's recency off, undecayed),
 // and content cosine. The shop's tuner weighs the parts on its own orders (tuning/cart-scores.ts);
 // before a fit, or for products outside it, the pairs and content answer alone.
+// The blend is divided by the candidate's best-seller discount n^β (CART_POPULARITY_EXPONENT).
 // A candidate with no basket pair and no EASE weight comes by content alone and is labelled
 // `similar` at model level 0, as the single-product answer labels it.
 // Work per answer: per cart product (≤ 24) its basket row (≤ 2K entries), its EASE row (≤ K) and
@@ -13,7 +14,8 @@
 // and a top-k heap.
 import type { ScoreBoard } from '../score-board.js';
 import { EASE_PART, SETTINGS_PART, type ShopEngine } from '../shop-engine.js';
-import { addPairRow, PAIRED, type BoughtTogetherInputs } from './bought-together.js';
+import { CART_POPULARITY_EXPONENT } from '../ease/ease-blend.js';
+import { addPairRow, discountsOf, PAIRED, type BoughtTogetherInputs } from './bought-together.js';
 import { addContentNeighbors } from './board-candidates.js';
 import type { Producer } from './context.js';
 
@@ -58,26 +60,34 @@ export const cartTogether: Producer<CartTogetherInputs> = ({ engine, cart, now }
   const easeScale = partScale(easeBoard, bestOutside(easeBoard, cart), easeWeight);
   const contentScale = partScale(contentBoard, bestOutside(contentBoard, cart), contentWeight);
 
+  const baskets = engine.baskets;
+  const discounts = discountsOf(CART_POPULARITY_EXPONENT);
   top.reset(pick.remaining);
   // Each candidate once: those with a pair, then EASE's others, then content's others. The heap's
   // cheap test goes before the pick list's lookups: most of a cart's candidates cannot enter.
   for (let i = 0; i < board.touchedCount; i++) {
     const id = board.touchedAt(i);
-    const score = board.score(id) * pairScale + easeBoard.score(id) * easeScale + contentBoard.score(id) * contentScale;
+    const parts = board.score(id) * pairScale + easeBoard.score(id) * easeScale + contentBoard.score(id) * contentScale;
     // EASE's negative weights can leave a candidate at or below 0: the backfill does better than those.
-    if (score > 0 && top.admits(id, score) && pick.accepts(id)) top.offer(id, score);
+    if (parts <= 0) continue;
+    const score = parts / discounts[baskets.levelOf(id)]!;
+    if (top.admits(id, score) && pick.accepts(id)) top.offer(id, score);
   }
   for (let i = 0; i < easeBoard.touchedCount; i++) {
     const id = easeBoard.touchedAt(i);
     if (board.flags(id) !== 0) continue;
-    const score = easeBoard.score(id) * easeScale + contentBoard.score(id) * contentScale;
-    if (score > 0 && top.admits(id, score) && pick.accepts(id)) top.offer(id, score);
+    const parts = easeBoard.score(id) * easeScale + contentBoard.score(id) * contentScale;
+    if (parts <= 0) continue;
+    const score = parts / discounts[baskets.levelOf(id)]!;
+    if (top.admits(id, score) && pick.accepts(id)) top.offer(id, score);
   }
   for (let i = 0; i < contentBoard.touchedCount; i++) {
     const id = contentBoard.touchedAt(i);
     if (board.flags(id) !== 0 || easeBoard.flags(id) !== 0) continue;
-    const score = contentBoard.score(id) * contentScale;
-    if (score > 0 && top.admits(id, score) && pick.accepts(id)) top.offer(id, score);
+    const parts = contentBoard.score(id) * contentScale;
+    if (parts <= 0) continue;
+    const score = parts / discounts[baskets.levelOf(id)]!;
+    if (top.admits(id, score) && pick.accepts(id)) top.offer(id, score);
   }
   const count = top.sort();
   for (let r = 0; r < count; r++) {

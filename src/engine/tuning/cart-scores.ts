@@ -3,14 +3,15 @@
 // rows (pairs counted over the training orders and scored as the engine scores a basket row:
 // (1 + f)·c·(c/(c+3))² / n^β, relative to the row's best, the best counting as at least a pair of
 // `confidentBaskets` orders), each part relative to its best candidate outside the cart, weighted
-// per blend; nDCG@10 of the top 10 against the rest of the order. The stand-in has every pair
+// per blend and divided by the candidate's best-seller discount as the engine divides it; nDCG@10 of the top 10 against the rest of the order. The stand-in has every pair
 // undecayed (orders here carry no times beyond their shopper's), and content is not scored (the
 // content index lives with the engine, not in the refit's thread): a blend's content weight is the
 // default's, untuned. One nDCG per cart and blend, so blends compare cart by cart (decision.ts).
 // Work: per cart, ≤ 5 × (K + k) row reads, then n per blend.
-import type { CartBlend } from '../ease/ease-blend.js';
+import { groupLevel } from '../co-occurrence.js';
+import { CART_POPULARITY_EXPONENT, type CartBlend } from '../ease/ease-blend.js';
 import type { EaseRows, Matrix } from '../ease/solver.js';
-import { confidentPairScore, pairScore } from '../strategies/bought-together.js';
+import { confidentPairScore, discountsOf, pairScore } from '../strategies/bought-together.js';
 import type { CartSplit } from './cart-split.js';
 import { DISCOUNT, offerBest, TOP_N } from './validation-scores.js';
 
@@ -54,8 +55,14 @@ function spread(board: Float64Array, rows: EaseRows, item: number): void {
   for (let r = start; r < end; r++) board[rows.ids[r]!] += rows.weights[r]!;
 }
 
-/** Per blend (in `blends` order), each held-out cart's nDCG@10. */
-export function scoreCarts(n: number, split: CartSplit, ease: EaseRows, pairs: EaseRows, blends: readonly CartBlend[]): Float32Array[] {
+/** Each product's best-seller discount as a cart answer divides by it (cart-together.ts), from the training orders' Gram matrix `g` (its diagonal). */
+export function cartDiscounts(g: Matrix, n: number): Float64Array {
+  const discounts = discountsOf(CART_POPULARITY_EXPONENT);
+  return Float64Array.from({ length: n }, (_, j) => discounts[groupLevel(g[j * n + j]!)]!);
+}
+
+/** Per blend (in `blends` order), each held-out cart's nDCG@10; each candidate's blend over its `discounts` entry, as the engine divides it. */
+export function scoreCarts(n: number, split: CartSplit, ease: EaseRows, pairs: EaseRows, blends: readonly CartBlend[], discounts: Float64Array): Float32Array[] {
   const { starts, items, cartSizes } = split.carts;
   const carts = cartSizes.length;
   const out = blends.map(() => new Float32Array(carts));
@@ -93,7 +100,7 @@ export function scoreCarts(n: number, split: CartSplit, ease: EaseRows, pairs: E
       for (let j = 0; j < n; j++) {
         if (inCart[j] === 1) continue;
         const score = easeBoard[j]! * easeScale + pairBoard[j]! * pairScale;
-        if (score > 0) size = offerBest(topIds, topScores, size, j, score);
+        if (score > 0) size = offerBest(topIds, topScores, size, j, score / discounts[j]!);
       }
       let dcg = 0;
       for (let r = 0; r < size; r++) if (relevant[topIds[r]!] === 1) dcg += DISCOUNT[r]!;

@@ -8,7 +8,7 @@
 import type { CartBlend } from '../ease/ease-blend.js';
 import { DEFAULT_CART_BLEND, TIMELESS_EASE_BLEND } from '../ease/ease-model.js';
 import { DEFAULT_ENGINE_CONFIG } from '../engine-config.js';
-import { basketRows, scoreCarts, type PairStandIn } from './cart-scores.js';
+import { basketRows, cartDiscounts, scoreCarts, type PairStandIn } from './cart-scores.js';
 import { cartSplit, type CartSplitOptions } from './cart-split.js';
 import { easeWeights, gramMatrix, topRows, type Histories, type Matrix } from '../ease/solver.js';
 import { chooseSetting, meanOf } from './decision.js';
@@ -230,10 +230,12 @@ function tuneCarts(n: number, histories: Histories, input: TuningInput, lambda: 
     ...fields,
   });
   if (carts < cart.minCarts) return report({});
-  const pairs = basketRows(gramMatrix(n, split.orders, 'single', matrix), n, cart.standIn);
+  const orders = gramMatrix(n, split.orders, 'single', matrix);
+  const pairs = basketRows(orders, n, cart.standIn);
+  const discounts = cartDiscounts(orders, n); // read before EASE's solve reuses the matrix
   const ease = easeRows(n, split.train, lambda, options.neighbors, matrix);
   if (ease === undefined) return undefined;
-  const scores = scoreCarts(n, split, ease, pairs, grid);
+  const scores = scoreCarts(n, split, ease, pairs, grid, discounts);
   const choice = chooseSetting(scores, 0, options.margin);
   const mean = (i: number) => (i < 0 ? null : meanOf(scores[i]!));
   const index = (e: number, p: number) => grid.findIndex((b) => b.easeWeight === e && b.pairWeight === p);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { AnswerCache } from '../../../src/engine/answer-cache.js';
 import { DenseSet } from '../../../src/engine/dense-set.js';
-import type { CartBlend } from '../../../src/engine/ease/ease-blend.js';
+import { CART_POPULARITY_EXPONENT, type CartBlend } from '../../../src/engine/ease/ease-blend.js';
 import { fitInput } from '../../../src/engine/ease/fit-input.js';
 import { fitEase } from '../../../src/engine/ease/solver.js';
 import { PickList } from '../../../src/engine/pick-list.js';
@@ -40,6 +40,14 @@ describe('bought-together over a cart', () => {
     expect(idsOf(cart)[0]).toBe('x');
     expect(strategiesOf(cart)[0]).toBe('bought-together');
     expect(cart.modelLevel).toBe(2);
+  });
+
+  test('When a best-seller goes with the cart twice as strongly as a product in a hundredth of its baskets, then the rarer comes first (the blend is discounted by n^β as well as the pairs)', () => {
+    const engine = engineWith(['a', 'b', 'x', 'y', 'w']);
+    for (let i = 0; i < 4; i++) order(engine, `abx${i}`, ['a', 'b', 'x']);
+    for (let i = 0; i < 8; i++) order(engine, `aby${i}`, ['a', 'b', 'y']);
+    for (let i = 0; i < 400; i++) order(engine, `yw${i}`, ['y', 'w']);
+    expect(idsOf(ask(engine, { strategy: 'bought-together', productIds: ['a', 'b'], limit: 2 }, T0))).toEqual(['x', 'y']);
   });
 
   test('When a purchase is applied, then the next cart answer reflects it (the pair part is the real-time basket model)', () => {
@@ -156,8 +164,8 @@ describe('bought-together over a cart', () => {
           engine.scratch.reads.reset();
           cartTogether({ engine, cart, shoppers: [], now: T0 }, pick);
 
-          const reference = referenceCartScores(engine, cart, T0, blend);
-          const eligible = [...reference].filter(([id, s]) => s.score > 0 && !cart.includes(id) && !excluded.includes(engine.catalog.idOf(id)!));
+          const reference = referenceCartScores(engine, cart, T0, blend, CART_POPULARITY_EXPONENT);
+          const eligible = [...reference].filter(([id, s]) => s.parts > 0 && !cart.includes(id) && !excluded.includes(engine.catalog.idOf(id)!));
           expect(pick.ids.length).toBe(Math.min(limit, eligible.length));
           pick.ids.forEach((id, r) => {
             const expected = reference.get(id)!;
