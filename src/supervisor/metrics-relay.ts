@@ -36,7 +36,9 @@ export class MetricsRelay {
       const timer = setTimeout(resolve, REPORT_WAIT_MS);
       const gathering: Gathering = { reports: new Map(), waiting: new Set(asked.map((slot) => slot.index)), finish: () => (clearTimeout(timer), resolve()) };
       this.#gatherings.set(id, gathering);
-      for (const slot of asked) send(slot.ready!, { type: 'metrics-collect', id, shopId: message.shopId });
+      // A process that died since it was asked (its exit not yet seen here) fails the send: it is waited for no longer.
+      const failed = (index: number) => gathering.waiting.delete(index) && gathering.waiting.size === 0 && gathering.finish();
+      for (const slot of asked) send(slot.ready!, { type: 'metrics-collect', id, shopId: message.shopId }, () => failed(slot.index));
       if (asked.length === 0) gathering.finish();
     }).then(async () => {
       const gathering = this.#gatherings.get(id)!;
@@ -71,6 +73,17 @@ export class MetricsRelay {
   }
 }
 
-function send(child: ChildProcess, message: SupervisorMessage): void {
-  child.send(message);
+/**
+ * Sends without throwing and without an 'error' event on the child (a send to a process that just
+ * died fails): `failed` is told instead. A throw here would leave a scrape's gathering unanswered,
+ * and the server that asked would answer with its own counts alone.
+ */
+function send(child: ChildProcess, message: SupervisorMessage, failed: () => void = () => {}): void {
+  try {
+    child.send(message, (error) => {
+      if (error) failed();
+    });
+  } catch {
+    failed();
+  }
 }
