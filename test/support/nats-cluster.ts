@@ -42,10 +42,18 @@ export class NatsCluster {
 
   /** Starts `size` clustered servers and resolves once JetStream answers (a meta leader is elected). */
   static async start(size = 3): Promise<NatsCluster> {
-    const cluster = await NatsCluster.planned(size);
-    cluster.startAll();
-    await cluster.ready();
-    return cluster;
+    for (let attempt = 1; ; attempt++) {
+      const cluster = await NatsCluster.planned(size);
+      cluster.startAll();
+      try {
+        await cluster.ready();
+        return cluster;
+      } catch (error) {
+        await cluster.stop();
+        // A port found free here can be taken by another test's process before nats-server binds it: other ports.
+        if (attempt === 3 || !String(error).includes('address already in use')) throw error;
+      }
+    }
   }
 
   /** `size` servers given their ports and store dirs, none started yet (nodes may be pointed at them first). */
