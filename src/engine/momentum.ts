@@ -82,7 +82,6 @@ export class SalesMomentum {
     return { recent: (this.recent.scaleAt(now) * LONG_HALF_LIFE_MS) / this.recent.halfLifeMs, long: this.long.scaleAt(now) };
   }
 
-  /** lift^exponent clipped as the header says; exactly 1 when the exponent is 0. */
   /**
    * The most momentum the product can have at any exponent but 0 (where it is 1): the ceiling
    * its sales ever set, read from one counter where momentum() reads three.
@@ -91,6 +90,7 @@ export class SalesMomentum {
     return momentumCeiling(this.ever.raw(id));
   }
 
+  /** lift^exponent clipped as the header says; exactly 1 when the exponent is 0. */
   momentum(id: number, scales: MomentumScales, exponent: number): number {
     if (exponent === 0) return 1;
     return momentumOf(this.recent.raw(id) * scales.recent, this.long.raw(id) * scales.long, this.ever.raw(id), exponent);

@@ -19,9 +19,10 @@
 // (TIMELESS_EASE_BLEND: real-time weight 0), whatever blend it was tuned with. EASE adds
 // ≤ (64 + 500) history rows of K entries per answer, momentum one power per candidate that could
 // still enter the answer (held first to its score × the ceiling its sales ever allow, one counter:
-// of ~1,250 candidates of a long history, ~35 read momentum's three). A cached answer reads the stamps of the rows it spread, the items it
-// returned and the strongest real-time candidate (the blend's scale), not the popularity of every
-// candidate: a candidate's momentum moving is seen within the cache's max age (30 s).
+// of ~1,250 candidates of a long history, ~35 read momentum's three). A cached answer reads the
+// stamps of the rows it spread, the items it returned and the strongest real-time candidate (the
+// blend's scale), not the popularity of every candidate: a candidate's momentum moving is seen
+// within the cache's max age (30 s).
 import type { CoOccurrence } from '../co-occurrence.js';
 import type { EaseBlend } from '../ease/ease-model.js';
 import { MAX_MOMENTUM, type MomentumScales } from '../momentum.js';
