@@ -30,7 +30,7 @@ export class ScoreBoard {
    * one by one, with the board's arrays read once per row instead of once per neighbour (a long
    * history spreads thousands of them per answer).
    */
-  addJaccardRow(ids: Int32Array, start: number, size: number, weights: Float32Array, weightStart: number, scale: number, weight: number, groups: Float64Array, own: number): void {
+  addJaccardRow(ids: Int32Array, start: number, size: number, weights: Float32Array, weightStart: number, scale: number, weight: number, groups: Float32Array | Float64Array, own: number): void {
     if (groups.length > this.#scores.length) this.#grow(groups.length); // every neighbour has a group count
     if (this.#count + size > this.#touched.length) {
       const touched = new Int32Array(Math.max(2 * this.#touched.length, this.#count + size));

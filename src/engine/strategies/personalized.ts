@@ -49,7 +49,7 @@ function spread(board: ScoreBoard, similarity: CoOccurrence, item: number, weigh
   const ids = pairs.ids;
   const weights = pairs.weights;
   // Every item in a row was counted in a group, so its index is inside groupCounts.
-  const groups = similarity.groupCounts;
+  const groups = similarity.compactGroupCounts;
   board.addJaccardRow(ids, start, size, weights, weightStart, scale, weight, groups, groups[item]!);
 }
 
