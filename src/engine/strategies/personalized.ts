@@ -18,11 +18,11 @@
 // shopper's history weighs each product by its undecayed total and a fit answers alone
 // (TIMELESS_EASE_BLEND: real-time weight 0), whatever blend it was tuned with. EASE adds
 // ≤ (64 + 500) history rows of K entries per answer, momentum one power per candidate that could
-// still enter the answer (held first to its score × the ceiling its sales ever allow, one counter:
-// of ~1,250 candidates of a long history, ~35 read momentum's three). A cached answer reads the
-// stamps of the rows it spread, the items it returned and the strongest real-time candidate (the
-// blend's scale), not the popularity of every candidate: a candidate's momentum moving is seen
-// within the cache's max age (30 s).
+// still enter the answer (held first to its score × the ceiling its sales ever allow, one byte:
+// of ~1,250 candidates of a long history, ~35 read momentum's three counters). A cached answer
+// reads the stamps of the rows it spread, the items it returned and the strongest real-time
+// candidate (the blend's scale), not the popularity of every candidate: a candidate's momentum
+// moving is seen within the cache's max age (30 s).
 import type { CoOccurrence } from '../co-occurrence.js';
 import type { EaseBlend } from '../ease/ease-model.js';
 import { MAX_MOMENTUM, type MomentumScales } from '../momentum.js';
@@ -156,13 +156,13 @@ export const personalized: Producer<PersonalizedInputs> = ({ engine, shoppers, n
 function offerWithMomentum(engine: PersonalizedInputs, pick: PickList, id: number, score: number, scales: MomentumScales, exponent: number): void {
   const top = engine.scratch.top;
   // Most candidates of a long history are a tail no momentum can lift into the answer: the bounds
-  // skip their counter reads and root (exact: score · momentum ≤ score · its ceiling ≤ score ·
-  // MAX_MOMENTUM). The ceiling, one counter, is low for the many products that rarely sell.
+  // skip their counter reads and root (exact: score · momentum ≤ score · its ceiling bound ≤ score ·
+  // MAX_MOMENTUM). The ceiling, one byte, is low for the many products that rarely sell.
   if (exponent === 0) {
     if (top.admits(id, score) && pick.accepts(id)) top.offer(id, score);
     return;
   }
-  if (!top.admits(id, score * MAX_MOMENTUM) || !top.admits(id, score * engine.sales.ceiling(id)) || !pick.accepts(id)) return;
+  if (!top.admits(id, score * MAX_MOMENTUM) || !top.admits(id, score * engine.sales.ceilingBound(id)) || !pick.accepts(id)) return;
   const boosted = score * engine.sales.momentum(id, scales, exponent);
   if (top.admits(id, boosted)) top.offer(id, boosted);
 }
