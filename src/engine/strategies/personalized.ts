@@ -134,9 +134,16 @@ export const personalized: Producer<PersonalizedInputs> = ({ engine, shoppers, n
   const exponent = blend.momentumExponent;
   if (engine.ease.ready) offerBlended(engine, slot, values, strongest, pick, scales, blend);
   else {
+    // Of ~1,700 candidates of a long history ~100 come within reach of the heap at any momentum:
+    // its floor, held here, turns the rest away without a call (exact for scores ≥ 0: score ·
+    // momentum ≤ score · MAX_MOMENTUM < floor; any other score takes the full tests).
+    let floor = top.floor;
     for (let i = 0; i < board.touchedCount; i++) {
       const id = board.touchedAt(i);
-      offerWithMomentum(engine, pick, id, board.score(id), scales, exponent);
+      const score = board.score(id);
+      if (score >= 0 && score * MAX_MOMENTUM < floor) continue;
+      offerWithMomentum(engine, pick, id, score, scales, exponent);
+      floor = top.floor;
     }
   }
   board.clear();
