@@ -4,23 +4,37 @@
 
 export class ScoreBoard {
   #scores = new Float64Array(1024);
-  /** Per id: 0 untouched, else 1 | the flags added. */
+  /**
+   * Per id, one bit: touched since the last clear. A bit rather than a byte: a long history's rows
+   * test it thousands of times an answer at random ids, and 100k products' bits (12.5 KB) stay in
+   * the CPU's nearest cache where their bytes (100 KB) do not.
+   */
+  #touchedBits = new Int32Array(1024 / 32);
+  /** Per id: the flags added (bits ≥ 2); written by add() with flags only. */
   #flags = new Uint8Array(1024);
+  /** Whether any flags were added since the last clear (else clear() leaves #flags alone). */
+  #flagged = false;
   #touched = new Int32Array(256);
   #count = 0;
 
   /** Adds `value` to the id's score; `flags` (bits ≥ 2) are or-ed into its flags. */
   add(id: number, value: number, flags = 0): void {
     if (id >= this.#scores.length) this.#grow(id + 1);
-    if (this.#flags[id] === 0) {
+    const word = this.#touchedBits[id >>> 5]!;
+    const bit = 1 << (id & 31);
+    if ((word & bit) === 0) {
       if (this.#count === this.#touched.length) {
         const touched = new Int32Array(this.#count * 2);
         touched.set(this.#touched);
         this.#touched = touched;
       }
       this.#touched[this.#count++] = id;
+      this.#touchedBits[id >>> 5] = word | bit;
     }
-    this.#flags[id] |= 1 | flags;
+    if (flags !== 0) {
+      this.#flags[id] |= flags;
+      this.#flagged = true;
+    }
     this.#scores[id] += value;
   }
 
@@ -30,7 +44,7 @@ export class ScoreBoard {
    * one by one, with the board's arrays read once per row instead of once per neighbour (a long
    * history spreads thousands of them per answer).
    */
-  addJaccardRow(ids: Int32Array, start: number, size: number, weights: Float32Array, weightStart: number, scale: number, weight: number, groups: Float64Array, own: number): void {
+  addJaccardRow(ids: Int32Array, start: number, size: number, weights: Float32Array, weightStart: number, scale: number, weight: number, groups: Float32Array | Float64Array, own: number): void {
     if (groups.length > this.#scores.length) this.#grow(groups.length); // every neighbour has a group count
     if (this.#count + size > this.#touched.length) {
       const touched = new Int32Array(Math.max(2 * this.#touched.length, this.#count + size));
@@ -38,7 +52,7 @@ export class ScoreBoard {
       this.#touched = touched;
     }
     const scores = this.#scores;
-    const flags = this.#flags;
+    const bits = this.#touchedBits;
     const touched = this.#touched;
     let count = this.#count;
     for (let k = 0; k < size; k++) {
@@ -46,9 +60,11 @@ export class ScoreBoard {
       const together = weights[weightStart + k]! * scale;
       // Without a branch (whether j is new is a coin toss the CPU would mispredict half the time):
       // j is written past the touched ids always and counted only when new (room was made above).
+      const word = bits[j >>> 5]!;
+      const bit = 1 << (j & 31);
       touched[count] = j;
-      count += flags[j] === 0 ? 1 : 0;
-      flags[j] |= 1;
+      count += (word & bit) === 0 ? 1 : 0;
+      bits[j >>> 5] = word | bit;
       scores[j] += (weight * together) / (own + groups[j]! - together);
     }
     this.#count = count;
@@ -67,8 +83,10 @@ export class ScoreBoard {
     return id < this.#scores.length ? this.#scores[id]! : 0;
   }
 
+  /** 0 when the id is untouched, else 1 | the flags added. */
   flags(id: number): number {
-    return id < this.#flags.length ? this.#flags[id]! : 0;
+    if (id >= this.#scores.length || (this.#touchedBits[id >>> 5]! & (1 << (id & 31))) === 0) return 0;
+    return 1 | this.#flags[id]!;
   }
 
   /** Multiplies every score on the board by `factor`. */
@@ -77,11 +95,14 @@ export class ScoreBoard {
   }
 
   clear(): void {
+    // Every bit set is a touched id's: zeroing a touched id's whole word clears no one else's.
     for (let i = 0; i < this.#count; i++) {
       const id = this.#touched[i]!;
       this.#scores[id] = 0;
-      this.#flags[id] = 0;
+      this.#touchedBits[id >>> 5] = 0;
     }
+    if (this.#flagged) for (let i = 0; i < this.#count; i++) this.#flags[this.#touched[i]!] = 0;
+    this.#flagged = false;
     this.#count = 0;
   }
 
@@ -90,9 +111,12 @@ export class ScoreBoard {
     while (size < min) size *= 2;
     const scores = new Float64Array(size);
     scores.set(this.#scores);
+    const bits = new Int32Array(size / 32);
+    bits.set(this.#touchedBits);
     const flags = new Uint8Array(size);
     flags.set(this.#flags);
     this.#scores = scores;
+    this.#touchedBits = bits;
     this.#flags = flags;
   }
 }

@@ -364,8 +364,7 @@ export class ShopEngine implements ShopFace {
     for (let id = 0; id < this.baskets.groupCounts.length; id++) {
       const orders = this.baskets.groupsOf(id);
       if (orders > 0) {
-        this.sales.long.add(id, orders, at);
-        this.sales.ever.add(id, orders, at);
+        this.sales.addLongRun(id, orders, at);
       }
     }
   }

@@ -38,6 +38,15 @@ export class TopK {
     return this.#size < this.#capacity || (this.#capacity > 0 && this.#worse(this.#ids[0]!, this.#scores[0]!, id, score));
   }
 
+  /**
+   * A candidate scoring below this is never admitted (admits() decides at it exactly): the worst
+   * kept score once full, −Infinity before, Infinity when it keeps none.
+   */
+  get floor(): number {
+    if (this.#capacity === 0) return Infinity;
+    return this.#size < this.#capacity ? -Infinity : this.#scores[0]!;
+  }
+
   /** Sorts the kept candidates best first and returns how many there are; read them with idAt/scoreAt. */
   sort(): number {
     // Heapsort: moving the worst to the end, one by one, leaves the array best first.

@@ -32,6 +32,29 @@ describe('CoOccurrence', () => {
     expect([1, 1.4, 1.5, 2, 2.9, 4, 5, 5.7, 6].map(groupLevel)).toEqual([0, 0, 1, 2, 3, 4, 4, 5, 5]);
   });
 
+  test('When items join groups at any weights, then the compact group counts equal the counts exactly: float32 while every count fits one, float64 once one does not, and so after a restore', () => {
+    const adds = fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 30 }), fc.constantFrom(0.5, 1, 1, 0.3)), { maxLength: 300 });
+    fc.assert(
+      fc.property(adds, (stream) => {
+        const { model, add } = keyedModel(4, 1000, 100);
+        let fitted = true;
+        const expectCompact = (restored: CoOccurrence, float32: boolean) => {
+          const compact = restored.compactGroupCounts;
+          expect(compact instanceof Float32Array).toBe(float32);
+          for (let item = 0; item <= 30; item++) if (restored.groupsOf(item) > 0) expect(compact[item]).toBe(restored.groupsOf(item));
+        };
+        stream.forEach(([group, item, weight], n) => {
+          add(`g${group}-${n % 3}`, item, 0, weight);
+          fitted &&= Math.fround(model.groupsOf(item)) === model.groupsOf(item);
+          expectCompact(model, fitted);
+        });
+        const restored = keyedModel(4, 1000, 100).model;
+        restored.restore(model.snapshot());
+        expectCompact(restored, Array.from({ length: 31 }, (_, item) => model.groupsOf(item)).every((count) => Math.fround(count) === count));
+      }),
+    );
+  });
+
   test('When groups are added to, then rows, group counts and bounds equal the Map reference (baskets, sliding histories, decay, weighted groups)', () => {
     const shape = fc.record({
       kept: fc.integer({ min: 1, max: 8 }),

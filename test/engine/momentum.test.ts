@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { EventType } from '../../src/engine/event.js';
-import { CART_SALE, MAX_MOMENTUM, MIN_MOMENTUM } from '../../src/engine/momentum.js';
+import { CART_SALE, MAX_MOMENTUM, MIN_MOMENTUM, SALES_PER_UNIT, SalesMomentum } from '../../src/engine/momentum.js';
 import type { ShopEngine } from '../../src/engine/shop-engine.js';
 import { referenceMomentum, type Sale } from '../reference/momentum.js';
 import { ask, DAY, engineWith, HOUR, idsOf, T0 } from './fixtures.js';
@@ -66,6 +66,27 @@ describe('momentum', () => {
         }
       }),
       { numRuns: 200 },
+    );
+  });
+
+  test('When any sales are counted, then every ceiling bound is at least the momentum its sales ever allow at any exponent and at most 2^(1/16) above that ceiling, and so after a restore', () => {
+    const SalesArb = fc.array(fc.record({ product: fc.nat(5), sales: fc.constantFrom(1, CART_SALE, 0.3, 0.001, 7) }), { maxLength: 120 });
+    fc.assert(
+      fc.property(SalesArb, fc.constantFrom(0.5, 1, 2), (sales, exponent) => {
+        const momentum = new SalesMomentum(HALF_LIFE);
+        for (const [n, sale] of sales.entries()) momentum.record(sale.product, sale.sales, T0 - 400 * DAY + n * DAY);
+        const restored = new SalesMomentum(HALF_LIFE);
+        restored.restore(momentum.snapshot());
+        const scales = momentum.scalesAt(T0);
+        for (let id = 0; id <= 6; id++) {
+          const ceiling = Math.min(MAX_MOMENTUM, Math.max(MIN_MOMENTUM, momentum.ever.raw(id) / SALES_PER_UNIT));
+          for (const sales of [momentum, restored]) {
+            expect(sales.ceilingBound(id)).toBeGreaterThanOrEqual(sales.momentum(id, scales, exponent));
+            expect(sales.ceilingBound(id)).toBeGreaterThanOrEqual(ceiling);
+            expect(sales.ceilingBound(id)).toBeLessThanOrEqual(ceiling * 2 ** (1 / 16));
+          }
+        }
+      }),
     );
   });
 

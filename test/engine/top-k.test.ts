@@ -49,4 +49,19 @@ describe('TopK', () => {
       }),
     );
   });
+
+  test('Given any stream, then a candidate scoring below the floor is never admitted, and one above it always is', () => {
+    fc.assert(
+      fc.property(candidateStreams, fc.integer({ min: 0, max: 20 }), (candidates, k) => {
+        const top = new TopK(byId);
+        top.reset(k);
+        for (const [id, score] of candidates) {
+          const floor = top.floor;
+          if (score < floor) expect(top.admits(id, score)).toBe(false);
+          if (score > floor) expect(top.admits(id, score)).toBe(true);
+          top.offer(id, score);
+        }
+      }),
+    );
+  });
 });

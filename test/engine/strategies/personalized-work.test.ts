@@ -69,12 +69,15 @@ describe('personalized: the work of a long history', () => {
     for (const id of history) at('me', 'view', id);
     expect(engine.affinities.size(engine.shoppers.slotIn(CUSTOMER_SPACE, 'me'))).toBe(64);
     const momentum = vi.spyOn(engine.sales, 'momentum');
+    const everCounter = vi.spyOn(engine.sales.ever, 'raw');
     const products = vi.spyOn(engine.catalog, 'product');
     const answer = ask(engine, { strategy: 'personalized', customerId: 'me', limit: 8 }, T0);
     expect(answer.items.filter((item) => item.strategy === 'personalized')).toHaveLength(8);
     // Hundreds of candidates (108 momentum reads before the ceiling's test, 15 with it): momentum,
-    // three counters, only for those their ceiling (one) and the pick list let in.
+    // three counters, only for those their ceiling (one byte) and the pick list let in.
     expect(momentum.mock.calls.length).toBeLessThanOrEqual(24);
+    // The ceiling is read from its byte, not from the sales counter (123 counter reads before it).
+    expect(everCounter.mock.calls.length).toBe(momentum.mock.calls.length);
     // The purchases are blocked by a flag per product, not by reading each one's object (508 reads before).
     expect(products.mock.calls.length).toBeLessThanOrEqual(8);
   });
