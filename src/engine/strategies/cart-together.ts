@@ -53,8 +53,9 @@ function partScale(board: ScoreBoard, best: number, weight: number): number {
  * answer reads its level stamp, not every sale) to `board`, flagged PAIRED: a conditional rate, so
  * a cart product whose partners come with it in a large share of its baskets weighs more than one
  * whose partners are chance companions. (Relative to the row's best instead, as one product's
- * answer takes it, every cart product would weigh alike: 0.2964 against 0.3012 on Online Retail's
- * test carts by time in process, 0.3241 against 0.3287 at random; docs/models.md, Carts.)
+ * answer takes it, every cart product weighs alike: on Online Retail's test carts in process, the
+ * pairs alone 0.2739 against 0.2812 by time and 0.2963 against 0.3162 at random, beside EASE at
+ * the same weights 0.3001 against 0.3012 and 0.3260 against 0.3302; docs/models.md, Carts.)
  */
 function addConditionalPairRow(engine: CartTogetherInputs, product: number, board: ScoreBoard, now: number): void {
   const baskets = engine.baskets;
