@@ -11,7 +11,7 @@
 // A candidate with no basket pair and no EASE weight comes by content alone and is labelled
 // `similar` at model level 0, as the single-product answer labels it.
 // Work per answer: per cart product (≤ 24) its basket row (≤ 2K entries), its EASE row (≤ K) and
-// its closest content neighbours (≤ 20) on three score boards, then one pass over the candidates touched
+// its closest content neighbours (≤ 10) on three score boards, then one pass over the candidates touched
 // and a top-k heap.
 import type { ScoreBoard } from '../score-board.js';
 import { EASE_PART, SETTINGS_PART, type ShopEngine } from '../shop-engine.js';
@@ -26,7 +26,7 @@ import type { Producer } from './context.js';
  * among partners and fills a sparse cart; past a product's closest ones a cosine summed over
  * the cart rarely reaches the answer, and each neighbour costs a place on the board.
  */
-export const CART_CONTENT_NEIGHBORS = 20;
+export const CART_CONTENT_NEIGHBORS = 10;
 
 /** The id with the best score on `board` among ids outside the cart; -1 when none is positive. */
 function bestOutside(board: ScoreBoard, cart: readonly number[]): number {
