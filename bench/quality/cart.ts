@@ -25,7 +25,7 @@ const EASE_LAMBDA = 500;
 const EASE_NEIGHBORS = 100;
 const EASE_MAX_ITEMS = 5000;
 /** The blends scored on validation: EASE alone, pairs alone, and both with content from 0 to 1. */
-const PAIR_WEIGHTS = [0, 0.25, 0.5, 1];
+const PAIR_WEIGHTS = [0, 0.25, 0.5, 1, 2];
 const CONTENT_WEIGHTS = [0, 0.15, 0.3, 0.6];
 
 interface CartCase {

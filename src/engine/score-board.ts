@@ -39,6 +39,35 @@ export class ScoreBoard {
   }
 
   /**
+   * Adds values[valueStart + k] × factor to the score of ids[idStart + k] for k < size, with
+   * `flags` or-ed in: the same sums as add() one by one, without a branch on whether each id is
+   * new (rows of a cart's products overlap at random, which the CPU would mispredict).
+   */
+  addRow(ids: Int32Array, idStart: number, values: Float32Array | Float64Array, valueStart: number, size: number, factor: number, flags = 0): void {
+    let maxId = -1;
+    for (let k = 0; k < size; k++) maxId = Math.max(maxId, ids[idStart + k]!);
+    if (maxId >= this.#scores.length) this.#grow(maxId + 1);
+    this.#reserveTouched(size);
+    const scores = this.#scores;
+    const bits = this.#touchedBits;
+    const touched = this.#touched;
+    let count = this.#count;
+    for (let k = 0; k < size; k++) {
+      const j = ids[idStart + k]!;
+      const word = bits[j >>> 5]!;
+      const bit = 1 << (j & 31);
+      touched[count] = j; // written always, counted only when new (room was made above)
+      count += (word & bit) === 0 ? 1 : 0;
+      bits[j >>> 5] = word | bit;
+      scores[j] += values[valueStart + k]! * factor;
+    }
+    this.#count = count;
+    if (flags === 0) return;
+    for (let k = 0; k < size; k++) this.#flags[ids[idStart + k]!] |= flags;
+    this.#flagged = true;
+  }
+
+  /**
    * Adds weight × Jaccard(item, j) for the `size` neighbours j = ids[start + k] of a row, the pair
    * weights[weightStart + k] × scale shared with the item (`own` groups): the same sums as add()
    * one by one, with the board's arrays read once per row instead of once per neighbour (a long
@@ -46,11 +75,7 @@ export class ScoreBoard {
    */
   addJaccardRow(ids: Int32Array, start: number, size: number, weights: Float32Array, weightStart: number, scale: number, weight: number, groups: Float32Array | Float64Array, own: number): void {
     if (groups.length > this.#scores.length) this.#grow(groups.length); // every neighbour has a group count
-    if (this.#count + size > this.#touched.length) {
-      const touched = new Int32Array(Math.max(2 * this.#touched.length, this.#count + size));
-      touched.set(this.#touched);
-      this.#touched = touched;
-    }
+    this.#reserveTouched(size);
     const scores = this.#scores;
     const bits = this.#touchedBits;
     const touched = this.#touched;
@@ -104,6 +129,14 @@ export class ScoreBoard {
     if (this.#flagged) for (let i = 0; i < this.#count; i++) this.#flags[this.#touched[i]!] = 0;
     this.#flagged = false;
     this.#count = 0;
+  }
+
+  /** Makes room for `more` touched ids past the current count. */
+  #reserveTouched(more: number): void {
+    if (this.#count + more <= this.#touched.length) return;
+    const touched = new Int32Array(Math.max(2 * this.#touched.length, this.#count + more));
+    touched.set(this.#touched);
+    this.#touched = touched;
   }
 
   #grow(min: number): void {

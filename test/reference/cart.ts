@@ -1,13 +1,15 @@
 // Reference for bought-together over a cart, written plainly from the model's definition (docs/models.md,
 // "Carts"): per part, a Map summed over the cart's products straight from the engine's rows (basket
-// pairs scored by pairScore, each row relative to its best; EASE's fit rows; content neighbours),
+// pairs scored by pairScore, each row over the middle of its product's basket-count level; EASE's
+// fit rows; the first CART_CONTENT_NEIGHBORS content neighbours),
 // each part relative to its best candidate outside the cart, weighted and added; a candidate whose
 // weighted parts are divided by its best-seller discount, n^β with n the middle of its basket
 // count's level (2^((level + 0.5) / 2), the level floor(2·log2(count)), 0 below 1). No score boards,
 // no scratch, no shared code with the engine's cart producer.
 import type { CartBlend } from '../../src/engine/ease/ease-blend.js';
 import type { ShopEngine } from '../../src/engine/shop-engine.js';
-import { confidentPairScore, pairScore } from '../../src/engine/strategies/bought-together.js';
+import { pairScore } from '../../src/engine/strategies/bought-together.js';
+import { CART_CONTENT_NEIGHBORS } from '../../src/engine/strategies/cart-together.js';
 
 export interface ReferenceCartScore {
   /** The weighted parts over the best-seller discount. */
@@ -24,10 +26,20 @@ function add(part: Map<number, number>, id: number, value: number): void {
   part.set(id, (part.get(id) ?? 0) + value);
 }
 
+/** floor(2·log2(count)), 0 below 1. */
+function level(count: number): number {
+  return count < 1 ? 0 : Math.floor(2 * Math.log2(count));
+}
+
+/** The middle of a count's level: 2^((level + 0.5) / 2). */
+function levelMiddle(count: number): number {
+  return 2 ** ((level(count) + 0.5) / 2);
+}
+
 function pairPart(engine: ShopEngine, cart: readonly number[], now: number): Map<number, number> {
   const part = new Map<number, number>();
   const baskets = engine.baskets;
-  const { pairFloor, pairConfidenceBaskets, pairPopularityExponent } = engine.config;
+  const { pairFloor, pairPopularityExponent } = engine.config;
   const scale = engine.timePriors ? baskets.scaleAt(now) : 1;
   for (const product of cart) {
     const row: [number, number][] = [];
@@ -38,10 +50,7 @@ function pairPart(engine: ShopEngine, cart: readonly number[], now: number): Map
       const decayed = engine.timePriors ? pairs.weights[pairs.weightStart(product) + k]! * scale : total;
       row.push([id, pairScore(decayed, total, baskets.groupsOf(id), pairFloor, pairPopularityExponent)]);
     }
-    const best = Math.max(0, ...row.map(([, s]) => s));
-    if (best === 0) continue;
-    const relativeTo = Math.max(best, confidentPairScore(pairConfidenceBaskets, pairFloor));
-    for (const [id, s] of row) add(part, id, s / relativeTo);
+    for (const [id, s] of row) add(part, id, s / levelMiddle(baskets.groupsOf(product)));
   }
   return part;
 }
@@ -61,7 +70,7 @@ function easePart(engine: ShopEngine, cart: readonly number[]): Map<number, numb
 function contentPart(engine: ShopEngine, cart: readonly number[]): Map<number, number> {
   const part = new Map<number, number>();
   for (const product of cart) {
-    const count = engine.content.neighbors(product, engine.compareIds);
+    const count = Math.min(CART_CONTENT_NEIGHBORS, engine.content.neighbors(product, engine.compareIds));
     const start = engine.content.start(product);
     for (let k = 0; k < count; k++) add(part, engine.content.neighborIds[start + k]!, engine.content.neighborScores[start + k]!);
   }
@@ -69,11 +78,6 @@ function contentPart(engine: ShopEngine, cart: readonly number[]): Map<number, n
 }
 
 /** Every candidate's cart score (before any is left out for being blocked or unavailable); the cart's products are not candidates. */
-/** floor(2·log2(count)), 0 below 1. */
-function level(count: number): number {
-  return count < 1 ? 0 : Math.floor(2 * Math.log2(count));
-}
-
 export function referenceCartScores(engine: ShopEngine, cart: readonly number[], now: number, blend: CartBlend, exponent: number): Map<number, ReferenceCartScore> {
   const parts: [Map<number, number>, number][] = [
     [pairPart(engine, cart, now), blend.pairWeight],
@@ -92,7 +96,7 @@ export function referenceCartScores(engine: ShopEngine, cart: readonly number[],
   }
   const [pairs, ease] = parts;
   for (const [id, entry] of scores) {
-    entry.score = entry.parts / (2 ** ((level(engine.baskets.groupsOf(id)) + 0.5) / 2)) ** exponent;
+    entry.score = entry.parts / levelMiddle(engine.baskets.groupsOf(id)) ** exponent;
     entry.paired = pairs[0].has(id);
     entry.eased = (ease[0].get(id) ?? 0) > 0 && ease[1] > 0 && Math.max(0, ...[...ease[0]].filter(([j]) => !cart.includes(j)).map(([, s]) => s)) > 0;
   }

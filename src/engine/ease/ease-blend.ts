@@ -30,9 +30,10 @@ export interface EaseBlend {
  * How bought-together scores a cart (two products or more): three parts, each summed over the
  * cart's products and taken relative to its best candidate, then weighted and added. EASE's x·B
  * (x the cart: a product that goes with several of its products adds up), the basket pair rows
- * each relative to its own best pair (a product with a long row weighs no more than one with a
- * short one, and what is bought now counts as the single-product answer counts it), and the
- * content neighbours' cosine.
+ * scored as the single-product answer scores them, each over its product's basket count (what is
+ * bought now counts as it counts there, and a product whose partners come with it in a large
+ * share of its baskets weighs more), and the cosine of each cart product's closest content
+ * neighbours.
  */
 export interface CartBlend {
   easeWeight: number;
@@ -46,7 +47,7 @@ export interface CartBlend {
  * products it returns, not every sale of them). Each part, relative to its best, favours the
  * products most baskets hold (the pairs' own discount is β 0.1; EASE has none). On Online Retail's
  * validation carts carved from the training orders (the last 15 % of them by time), over EASE x·B
- * beside the pairs at ½: β 0 0.3136, 0.1 0.3232, 0.15 0.3268, 0.2 0.3291, 0.25 0.3296, 0.3 0.3285;
- * 0.2, the plateau's near edge (docs/models.md, Carts).
+ * beside the pair rows (then each relative to its best) at ½: β 0 0.3136, 0.1 0.3232, 0.15 0.3268,
+ * 0.2 0.3291, 0.25 0.3296, 0.3 0.3285; 0.2, the plateau's near edge (docs/models.md, Carts).
  */
 export const CART_POPULARITY_EXPONENT = 0.2;

@@ -41,11 +41,11 @@ export const DEFAULT_EASE_BLEND: Readonly<EaseBlend> = Object.freeze({ realTimeW
 /**
  * A cart's blend before a shop's tuner chose one (docs/models.md, "Carts"): on validation carved
  * from Online Retail's training orders (npm run bench:quality-cart: carts of up to five products of
- * later orders, nDCG@10 on the rest of the order), pairs 0.5 and content 0.3 beside EASE scored
- * within 0.002 of the best blend of a grid of both from 0 to 1 (the best at random, 0.0016 below
- * pairs 1 and content 0.6 by time), and 0.007 (at random) to 0.012 (by time) above EASE alone.
+ * later orders, nDCG@10 on the rest of the order), pairs 1 and content 0.3 beside EASE scored best
+ * of a grid of pairs 0-2 and content 0-0.6 by time (0.3268) and within 0.001 of the best at random
+ * (0.3305; content 0.15: 0.3317), 0.015 (at random) to 0.022 (by time) above EASE alone.
  */
-export const DEFAULT_CART_BLEND: Readonly<CartBlend> = Object.freeze({ easeWeight: 1, pairWeight: 0.5, contentWeight: 0.3 });
+export const DEFAULT_CART_BLEND: Readonly<CartBlend> = Object.freeze({ easeWeight: 1, pairWeight: 1, contentWeight: 0.3 });
 
 /**
  * What answers apply with the shop's recency off, whatever fit is installed: nothing time-based

@@ -6,15 +6,15 @@ import type { ScoreBoard } from '../score-board.js';
 import type { ShopEngine } from '../shop-engine.js';
 import type { TopK } from '../top-k.js';
 
-/** Adds `weight` × content cosine for each content neighbour kept for `product`. */
 /** What content neighbours read of the shop's models. */
 export type ContentInputs = Pick<ShopEngine, 'content' | 'compareIds'>;
 
-export function addContentNeighbors(engine: ContentInputs, product: number, board: ScoreBoard, weight: number): void {
+/** Adds `weight` × content cosine for each content neighbour kept for `product`, the best `limit` at most. */
+export function addContentNeighbors(engine: ContentInputs, product: number, board: ScoreBoard, weight: number, limit = Infinity): void {
   const content = engine.content;
-  const count = content.neighbors(product, engine.compareIds);
+  const count = Math.min(limit, content.neighbors(product, engine.compareIds));
   const start = content.start(product);
-  for (let k = 0; k < count; k++) board.add(content.neighborIds[start + k]!, weight * content.neighborScores[start + k]!);
+  board.addRow(content.neighborIds, start, content.neighborScores, start, count, weight);
 }
 
 /** Ranks the board's candidates the pick list accepts, at most its room, best first; returns how many (read them from `top`). */

@@ -132,8 +132,7 @@ export function addPairRow(engine: BoughtTogetherInputs, product: number, board:
   const size = pairs.size(product);
   if (size === 0) return false;
   const start = pairs.start(product);
-  const scores = engine.scratch.rowScores(size);
-  for (let k = 0; k < size; k++) board.add(pairs.ids[start + k]!, scores[k]! * factor, flag);
+  board.addRow(pairs.ids, start, engine.scratch.rowScores(size), 0, size, factor, flag);
   return true;
 }
 

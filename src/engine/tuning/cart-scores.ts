@@ -1,36 +1,34 @@
 // Scores bought-together's cart blends on a cart split (cart-split.ts): for each held-out order,
 // its cart spread through EASE's rows (fitted on split.train) and through the basket stand-in's
-// rows (pairs counted over the training orders and scored as the engine scores a basket row:
-// (1 + f)·c·(c/(c+3))² / n^β, relative to the row's best, the best counting as at least a pair of
-// `confidentBaskets` orders), each part relative to its best candidate outside the cart, weighted
+// rows (pairs counted over the training orders and scored as a cart answer scores a basket row:
+// (1 + f)·c·(c/(c+3))² / n^β over the middle of the product's order-count level), each part
+// relative to its best candidate outside the cart, weighted
 // per blend and divided by the candidate's best-seller discount as the engine divides it; nDCG@10 of the top 10 against the rest of the order. The stand-in has every pair
 // undecayed (orders here carry no times beyond their shopper's), and content is not scored (the
 // content index lives with the engine, not in the refit's thread): a blend's content weight is the
 // default's, untuned. One nDCG per cart and blend, so blends compare cart by cart (decision.ts).
 // Work: per cart, ≤ 5 × (K + k) row reads, then n per blend.
-import { groupLevel } from '../co-occurrence.js';
+import { groupLevel, levelGroups } from '../co-occurrence.js';
 import { CART_POPULARITY_EXPONENT, type CartBlend } from '../ease/ease-blend.js';
 import type { EaseRows, Matrix } from '../ease/solver.js';
-import { confidentPairScore, discountsOf, pairScore } from '../strategies/bought-together.js';
+import { discountsOf, pairScore } from '../strategies/bought-together.js';
 import type { CartSplit } from './cart-split.js';
 import { DISCOUNT, offerBest, TOP_N } from './validation-scores.js';
 
 export interface PairStandIn {
-  /** The engine's pairFloor, pairPopularityExponent and pairConfidenceBaskets. */
+  /** The engine's pairFloor and pairPopularityExponent. */
   floor: number;
   exponent: number;
-  confidentBaskets: number;
   /** Pairs kept per product (the engine's basket rows keep maxNeighbors, buffering twice that). */
   neighbors: number;
 }
 
-/** The basket stand-in's rows from the training orders' Gram matrix `g` (diagonal: orders holding each product), relative to each row's best. */
+/** The basket stand-in's rows from the training orders' Gram matrix `g` (diagonal: orders holding each product), each over the middle of its product's order-count level. */
 export function basketRows(g: Matrix, n: number, standIn: PairStandIn): EaseRows {
   const k = standIn.neighbors;
   const rows: EaseRows = { n, k, sizes: new Uint8Array(n), ids: new Int32Array(n * k), weights: new Float32Array(n * k) };
   const ids = new Int32Array(k);
   const scores = new Float64Array(k);
-  const confident = confidentPairScore(standIn.confidentBaskets, standIn.floor);
   for (let i = 0; i < n; i++) {
     let size = 0;
     const row = i * n;
@@ -40,7 +38,7 @@ export function basketRows(g: Matrix, n: number, standIn: PairStandIn): EaseRows
       size = offerBest(ids, scores, size, j, pairScore(c, c, g[j * n + j]!, standIn.floor, standIn.exponent));
     }
     rows.sizes[i] = size;
-    const relativeTo = size === 0 ? 1 : Math.max(scores[0]!, confident);
+    const relativeTo = levelGroups(groupLevel(g[row + i]!));
     for (let r = 0; r < size; r++) {
       rows.ids[i * k + r] = ids[r]!;
       rows.weights[i * k + r] = scores[r]! / relativeTo;

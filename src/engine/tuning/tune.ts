@@ -56,6 +56,7 @@ export const CART_GRID: readonly CartBlend[] = Object.freeze(
     [1, 0.25],
     [1, 0.5],
     [1, 1],
+    [1, 2],
     [0, 1],
   ].map(([easeWeight, pairWeight]) => Object.freeze({ easeWeight: easeWeight!, pairWeight: pairWeight!, contentWeight: DEFAULT_CART_BLEND.contentWeight })),
 );
@@ -64,7 +65,6 @@ export const CART_GRID: readonly CartBlend[] = Object.freeze(
 const STAND_IN: PairStandIn = Object.freeze({
   floor: DEFAULT_ENGINE_CONFIG.pairFloor,
   exponent: DEFAULT_ENGINE_CONFIG.pairPopularityExponent,
-  confidentBaskets: DEFAULT_ENGINE_CONFIG.pairConfidenceBaskets,
   neighbors: DEFAULT_ENGINE_CONFIG.maxNeighbors,
 });
 

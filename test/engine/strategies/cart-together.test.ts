@@ -8,7 +8,7 @@ import { fitEase } from '../../../src/engine/ease/solver.js';
 import { PickList } from '../../../src/engine/pick-list.js';
 import { recommend, type Recommendation } from '../../../src/engine/recommend.js';
 import type { ShopEngine } from '../../../src/engine/shop-engine.js';
-import { cartTogether } from '../../../src/engine/strategies/cart-together.js';
+import { CART_CONTENT_NEIGHBORS, cartTogether } from '../../../src/engine/strategies/cart-together.js';
 import { referenceCartScores } from '../../reference/cart.js';
 import { ask, DAY, engineWith, HOUR, idsOf, product, strategiesOf, T0 } from '../fixtures.js';
 
@@ -137,6 +137,27 @@ describe('bought-together over a cart', () => {
     ]);
     const result = ask(engine, { strategy: 'similar', productIds: ['a', 'b'], limit: 2 }, T0);
     expect(idsOf(result)[0]).toBe('both');
+  });
+
+  test('When a cart\'s products each have more content neighbours than a cart takes, then only each one\'s closest CART_CONTENT_NEIGHBORS come (the reference agrees)', () => {
+    const words = ['red', 'blue', 'green', 'mug', 'bag', 'tin', 'lunch', 'box'];
+    const ids = Array.from({ length: 60 }, (_, i) => `q${i}`);
+    const engine = engineWith(ids.map((id, i) => product(id, { title: `${words[i % 8]} ${words[(i >> 3) % 8]} ${words[(i * 5) % 8]}` })));
+    const cart = [0, 1];
+    const blocked = new DenseSet();
+    for (const p of cart) blocked.add(p);
+    const pick = new PickList(200, engine.catalog, blocked);
+    engine.scratch.reads.reset();
+    cartTogether({ engine, cart, shoppers: [], now: T0 }, pick);
+    const closest = new Set<number>();
+    for (const p of cart) {
+      const count = engine.content.neighbors(p, engine.compareIds);
+      expect(count).toBeGreaterThan(CART_CONTENT_NEIGHBORS);
+      for (let k = 0; k < CART_CONTENT_NEIGHBORS; k++) closest.add(engine.content.neighborIds[engine.content.start(p) + k]!);
+    }
+    expect(new Set(pick.ids)).toEqual(new Set([...closest].filter((id) => !cart.includes(id))));
+    const reference = referenceCartScores(engine, cart, T0, engine.ease.cartBlend, CART_POPULARITY_EXPONENT);
+    expect(new Set([...reference.keys()])).toEqual(new Set([...closest].filter((id) => !cart.includes(id))));
   });
 
   test('When random shops, carts, fits and blends meet, then the answer is the reference\'s ranking of the cart scores', () => {
