@@ -2,6 +2,19 @@
 // plus the list of ids touched, so accumulating n contributions is O(n) and clearing costs only
 // what was touched. No Map per request. One board per engine; answers are computed one at a time.
 
+/**
+ * Marks `id` touched in `bits` and writes it at `touched[count]` (the caller made room), returning
+ * the count with it: written always, counted only when new, without a branch (in a row added at
+ * once, whether an id is new is a coin toss the CPU would mispredict half the time).
+ */
+function markTouched(bits: Int32Array, touched: Int32Array, count: number, id: number): number {
+  const word = bits[id >>> 5]!;
+  const bit = 1 << (id & 31);
+  touched[count] = id;
+  bits[id >>> 5] = word | bit;
+  return count + ((word & bit) === 0 ? 1 : 0);
+}
+
 export class ScoreBoard {
   #scores = new Float64Array(1024);
   /**
@@ -54,11 +67,7 @@ export class ScoreBoard {
     let count = this.#count;
     for (let k = 0; k < size; k++) {
       const j = ids[idStart + k]!;
-      const word = bits[j >>> 5]!;
-      const bit = 1 << (j & 31);
-      touched[count] = j; // written always, counted only when new (room was made above)
-      count += (word & bit) === 0 ? 1 : 0;
-      bits[j >>> 5] = word | bit;
+      count = markTouched(bits, touched, count, j);
       scores[j] += values[valueStart + k]! * factor;
     }
     this.#count = count;
@@ -83,13 +92,7 @@ export class ScoreBoard {
     for (let k = 0; k < size; k++) {
       const j = ids[start + k]!;
       const together = weights[weightStart + k]! * scale;
-      // Without a branch (whether j is new is a coin toss the CPU would mispredict half the time):
-      // j is written past the touched ids always and counted only when new (room was made above).
-      const word = bits[j >>> 5]!;
-      const bit = 1 << (j & 31);
-      touched[count] = j;
-      count += (word & bit) === 0 ? 1 : 0;
-      bits[j >>> 5] = word | bit;
+      count = markTouched(bits, touched, count, j);
       scores[j] += (weight * together) / (own + groups[j]! - together);
     }
     this.#count = count;
