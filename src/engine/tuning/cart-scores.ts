@@ -2,11 +2,11 @@
 // its cart spread through EASE's rows (fitted on split.train) and through the basket stand-in's
 // rows (pairs counted over the training orders and scored as a cart answer scores a basket row:
 // (1 + f)·c·(c/(c+3))² / n^β over the middle of the product's order-count level), each part
-// relative to its best candidate outside the cart, weighted
-// per blend and divided by the candidate's best-seller discount as the engine divides it; nDCG@10 of the top 10 against the rest of the order. The stand-in has every pair
-// undecayed (orders here carry no times beyond their shopper's), and content is not scored (the
-// content index lives with the engine, not in the refit's thread): a blend's content weight is the
-// default's, untuned. One nDCG per cart and blend, so blends compare cart by cart (decision.ts).
+// relative to its best candidate outside the cart, weighted per blend and divided by the
+// candidate's best-seller discount as the engine divides it; nDCG@10 of the top 10 against the
+// rest of the order. The stand-in has every pair undecayed (orders here carry no times beyond
+// their shopper's), and content is not scored (the content index lives with the engine, not in
+// the refit's thread): a blend's content weight is the default's, untuned. One nDCG per cart and blend, so blends compare cart by cart (decision.ts).
 // Work: per cart, ≤ 5 × (K + k) row reads, then n per blend.
 import { groupLevel, levelGroups } from '../co-occurrence.js';
 import { CART_POPULARITY_EXPONENT, type CartBlend } from '../ease/ease-blend.js';
